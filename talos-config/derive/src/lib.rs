@@ -1,1 +1,260 @@
-use proc_macro::TokenStream; #[proc_macro_derive(Talos, attributes(talos))] pub fn derive(_i: TokenStream) -> TokenStream { TokenStream::new() }
+//! `#[derive(Talos)]`: one Rust struct per upstream Go struct, in upstream field order, with the
+//! YAML key, `omitempty` and `,inline` of its struct tags written as attributes. The derive
+//! implements `talos_config::value::Value` (decode, unknown-key check, encode, zero test, merge,
+//! delete) and `talos_config::value::StructFields` (the same, field by field, so that `inline`
+//! embedding works) from them.
+//!
+//! Container attributes: `#[talos(go = "v1alpha1.MachineConfig")]` (the Go type name used in
+//! error texts), `#[talos(merge = "path::to::fn")]` (a custom Go `Merge` method:
+//! `fn(&mut T, &T, MergeFlags) -> Result<(), String>`).
+//!
+//! Field attributes: `key = "certSANs"` (default: the field name in lowerCamelCase),
+//! `omitempty`, `inline` (an embedded struct whose fields appear at this position),
+//! `go_name = "ClusterConfig"` (the Go field name used in merge errors; default: UpperCamelCase).
+
+use proc_macro::TokenStream;
+use proc_macro2::TokenStream as TokenStream2;
+use quote::quote;
+use syn::{Data, DeriveInput, Fields, LitStr, parse_macro_input};
+
+struct FieldSpec {
+    ident: syn::Ident,
+    ty: syn::Type,
+    key: String,
+    go_name: String,
+    omitempty: bool,
+    inline: bool,
+}
+
+fn lower_camel(name: &str) -> String {
+    let mut out = String::new();
+    let mut upper = false;
+    for c in name.trim_start_matches("r#").chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn upper_camel(name: &str) -> String {
+    let lc = lower_camel(name);
+    let mut chars = lc.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => lc,
+    }
+}
+
+/// Derives `Value` and `StructFields` for a struct with named fields.
+#[proc_macro_derive(Talos, attributes(talos))]
+pub fn derive_talos(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    match expand(input) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
+    let name = input.ident.clone();
+    let mut go = name.to_string();
+    let mut merge_fn: Option<syn::Path> = None;
+    for attr in &input.attrs {
+        if !attr.path().is_ident("talos") {
+            continue;
+        }
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("go") {
+                go = meta.value()?.parse::<LitStr>()?.value();
+                Ok(())
+            } else if meta.path.is_ident("merge") {
+                merge_fn = Some(meta.value()?.parse::<LitStr>()?.parse()?);
+                Ok(())
+            } else {
+                Err(meta.error("unknown talos container attribute"))
+            }
+        })?;
+    }
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new_spanned(&input.ident, "Talos can only be derived for structs"));
+    };
+    let Fields::Named(named) = &data.fields else {
+        return Err(syn::Error::new_spanned(&input.ident, "Talos needs named fields"));
+    };
+    let mut fields = Vec::new();
+    for f in &named.named {
+        let Some(ident) = f.ident.clone() else { continue };
+        let mut spec = FieldSpec {
+            key: lower_camel(&ident.to_string()),
+            go_name: upper_camel(&ident.to_string()),
+            ident,
+            ty: f.ty.clone(),
+            omitempty: false,
+            inline: false,
+        };
+        for attr in &f.attrs {
+            if !attr.path().is_ident("talos") {
+                continue;
+            }
+            attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("key") {
+                    spec.key = meta.value()?.parse::<LitStr>()?.value();
+                } else if meta.path.is_ident("go_name") {
+                    spec.go_name = meta.value()?.parse::<LitStr>()?.value();
+                } else if meta.path.is_ident("omitempty") {
+                    spec.omitempty = true;
+                } else if meta.path.is_ident("inline") {
+                    spec.inline = true;
+                } else {
+                    return Err(meta.error("unknown talos field attribute"));
+                }
+                Ok(())
+            })?;
+        }
+        fields.push(spec);
+    }
+
+    let v = quote!(::talos_config::value);
+    let y = quote!(::talos_config::yaml);
+
+    let decode_arms = fields.iter().map(|f| {
+        let (ident, ty, key) = (&f.ident, &f.ty, &f.key);
+        if f.inline {
+            quote! { if <#ty as #v::StructFields>::decode_field(&mut self.#ident, key, value, cx) { return true; } }
+        } else {
+            quote! { if key == #key { self.#ident = <#ty as #v::Value>::decode(value, cx); return true; } }
+        }
+    });
+    let unknown_arms = fields.iter().map(|f| {
+        let (ty, key) = (&f.ty, &f.key);
+        if f.inline {
+            quote! { if let Some(r) = <#ty as #v::StructFields>::field_unknown_keys(key, value)? { return Ok(Some(r)); } }
+        } else {
+            quote! { if key == #key { return Ok(Some(<#ty as #v::Value>::unknown_keys(value)?)); } }
+        }
+    });
+    let encode_fields = fields.iter().map(|f| {
+        let (ident, ty, key) = (&f.ident, &f.ty, &f.key);
+        if f.inline {
+            quote! { <#ty as #v::StructFields>::encode_fields(&self.#ident, out); }
+        } else if f.omitempty {
+            quote! { if !<#ty as #v::Value>::is_empty(&self.#ident) { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode(&self.#ident))); } }
+        } else {
+            quote! { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode(&self.#ident))); }
+        }
+    });
+    let empty_checks = fields.iter().map(|f| {
+        let (ident, ty) = (&f.ident, &f.ty);
+        quote! { && <#ty as #v::Value>::is_empty(&self.#ident) }
+    });
+    let merge_body = match &merge_fn {
+        Some(path) => quote! { #path(self, right, flags) },
+        None => {
+            let steps = fields.iter().map(|f| {
+                let (ident, ty, go_name) = (&f.ident, &f.ty, &f.go_name);
+                let prefix = format!("merge field {go}.{go_name}: ");
+                quote! {
+                    <#ty as #v::Value>::merge(&mut self.#ident, &right.#ident, #v::MergeFlags::default())
+                        .map_err(|e| format!("{}{}", #prefix, e))?;
+                }
+            });
+            quote! { let _ = flags; #(#steps)* Ok(()) }
+        }
+    };
+    let delete_arms = fields.iter().map(|f| {
+        let (ident, ty, key) = (&f.ident, &f.ty, &f.key);
+        if f.inline {
+            quote! { if let Some(r) = <#ty as #v::StructFields>::delete_field(&mut self.#ident, path) { return Some(r); } }
+        } else {
+            quote! {
+                if head == #key {
+                    if path.is_last() {
+                        self.#ident = <#ty as ::core::default::Default>::default();
+                        return Some(Ok(()));
+                    }
+                    return Some(<#ty as #v::Value>::delete(&mut self.#ident, path.rest()));
+                }
+            }
+        }
+    });
+    let match_arms = fields.iter().map(|f| {
+        let (ident, ty, key) = (&f.ident, &f.ty, &f.key);
+        if f.inline {
+            quote! { if let Some(r) = <#ty as #v::StructFields>::field_match(&self.#ident, key) { return Some(r); } }
+        } else {
+            quote! { if key == #key { return Some(<#ty as #v::Value>::match_text(&self.#ident)); } }
+        }
+    });
+
+    Ok(quote! {
+        impl #v::StructFields for #name {
+            fn decode_field(&mut self, key: &str, value: &#y::Node, cx: &mut #v::DecodeCx) -> bool {
+                #(#decode_arms)*
+                false
+            }
+
+            fn field_unknown_keys(key: &str, value: &#y::Node) -> ::core::result::Result<Option<Option<#y::Node>>, String> {
+                #(#unknown_arms)*
+                Ok(None)
+            }
+
+            fn encode_fields(&self, out: &mut Vec<(#y::Node, #y::Node)>) {
+                #(#encode_fields)*
+            }
+
+            fn delete_field(&mut self, path: #v::DeletePath<'_>) -> Option<::core::result::Result<(), String>> {
+                let head = path.head()?;
+                #(#delete_arms)*
+                None
+            }
+
+            fn field_match(&self, key: &str) -> Option<Option<String>> {
+                #(#match_arms)*
+                None
+            }
+        }
+
+        impl #v::Value for #name {
+            fn go_type() -> String {
+                #go.into()
+            }
+
+            fn decode(node: &#y::Node, cx: &mut #v::DecodeCx) -> Self {
+                #v::decode_struct(node, cx, &Self::go_type())
+            }
+
+            fn unknown_keys(node: &#y::Node) -> ::core::result::Result<Option<#y::Node>, String> {
+                #v::struct_unknown_keys::<Self>(node)
+            }
+
+            fn encode(&self) -> #y::Node {
+                let mut out = Vec::new();
+                <Self as #v::StructFields>::encode_fields(self, &mut out);
+                #y::Node::mapping(out)
+            }
+
+            fn is_empty(&self) -> bool {
+                true #(#empty_checks)*
+            }
+
+            fn merge(&mut self, right: &Self, flags: #v::MergeFlags) -> ::core::result::Result<(), String> {
+                #merge_body
+            }
+
+            fn delete(&mut self, path: #v::DeletePath<'_>) -> ::core::result::Result<(), String> {
+                <Self as #v::StructFields>::delete_field(self, path)
+                    .unwrap_or_else(|| Err(#v::LOOKUP_FAILED.to_string()))
+            }
+
+            fn field_match_text(&self, key: &str) -> Option<String> {
+                <Self as #v::StructFields>::field_match(self, key).flatten()
+            }
+        }
+    })
+}

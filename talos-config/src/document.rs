@@ -1,0 +1,125 @@
+//! Documents: the kinds Talos registers, how a document is told apart from another, and the
+//! object-safe view the container and the patch engine use.
+
+use std::fmt::Debug;
+
+use crate::value::{DecodeCx, DeletePath, Value};
+use crate::yaml::Node;
+
+/// A document kind: a [`Value`] struct with Talos's registration facts.
+pub trait Kind: Value + Send + Sync + 'static {
+    /// The `kind:` value (`"v1alpha1"` for the legacy document, which has no `kind:` key).
+    const KIND: &'static str;
+    /// Whether the kind has a `name` that is part of its identity (Appendix B of merge.md).
+    const NAMED: bool;
+    /// The document's name (`""` for unnamed kinds).
+    fn name(&self) -> &str {
+        ""
+    }
+}
+
+/// Object-safe view of any document.
+pub trait Document: Debug + Send + Sync {
+    /// `kind:` (`"v1alpha1"` for the legacy document).
+    fn kind(&self) -> &'static str;
+    /// Whether the kind is named.
+    fn named(&self) -> bool;
+    /// The name (`""` for unnamed kinds).
+    fn name(&self) -> &str;
+    /// The Talos encoder's node tree for the document.
+    fn encode(&self) -> Node;
+    /// A deep copy.
+    fn clone_box(&self) -> Box<dyn Document>;
+    /// `merge.Merge(self, other)`; `other` has the same kind.
+    fn merge_from(&mut self, other: &dyn Document) -> Result<(), String>;
+    /// Walks a `$patch: delete` path.
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String>;
+    /// Downcasting support.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+impl<T: Kind> Document for T {
+    fn kind(&self) -> &'static str {
+        T::KIND
+    }
+
+    fn named(&self) -> bool {
+        T::NAMED
+    }
+
+    fn name(&self) -> &str {
+        Kind::name(self)
+    }
+
+    fn encode(&self) -> Node {
+        Value::encode(self)
+    }
+
+    fn clone_box(&self) -> Box<dyn Document> {
+        Box::new(self.clone())
+    }
+
+    fn merge_from(&mut self, other: &dyn Document) -> Result<(), String> {
+        match other.as_any().downcast_ref::<T>() {
+            Some(o) => Value::merge(self, o, crate::value::MergeFlags { overwrite: true }),
+            None => Err(format!("merge type mismatch left {} right {}", T::KIND, other.kind())),
+        }
+    }
+
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
+        Value::delete(self, path)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+impl Clone for Box<dyn Document> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// One registered kind: its facts and its typed decoding.
+pub struct KindEntry {
+    pub kind: &'static str,
+    pub named: bool,
+    /// The Go type name in decode errors (`*network.LinkConfigV1Alpha1`).
+    pub go_type: fn() -> String,
+    pub decode: fn(&Node, &mut DecodeCx) -> Box<dyn Document>,
+    pub unknown_keys: fn(&Node) -> Result<Option<Node>, String>,
+}
+
+/// Builds the [`KindEntry`] of a kind.
+pub const fn entry<T: Kind>() -> KindEntry {
+    KindEntry {
+        kind: T::KIND,
+        named: T::NAMED,
+        go_type: go_pointer_type::<T>,
+        decode: |node, cx| Box::new(T::decode(node, cx)),
+        unknown_keys: T::unknown_keys,
+    }
+}
+
+fn go_pointer_type<T: Kind>() -> String {
+    format!("*{}", T::go_type())
+}
+
+/// Every kind Talos v1.13.9 registers, the legacy `v1alpha1` document first.
+pub fn registry() -> impl Iterator<Item = &'static KindEntry> {
+    crate::model::v1alpha1::KINDS
+        .iter()
+        .chain(crate::model::network::KINDS)
+        .chain(crate::model::block::KINDS)
+        .chain(crate::model::runtime::KINDS)
+        .chain(crate::model::security::KINDS)
+        .chain(crate::model::cri::KINDS)
+        .chain(crate::model::siderolink::KINDS)
+        .chain(crate::model::hardware::KINDS)
+}
+
+/// Looks a kind up by its `kind:` value.
+pub fn lookup(kind: &str) -> Option<&'static KindEntry> {
+    registry().find(|e| e.kind == kind)
+}

@@ -1,0 +1,6 @@
+//! Document kinds of upstream `pkg/machinery/config/types/block`.
+
+use crate::document::KindEntry;
+
+/// The kinds of this area, as registered upstream.
+pub const KINDS: &[KindEntry] = &[];

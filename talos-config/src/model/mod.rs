@@ -1,0 +1,14 @@
+//! The typed model of every document kind Talos v1.13.9 registers, grouped as upstream groups
+//! them (`pkg/machinery/config/types/<area>`).
+
+pub mod block;
+pub mod cri;
+pub mod hardware;
+pub mod meta;
+pub mod network;
+pub mod runtime;
+pub mod security;
+pub mod siderolink;
+pub mod v1alpha1;
+#[doc(hidden)]
+pub mod testing;

@@ -1,0 +1,266 @@
+//! Go slices and maps, and the `merge:"replace"` wrapper.
+
+use std::collections::BTreeMap;
+
+use super::decode::{construct_error, is_null};
+use super::{COMPLEX_SLICE_PATH, DecodeCx, DeletePath, LOOKUP_FAILED, MergeFlags, Value};
+use crate::yaml::resolve::key_cmp_v4;
+use crate::yaml::{Node, NodeValue};
+
+/// A Go slice `[]T` (nil and empty are both the empty `Vec`; see [`Replaced`] for the one place
+/// where Talos tells them apart). Merging appends.
+impl<T: Value> Value for Vec<T> {
+    fn go_type() -> String {
+        format!("[]{}", T::go_type())
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        decode_seq(node, cx, &Self::go_type())
+    }
+
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        seq_unknown_keys::<T>(node)
+    }
+
+    fn encode(&self) -> Node {
+        Node::sequence(self.iter().map(Value::encode).collect())
+    }
+
+    fn is_empty(&self) -> bool {
+        Vec::is_empty(self)
+    }
+
+    fn replace_keeps_left(&self) -> bool {
+        false
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        self.extend(right.iter().cloned());
+        Ok(())
+    }
+
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
+        delete_element(self, path)
+    }
+}
+
+/// Decodes a sequence node element by element.
+pub fn decode_seq<T: Value>(node: &Node, cx: &mut DecodeCx, go_type: &str) -> Vec<T> {
+    if is_null(node) {
+        return Vec::new();
+    }
+    match &node.value {
+        NodeValue::Sequence(items, _) => items.iter().map(|i| T::decode(i, cx)).collect(),
+        _ => {
+            construct_error(cx, node, go_type);
+            Vec::new()
+        }
+    }
+}
+
+/// The unknown-keys summary of a sequence: only the elements that have unknown keys.
+pub fn seq_unknown_keys<T: Value>(node: &Node) -> Result<Option<Node>, String> {
+    let NodeValue::Sequence(items, _) = &node.value else {
+        return Ok(None);
+    };
+    let mut found = Vec::new();
+    for item in items {
+        if let Some(summary) = T::unknown_keys(item)? {
+            found.push(summary);
+        }
+    }
+    Ok(if found.is_empty() { None } else { Some(Node::sequence(found)) })
+}
+
+/// Removes the first element whose selecting field matches (upstream `ApplyTo` on a slice).
+pub fn delete_element<T: Value>(items: &mut Vec<T>, path: DeletePath<'_>) -> Result<(), String> {
+    if !path.is_last() {
+        return Err(COMPLEX_SLICE_PATH.into());
+    }
+    let Some((key, value)) = path.element else {
+        return Err(LOOKUP_FAILED.into());
+    };
+    match items.iter().position(|item| item.field_match_text(key).as_deref() == Some(value)) {
+        Some(i) => {
+            items.remove(i);
+            Ok(())
+        }
+        None => Err(LOOKUP_FAILED.into()),
+    }
+}
+
+/// A map value: tells Go's nil values apart for the map-merge rule "merge only into a non-nil
+/// existing value".
+pub trait MapValue: Value {
+    /// True when the Go value is nil (a nil pointer, slice, map or interface).
+    fn is_nil(&self) -> bool {
+        false
+    }
+}
+
+impl MapValue for String {}
+impl MapValue for bool {}
+impl<T: Value> MapValue for Option<T> {
+    fn is_nil(&self) -> bool {
+        self.is_none()
+    }
+}
+
+/// A Go `map[string]V`. Printed with go-yaml's key order; merged key by key.
+impl<V: MapValue> Value for BTreeMap<String, V> {
+    fn go_type() -> String {
+        format!("map[string]{}", V::go_type())
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        let mut out = BTreeMap::new();
+        if is_null(node) {
+            return out;
+        }
+        match &node.value {
+            NodeValue::Mapping(entries, _) => {
+                cx.check_duplicate_keys(entries);
+                for (k, v) in entries {
+                    let key = String::decode(k, cx);
+                    out.insert(key, V::decode(v, cx));
+                }
+            }
+            _ => construct_error(cx, node, &Self::go_type()),
+        }
+        out
+    }
+
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        map_unknown_keys::<V>(node)
+    }
+
+    fn encode(&self) -> Node {
+        encode_map(self.iter().map(|(k, v)| (k.as_str(), v.encode())))
+    }
+
+    fn is_empty(&self) -> bool {
+        BTreeMap::is_empty(self)
+    }
+
+    fn replace_keeps_left(&self) -> bool {
+        false
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        for (key, rv) in right {
+            match self.get_mut(key) {
+                Some(lv) if !lv.is_nil() => lv
+                    .merge(rv, MergeFlags::default())
+                    .map_err(|e| format!("merge map key {}[{key}]: {e}", Self::go_type()))?,
+                _ => {
+                    self.insert(key.clone(), rv.clone());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
+        let key = path.head().ok_or(LOOKUP_FAILED)?;
+        if path.is_last() {
+            return self.remove(key).map(|_| ()).ok_or_else(|| LOOKUP_FAILED.into());
+        }
+        match self.get_mut(key) {
+            Some(v) => v.delete(path.rest()),
+            None => Err(LOOKUP_FAILED.into()),
+        }
+    }
+}
+
+/// The unknown-keys summary of a map: per key, the summaries of the values.
+pub fn map_unknown_keys<V: Value>(node: &Node) -> Result<Option<Node>, String> {
+    let NodeValue::Mapping(entries, _) = &node.value else {
+        return Ok(None);
+    };
+    let mut found = Vec::new();
+    for (k, v) in entries {
+        if k.as_scalar().is_none() {
+            return Err("unexpected mapping key type".into());
+        }
+        if let Some(summary) = V::unknown_keys(v)? {
+            found.push((k.clone(), summary));
+        }
+    }
+    Ok(if found.is_empty() { None } else { Some(sorted_mapping(found)) })
+}
+
+/// A mapping node with entries sorted in go-yaml's key order.
+pub fn sorted_mapping(mut entries: Vec<(Node, Node)>) -> Node {
+    entries.sort_by(|(a, _), (b, _)| {
+        let a = a.as_scalar().map(|s| s.text.as_str()).unwrap_or("");
+        let b = b.as_scalar().map(|s| s.text.as_str()).unwrap_or("");
+        key_cmp_v4(a, b)
+    });
+    Node::mapping(entries)
+}
+
+/// Encodes map entries with string keys, sorted in go-yaml's key order.
+pub fn encode_map<'a>(entries: impl Iterator<Item = (&'a str, Node)>) -> Node {
+    sorted_mapping(entries.map(|(k, v)| (Node::go_string(k), v)).collect())
+}
+
+/// A field tagged `merge:"replace"` in Talos: a non-nil patch value replaces the whole value
+/// (an empty list clears it) unless it is a struct whose fields are all zero.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Replaced<T>(pub Option<T>);
+
+impl<T: Value> Replaced<T> {
+    /// The value, or the zero value when nil.
+    pub fn get(&self) -> T {
+        self.0.clone().unwrap_or_default()
+    }
+}
+
+impl<T> std::ops::Deref for Replaced<T> {
+    type Target = Option<T>;
+
+    fn deref(&self) -> &Option<T> {
+        &self.0
+    }
+}
+
+impl<T: Value> Value for Replaced<T> {
+    fn go_type() -> String {
+        T::go_type()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) { Replaced(None) } else { Replaced(Some(T::decode(node, cx))) }
+    }
+
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        T::unknown_keys(node)
+    }
+
+    fn encode(&self) -> Node {
+        match &self.0 {
+            Some(v) => v.encode(),
+            None => T::default().encode(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(Value::is_empty)
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        if let Some(r) = &right.0
+            && !r.replace_keeps_left()
+        {
+            self.0 = Some(r.clone());
+        }
+        Ok(())
+    }
+
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
+        match &mut self.0 {
+            Some(v) => v.delete(path),
+            None => Err(LOOKUP_FAILED.into()),
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Decoding state shared by every [`super::Value::decode`] call.
+
+use crate::yaml::resolve::{Resolved, resolve_v4};
+use crate::yaml::{Node, NodeValue, ScalarStyle};
+
+/// Collects go-yaml's construct errors while a document decodes.
+#[derive(Debug, Default)]
+pub struct DecodeCx {
+    errors: Vec<String>,
+}
+
+impl DecodeCx {
+    /// A fresh context.
+    pub fn new() -> DecodeCx {
+        DecodeCx::default()
+    }
+
+    /// Records `line N: <message>` for `node`.
+    pub fn error(&mut self, node: &Node, message: impl std::fmt::Display) {
+        self.errors.push(format!("line {}: {}", node.mark.line, message));
+    }
+
+    /// The recorded errors, in order.
+    pub fn errors(&self) -> &[String] {
+        &self.errors
+    }
+
+    /// go-yaml's aggregate text: `yaml: construct errors:\n  line 3: ...`, or `None`.
+    pub fn into_error(self) -> Option<String> {
+        if self.errors.is_empty() {
+            return None;
+        }
+        let mut out = String::from("yaml: construct errors:");
+        for e in self.errors {
+            out.push_str("\n  ");
+            out.push_str(&e);
+        }
+        Some(out)
+    }
+
+    /// Checks duplicate scalar keys of a mapping the way go-yaml does while decoding; records
+    /// `mapping key "k" already defined at line N`.
+    pub fn check_duplicate_keys(&mut self, entries: &[(Node, Node)]) {
+        for (i, (k, _)) in entries.iter().enumerate() {
+            let Some(ks) = k.as_scalar() else { continue };
+            if let Some((prev, _)) = entries[..i]
+                .iter()
+                .find(|(p, _)| p.as_scalar().is_some_and(|ps| ps.text == ks.text))
+            {
+                self.error(
+                    k,
+                    format!("mapping key {} already defined at line {}", go_quote(&ks.text), prev.mark.line),
+                );
+            }
+        }
+    }
+}
+
+/// The resolved short tag of a node as go-yaml reports it in type errors (`!!str`, `!!int`,
+/// `!!map`, `!!seq`, ...).
+pub fn node_tag(node: &Node) -> String {
+    if let Some(t) = &node.tag {
+        return t.clone();
+    }
+    match &node.value {
+        NodeValue::Mapping(..) => "!!map".into(),
+        NodeValue::Sequence(..) => "!!seq".into(),
+        NodeValue::Scalar(s) => {
+            if s.style != ScalarStyle::Plain {
+                return "!!str".into();
+            }
+            match resolve_v4(&s.text) {
+                Resolved::Null => "!!null",
+                Resolved::Bool(_) => "!!bool",
+                Resolved::Int(_) => "!!int",
+                Resolved::Float(_) => "!!float",
+                Resolved::Timestamp(_) => "!!timestamp",
+                Resolved::Str => "!!str",
+            }
+            .into()
+        }
+    }
+}
+
+/// True for a node go-yaml decodes as null (a plain empty, `~` or `null` scalar, or `!!null`).
+pub fn is_null(node: &Node) -> bool {
+    match &node.value {
+        NodeValue::Scalar(s) => {
+            if node.tag.as_deref() == Some("!!null") {
+                return true;
+            }
+            node.tag.is_none() && s.style == ScalarStyle::Plain && resolve_v4(&s.text) == Resolved::Null
+        }
+        _ => false,
+    }
+}
+
+/// go-yaml's type error text: ``cannot construct !!str `abc` into int`` (values over 10 bytes
+/// are cut to 7 plus `...`; collections show no value).
+pub fn type_error(node: &Node, go_type: &str) -> String {
+    let tag = node_tag(node);
+    let value = match &node.value {
+        NodeValue::Scalar(s) => {
+            if s.text.len() > 10 {
+                let mut cut = 7;
+                while !s.text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                format!(" `{}...`", &s.text[..cut])
+            } else {
+                format!(" `{}`", s.text)
+            }
+        }
+        _ => String::new(),
+    };
+    format!("cannot construct {tag}{value} into {go_type}")
+}
+
+/// Records [`type_error`] for `node` in `cx`.
+pub fn construct_error(cx: &mut DecodeCx, node: &Node, go_type: &str) {
+    let msg = type_error(node, go_type);
+    cx.error(node, msg);
+}
+
+/// Go's `%q`-style quoting of a key for duplicate-key errors.
+fn go_quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

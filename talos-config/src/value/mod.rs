@@ -1,0 +1,115 @@
+//! The rules Talos attaches to its Go types, carried here by Rust types.
+//!
+//! Every field type of every document implements [`Value`]: how go-yaml decodes it (and what
+//! `xyaml.CheckUnknownKeys` reports), how the Talos encoder prints it (`omitempty` zero test
+//! included), how `merge.Merge` combines a patch into it, and how `$patch: delete` walks into
+//! it. Structs get their implementation from `#[derive(Talos)]`; the few types with custom Go
+//! behaviour implement it by hand.
+
+mod any;
+mod collections;
+mod decode;
+mod scalars;
+mod structs;
+
+pub use any::{Any, Unstructured};
+pub use collections::Replaced;
+pub use decode::{DecodeCx, construct_error, type_error};
+pub use scalars::{Duration, FileMode};
+pub use structs::{StructFields, decode_struct, struct_unknown_keys};
+pub use collections::{MapValue, decode_seq, delete_element, encode_map, map_unknown_keys, seq_unknown_keys, sorted_mapping};
+pub use decode::{is_null, node_tag};
+
+use crate::yaml::Node;
+
+/// Flags of one `merge(left, right, replace, overwrite)` call of the Go merge engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MergeFlags {
+    /// Set while merging the pointee of two non-nil pointers: zero scalars then overwrite.
+    pub overwrite: bool,
+}
+
+/// Where a `$patch: delete` walk is going: the remaining YAML keys, and for a list element the
+/// field and value that select it.
+#[derive(Clone, Copy, Debug)]
+pub struct DeletePath<'a> {
+    /// Remaining path segments (`[i]` for list positions).
+    pub segments: &'a [String],
+    /// For list-element deletes: the element's field key and the value to match.
+    pub element: Option<(&'a str, &'a str)>,
+}
+
+impl<'a> DeletePath<'a> {
+    /// The path after its first segment.
+    pub fn rest(&self) -> DeletePath<'a> {
+        DeletePath { segments: self.segments.get(1..).unwrap_or(&[]), element: self.element }
+    }
+
+    /// The first segment, if any.
+    pub fn head(&self) -> Option<&'a str> {
+        self.segments.first().map(String::as_str)
+    }
+
+    /// True when the first segment is the last one.
+    pub fn is_last(&self) -> bool {
+        self.segments.len() == 1
+    }
+}
+
+/// Upstream's texts for a failed delete walk.
+pub const LOOKUP_FAILED: &str = "lookup failed";
+/// Upstream's text for a list-element delete whose path goes on after the element.
+pub const COMPLEX_SLICE_PATH: &str = "searching for complex paths in slices is not supported";
+
+/// The per-type rules. See the module documentation.
+pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
+    /// The Go type name as go-yaml and the merge engine print it (`string`, `[]string`,
+    /// `v1alpha1.NetworkDeviceList`, `*v1alpha1.MachineConfig`).
+    fn go_type() -> String;
+
+    /// Decodes `node` like go-yaml's `Decode` into a fresh Go value of this type. Type errors are
+    /// recorded in `cx` (decoding goes on, as go-yaml does), and the zero value stands in.
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self;
+
+    /// The unknown-keys summary of `node` against this type (`xyaml.CheckUnknownKeys`):
+    /// `Ok(None)` when every key is known.
+    fn unknown_keys(_node: &Node) -> Result<Option<Node>, String> {
+        Ok(None)
+    }
+
+    /// Encodes like go-yaml's `Marshal` of the Go value.
+    fn encode(&self) -> Node;
+
+    /// go-yaml's `isZero`: true when an `omitempty` field holding this value is left out.
+    fn is_empty(&self) -> bool;
+
+    /// For a `merge:"replace"` field: true when the patch value counts as absent (Go: a struct
+    /// all of whose fields are zero; never for slices and maps that are non-nil).
+    fn replace_keeps_left(&self) -> bool {
+        self.is_empty()
+    }
+
+    /// Merges `right` (the patch) into `self` with the Go merge engine's rules.
+    fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String>;
+
+    /// Walks a `$patch: delete` path into this value (upstream `ApplyTo`).
+    fn delete(&mut self, _path: DeletePath<'_>) -> Result<(), String> {
+        Err(LOOKUP_FAILED.to_string())
+    }
+
+    /// The text a list-element delete compares against when this value is the selecting field:
+    /// `Some` for Go strings and `fmt.Stringer`s, `None` for anything else (never matches).
+    fn match_text(&self) -> Option<String> {
+        None
+    }
+
+    /// For structs: the [`Value::match_text`] of the field with the YAML key `key`.
+    fn field_match_text(&self, _key: &str) -> Option<String> {
+        None
+    }
+}
+
+/// Convenience: merge where both sides are fresh (top-level call flags).
+pub fn merge_values<T: Value>(left: &mut T, right: &T) -> Result<(), String> {
+    left.merge(right, MergeFlags::default())
+}
