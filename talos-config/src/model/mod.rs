@@ -9,6 +9,6 @@ pub mod network;
 pub mod runtime;
 pub mod security;
 pub mod siderolink;
-pub mod v1alpha1;
 #[doc(hidden)]
 pub mod testing;
+pub mod v1alpha1;

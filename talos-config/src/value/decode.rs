@@ -17,7 +17,8 @@ impl DecodeCx {
 
     /// Records `line N: <message>` for `node`.
     pub fn error(&mut self, node: &Node, message: impl std::fmt::Display) {
-        self.errors.push(format!("line {}: {}", node.mark.line, message));
+        self.errors
+            .push(format!("line {}: {}", node.mark.line, message));
     }
 
     /// The recorded errors, in order.
@@ -49,7 +50,11 @@ impl DecodeCx {
             {
                 self.error(
                     k,
-                    format!("mapping key {} already defined at line {}", go_quote(&ks.text), prev.mark.line),
+                    format!(
+                        "mapping key {} already defined at line {}",
+                        go_quote(&ks.text),
+                        prev.mark.line
+                    ),
                 );
             }
         }
@@ -89,7 +94,9 @@ pub fn is_null(node: &Node) -> bool {
             if node.tag.as_deref() == Some("!!null") {
                 return true;
             }
-            node.tag.is_none() && s.style == ScalarStyle::Plain && resolve_v4(&s.text) == Resolved::Null
+            node.tag.is_none()
+                && s.style == ScalarStyle::Plain
+                && resolve_v4(&s.text) == Resolved::Null
         }
         _ => false,
     }

@@ -71,7 +71,10 @@ impl Node {
     /// A scalar with the given style and no position.
     pub fn scalar(text: impl Into<String>, style: ScalarStyle) -> Node {
         Node {
-            value: NodeValue::Scalar(Scalar { text: text.into(), style }),
+            value: NodeValue::Scalar(Scalar {
+                text: text.into(),
+                style,
+            }),
             tag: None,
             mark: Mark::default(),
         }
@@ -94,12 +97,20 @@ impl Node {
 
     /// A block sequence.
     pub fn sequence(items: Vec<Node>) -> Node {
-        Node { value: NodeValue::Sequence(items, CollectionStyle::Block), tag: None, mark: Mark::default() }
+        Node {
+            value: NodeValue::Sequence(items, CollectionStyle::Block),
+            tag: None,
+            mark: Mark::default(),
+        }
     }
 
     /// A block mapping.
     pub fn mapping(entries: Vec<(Node, Node)>) -> Node {
-        Node { value: NodeValue::Mapping(entries, CollectionStyle::Block), tag: None, mark: Mark::default() }
+        Node {
+            value: NodeValue::Mapping(entries, CollectionStyle::Block),
+            tag: None,
+            mark: Mark::default(),
+        }
     }
 
     /// The scalar, if this is one.

@@ -1,0 +1,324 @@
+//! A loaded machine configuration: the document container, and loading it from bytes exactly
+//! as Talos's `configloader` does (§4 of the merge spec).
+
+use crate::document::{Document, lookup};
+use crate::error::Error;
+use crate::patch::delete::{Selector, extract_deletes};
+use crate::value::DecodeCx;
+use crate::yaml::emit_v4::emit_v4;
+use crate::yaml::parse::parse_documents;
+use crate::yaml::{Node, NodeValue};
+
+/// One entry of a container: a typed document, or a delete selector (only in loaded patches,
+/// and, reproducing an upstream quirk, appended to a config when it matched nothing).
+#[derive(Clone, Debug)]
+pub enum Entry {
+    Doc(Box<dyn Document>),
+    Delete(Selector),
+}
+
+impl Entry {
+    /// The identity strategic merge matches documents by: `apiVersion/kind`, plus `/name` for
+    /// named kinds (`/v1alpha1` for the legacy document).
+    pub fn identity(&self) -> String {
+        match self {
+            Entry::Doc(d) => doc_identity(d.as_ref()),
+            Entry::Delete(s) => s.identity(),
+        }
+    }
+
+    fn targets_legacy(&self) -> bool {
+        match self {
+            Entry::Doc(d) => d.kind() == "v1alpha1",
+            Entry::Delete(s) => s.kind == "v1alpha1" && s.api_version.is_empty(),
+        }
+    }
+}
+
+/// `apiVersion/kind[/name]` of a document.
+pub fn doc_identity(d: &dyn Document) -> String {
+    if d.kind() == "v1alpha1" {
+        return "/v1alpha1".into();
+    }
+    if d.named() {
+        format!("v1alpha1/{}/{}", d.kind(), d.name())
+    } else {
+        format!("v1alpha1/{}", d.kind())
+    }
+}
+
+/// A machine configuration: the legacy `v1alpha1` document (if any) and the other documents in
+/// order.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    pub(crate) entries: Vec<Entry>,
+}
+
+impl Config {
+    /// Loads a config as Talos does (`configloader.NewFromBytes`): strict decoding, no
+    /// `$patch: delete`, duplicate and conflict checks.
+    ///
+    /// ```
+    /// let cfg = talos_config::Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n").unwrap();
+    /// assert_eq!(cfg.encode(), "version: v1alpha1\nmachine:\n    type: worker\n    token: \"\"\n    certSANs: []\ncluster: null\n");
+    /// ```
+    pub fn from_bytes(bytes: &[u8]) -> Result<Config, Error> {
+        let entries = load_entries(bytes, false)?;
+        Config::new(entries)
+    }
+
+    /// Builds a container, running upstream's `container.New` checks.
+    pub(crate) fn new(entries: Vec<Entry>) -> Result<Config, Error> {
+        check_container(&entries).map_err(Error::merge)?;
+        Ok(Config { entries })
+    }
+
+    /// The documents in upstream `Documents()` order: deletes aimed at the legacy document, the
+    /// legacy document, then the others in container order.
+    pub(crate) fn documents(&self) -> Vec<Entry> {
+        let mut out: Vec<Entry> = self
+            .entries
+            .iter()
+            .filter(|e| matches!(e, Entry::Delete(_)) && e.targets_legacy())
+            .cloned()
+            .collect();
+        out.extend(
+            self.entries
+                .iter()
+                .filter(|e| matches!(e, Entry::Doc(_)) && e.targets_legacy())
+                .cloned(),
+        );
+        out.extend(self.entries.iter().filter(|e| !e.targets_legacy()).cloned());
+        out
+    }
+
+    /// The typed documents, legacy document first.
+    pub fn docs(&self) -> impl Iterator<Item = &dyn Document> {
+        let legacy = self.entries.iter().filter(|e| e.targets_legacy());
+        let others = self.entries.iter().filter(|e| !e.targets_legacy());
+        legacy.chain(others).filter_map(|e| match e {
+            Entry::Doc(d) => Some(d.as_ref()),
+            Entry::Delete(_) => None,
+        })
+    }
+
+    /// The first document of kind `T`, typed.
+    pub fn get<T: crate::document::Kind>(&self) -> Option<&T> {
+        self.docs().find_map(|d| d.as_any().downcast_ref::<T>())
+    }
+
+    /// Encodes the config as Talos's encoder does with comments disabled (what
+    /// `talosctl machineconfig patch` writes after a strategic patch): the legacy document
+    /// first, documents joined by `---\n`.
+    pub fn encode(&self) -> String {
+        let legacy = self
+            .entries
+            .iter()
+            .filter(|e| e.targets_legacy() && matches!(e, Entry::Doc(_)));
+        let others = self
+            .entries
+            .iter()
+            .filter(|e| !(e.targets_legacy() && matches!(e, Entry::Doc(_))));
+        let mut out = String::new();
+        for entry in legacy.chain(others) {
+            if !out.is_empty() {
+                out.push_str("---\n");
+            }
+            match entry {
+                Entry::Doc(d) => out.push_str(&emit_v4(&d.encode())),
+                // Upstream marshals an unmatched unnamed selector as an empty struct.
+                Entry::Delete(_) => out.push_str("{}\n"),
+            }
+        }
+        out
+    }
+}
+
+/// Upstream `container.New` checks.
+fn check_container(entries: &[Entry]) -> Result<(), String> {
+    let mut legacy_seen = false;
+    let mut seen: Vec<(&'static str, &str)> = Vec::new();
+    for entry in entries {
+        let Entry::Doc(d) = entry else { continue };
+        if d.kind() == "v1alpha1" {
+            if legacy_seen {
+                return Err("duplicate v1alpha1.Config".into());
+            }
+            legacy_seen = true;
+            continue;
+        }
+        let (kind, name) = (d.kind(), d.name());
+        for (pk, pn) in &seen {
+            if *pk == kind && *pn == name {
+                return Err(format!("duplicate document: {kind}/{name}"));
+            }
+            if *pn == name
+                && conflict_group(pk).is_some()
+                && conflict_group(pk) == conflict_group(kind)
+            {
+                return Err(format!(
+                    "conflicting documents: {pk}/{pn} and {kind}/{name}"
+                ));
+            }
+        }
+        seen.push((kind, name));
+    }
+    Ok(())
+}
+
+/// Kinds that may not share a name with another kind of the same group.
+fn conflict_group(kind: &str) -> Option<u8> {
+    match kind {
+        "BondConfig" | "BridgeConfig" | "DummyLinkConfig" | "LinkConfig" | "VLANConfig"
+        | "VRFConfig" | "WireguardConfig" => Some(1),
+        "HCloudVIPConfig" | "Layer2VIPConfig" => Some(2),
+        "UserVolumeConfig" | "ExistingVolumeConfig" => Some(3),
+        _ => None,
+    }
+}
+
+/// Upstream decoder `parse`: every YAML document to typed documents (and, for patches,
+/// delete selectors), in file order; selectors of a document come before its content.
+pub(crate) fn load_entries(bytes: &[u8], allow_patch_delete: bool) -> Result<Vec<Entry>, Error> {
+    let roots = parse_documents(bytes)
+        .map_err(|e| Error::decode(format!("decode error: {e}"), e.line, e.column))?;
+    let mut out = Vec::new();
+    let mut known: Vec<(String, String, String)> = Vec::new();
+    for (index, root) in roots.into_iter().enumerate() {
+        let line = root.mark.line;
+        let root = if allow_patch_delete {
+            let (kept, selectors) = extract_deletes(root, index).map_err(|e| {
+                Error::decode(
+                    format!("error processing patch delete statements at line {line}: {e}"),
+                    Some(line),
+                    None,
+                )
+            })?;
+            out.extend(selectors.into_iter().map(Entry::Delete));
+            match kept {
+                Some(r) => r,
+                None => continue,
+            }
+        } else {
+            root
+        };
+        match &root.value {
+            NodeValue::Mapping(..) => {}
+            NodeValue::Scalar(_) if crate::value::is_null(&root) => continue,
+            _ => {
+                return Err(Error::decode(
+                    format!("expected a YAML document at line {}", root.mark.line),
+                    Some(root.mark.line),
+                    Some(root.mark.column),
+                ));
+            }
+        }
+        let id = (
+            top_value(&root, "apiVersion"),
+            Some(top_value(&root, "kind"))
+                .filter(|k| !k.is_empty())
+                .unwrap_or_else(|| "v1alpha1".into()),
+            top_value(&root, "name"),
+        );
+        let at = root.mark.line;
+        if known.contains(&id) {
+            return Err(Error::decode(
+                format!(
+                    "duplicate document {}/{}/{} is not allowed (line {at})",
+                    id.0, id.1, id.2
+                ),
+                Some(at),
+                Some(root.mark.column),
+            ));
+        }
+        let doc = decode_document(&root).map_err(|e| {
+            Error::decode(
+                format!(
+                    "error decoding document {}/{}/{} (line {at}): {e}",
+                    id.0, id.1, id.2
+                ),
+                Some(at),
+                Some(root.mark.column),
+            )
+        })?;
+        known.push(id);
+        out.push(Entry::Doc(doc));
+    }
+    if out.is_empty() {
+        return Err(Error::decode("config not found", None, None));
+    }
+    Ok(out)
+}
+
+/// The scalar text of a top-level key (`""` when absent or not a scalar).
+fn top_value(root: &Node, key: &str) -> String {
+    root.get(key)
+        .and_then(|v| v.as_scalar())
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+/// Upstream decoder `decode`: picks the Go type, decodes, checks unknown keys.
+fn decode_document(root: &Node) -> Result<Box<dyn Document>, String> {
+    let Some(entries) = root.as_mapping() else {
+        return Err("expected a mapping node".into());
+    };
+    // Upstream scans keys and values alike; a node whose text is `kind` makes the next node the
+    // kind, even when it is a value.
+    let nodes: Vec<&Node> = entries.iter().flat_map(|(k, v)| [k, v]).collect();
+    let (mut version, mut kind) = (String::new(), String::new());
+    for (i, node) in nodes.iter().enumerate() {
+        let text = node.as_scalar().map(|s| s.text.as_str()).unwrap_or("");
+        match text {
+            "kind" | "apiVersion" => {
+                let Some(next) = nodes.get(i + 1) else {
+                    let n = nodes.len();
+                    return Err(format!(
+                        "recovered: runtime error: index out of range [{n}] with length {n}"
+                    ));
+                };
+                let mut cx = DecodeCx::new();
+                let value = <String as crate::value::Value>::decode(next, &mut cx);
+                if let Some(e) = cx.into_error() {
+                    let what = if text == "kind" { "kind" } else { "version" };
+                    return Err(format!("{what} decode: {e}"));
+                }
+                if text == "kind" {
+                    kind = value;
+                } else {
+                    version = value;
+                }
+            }
+            "machine" | "cluster" | "debug" | "persist" => version = "v1alpha1".into(),
+            _ => {}
+        }
+    }
+    let entry = if version == "v1alpha1" && kind.is_empty() {
+        lookup("v1alpha1")
+    } else if kind.is_empty() {
+        return Err("missing kind".into());
+    } else if version.is_empty() {
+        return Err("missing apiVersion".into());
+    } else {
+        // The legacy registration ignores the version; every other kind is v1alpha1 only.
+        lookup(&kind).filter(|e| e.kind == "v1alpha1" || version == "v1alpha1")
+    };
+    let Some(entry) = entry else {
+        return Err(format!("{kind:?} {version:?}: not registered"));
+    };
+    let mut cx = DecodeCx::new();
+    let doc = (entry.decode)(root, &mut cx);
+    if let Some(e) = cx.into_error() {
+        return Err(format!(
+            "error decoding {kind} to {}: {e}",
+            (entry.go_type)()
+        ));
+    }
+    if let Some(summary) = (entry.unknown_keys)(root)? {
+        return Err(format!(
+            "unknown keys found during decoding:\n{}",
+            emit_v4(&summary)
+        ));
+    }
+    Ok(doc)
+}
