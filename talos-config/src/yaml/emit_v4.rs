@@ -1,9 +1,977 @@
 //! The go-yaml v4 emitter as Talos's encoder drives it (`yaml.Marshal`: indent 4, unlimited
 //! width, non-compact sequences): merge.md §9.3-§9.5.
+//!
+//! The emitter core in this file is shared with the yaml.v2 emitter (`emit_v2`): both Go
+//! libraries use the same libyaml-derived emitter and differ only in a few parameters
+//! ([`Dialect`]).
 
-use super::node::Node;
+use std::cmp::Ordering;
+
+use super::node::{CollectionStyle, Node, NodeValue, ScalarStyle};
+use super::resolve::{
+    key_cmp_v2, key_cmp_v4, needs_quotes_v2, needs_quotes_v4, resolve_v4, resolve_v11,
+    resolves_to_non_str_v4,
+};
 
 /// Emits one document (no `---`), ending with a line break.
-pub fn emit_v4(_doc: &Node) -> String {
-    String::new()
+pub fn emit_v4(doc: &Node) -> String {
+    emit_document(doc, Dialect::V4)
+}
+
+/// Sorts mapping entries by go-yaml v4's key order (merge.md §9.3) on the scalar key text.
+/// Non-scalar keys sort after scalar keys, in their original order. Stable; never panics, even
+/// though the Go comparison is not a total order for some key sets.
+pub fn sort_keys_v4(entries: &mut [(Node, Node)]) {
+    sort_entries(entries, key_cmp_v4);
+}
+
+/// Which Go library's emitter to imitate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// go-yaml v4 `Marshal`: indent 4, unlimited width, sequences indented under keys.
+    V4,
+    /// yaml.v2 `Marshal`: indent 2, width 80, sequences not indented under keys.
+    V2,
+}
+
+/// Emits one document with the given dialect.
+pub(crate) fn emit_document(doc: &Node, dialect: Dialect) -> String {
+    let mut e = Emitter::new(dialect);
+    e.emit_node(doc, false, false, false);
+    // Document end: finish the last line.
+    e.indent = -1;
+    e.write_indent();
+    e.out
+}
+
+/// Stable merge sort of mapping entries by a key comparison on scalar text.
+pub(crate) fn sort_entries(entries: &mut [(Node, Node)], cmp: fn(&str, &str) -> Ordering) {
+    fn key_of(n: &Node) -> Option<&str> {
+        n.as_scalar().map(|s| s.text.as_str())
+    }
+    let less_eq = |a: &(Node, Node), b: &(Node, Node)| -> bool {
+        match (key_of(&a.0), key_of(&b.0)) {
+            (Some(x), Some(y)) => cmp(x, y) != Ordering::Greater,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => true,
+        }
+    };
+    let n = entries.len();
+    if n < 2 {
+        return;
+    }
+    let mut idx: Vec<usize> = (0..n).collect();
+    let mut buf: Vec<usize> = vec![0; n];
+    let mut width = 1;
+    while width < n {
+        let mut start = 0;
+        while start < n {
+            let mid = (start + width).min(n);
+            let end = (start + 2 * width).min(n);
+            let (mut i, mut j, mut k) = (start, mid, start);
+            while i < mid && j < end {
+                if less_eq(&entries[idx[i]], &entries[idx[j]]) {
+                    buf[k] = idx[i];
+                    i += 1;
+                } else {
+                    buf[k] = idx[j];
+                    j += 1;
+                }
+                k += 1;
+            }
+            while i < mid {
+                buf[k] = idx[i];
+                i += 1;
+                k += 1;
+            }
+            while j < end {
+                buf[k] = idx[j];
+                j += 1;
+                k += 1;
+            }
+            start = end;
+        }
+        std::mem::swap(&mut idx, &mut buf);
+        width *= 2;
+    }
+    let sorted: Vec<(Node, Node)> = idx.iter().map(|&i| entries[i].clone()).collect();
+    for (slot, item) in entries.iter_mut().zip(sorted) {
+        *slot = item;
+    }
+}
+
+/// The scalar style an event asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    Plain,
+    Single,
+    Double,
+    Literal,
+    Folded,
+}
+
+/// A scalar event: text, requested style, explicit tag to print.
+struct Event<'a> {
+    text: &'a str,
+    style: Style,
+    tag: Option<String>,
+}
+
+/// Result of libyaml's scalar analysis.
+#[derive(Clone, Copy, Debug)]
+struct Analysis {
+    multiline: bool,
+    flow_plain_allowed: bool,
+    block_plain_allowed: bool,
+    single_quoted_allowed: bool,
+    block_allowed: bool,
+}
+
+fn is_printable(c: char) -> bool {
+    let u = c as u32;
+    u == 0x0A
+        || (0x20..=0x7E).contains(&u)
+        || (0xA0..=0xD7FF).contains(&u)
+        || ((0xE000..=0xFFFD).contains(&u) && u != 0xFEFF)
+}
+
+fn is_break(c: char) -> bool {
+    matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+fn is_blank(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+fn is_blankz(c: Option<char>) -> bool {
+    match c {
+        None => true,
+        Some(c) => is_blank(c) || is_break(c) || c == '\0',
+    }
+}
+
+/// Normalises a tag to its short form (`tag:yaml.org,2002:str` -> `!!str`).
+fn short_tag(tag: &str) -> String {
+    match tag.strip_prefix("tag:yaml.org,2002:") {
+        Some(rest) => format!("!!{rest}"),
+        None => tag.to_string(),
+    }
+}
+
+fn has_non_whitespace(s: &str) -> bool {
+    s.chars().any(|c| !c.is_whitespace())
+}
+
+struct Emitter {
+    dialect: Dialect,
+    best_indent: i64,
+    best_width: i64,
+    out: String,
+    column: i64,
+    whitespace: bool,
+    indention: bool,
+    indent: i64,
+    indents: Vec<i64>,
+    flow_level: usize,
+}
+
+impl Emitter {
+    fn new(dialect: Dialect) -> Emitter {
+        let (best_indent, best_width) = match dialect {
+            Dialect::V4 => (4, i64::MAX),
+            Dialect::V2 => (2, 80),
+        };
+        Emitter {
+            dialect,
+            best_indent,
+            best_width,
+            out: String::new(),
+            column: 0,
+            whitespace: true,
+            indention: true,
+            indent: -1,
+            indents: Vec::new(),
+            flow_level: 0,
+        }
+    }
+
+    // --- low-level writing -------------------------------------------------------------------
+
+    fn put(&mut self, c: char) {
+        self.out.push(c);
+        self.column += 1;
+    }
+
+    fn put_break(&mut self) {
+        self.out.push('\n');
+        self.column = 0;
+        self.indention = true;
+    }
+
+    /// Writes one character of scalar content (column counts characters, as Go does).
+    fn write_char(&mut self, c: char) {
+        self.out.push(c);
+        self.column += 1;
+    }
+
+    fn write_break(&mut self, c: char) {
+        if c == '\n' {
+            self.put_break();
+        } else {
+            self.out.push(c);
+            self.column = 0;
+            self.indention = true;
+        }
+    }
+
+    fn write_indent(&mut self) {
+        let indent = self.indent.max(0);
+        if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
+            self.put_break();
+        }
+        while self.column < indent {
+            self.put(' ');
+        }
+        self.whitespace = true;
+        self.indention = true;
+    }
+
+    fn write_indicator(&mut self, ind: &str, need_ws: bool, is_ws: bool, is_indention: bool) {
+        if need_ws && !self.whitespace {
+            self.put(' ');
+        }
+        for c in ind.chars() {
+            self.write_char(c);
+        }
+        self.whitespace = is_ws;
+        self.indention = self.indention && is_indention;
+    }
+
+    fn increase_indent(&mut self, flow: bool, indentless: bool, in_seq_item: bool) {
+        self.indents.push(self.indent);
+        if self.indent < 0 {
+            self.indent = if flow { self.best_indent } else { 0 };
+        } else if !indentless {
+            match self.dialect {
+                Dialect::V2 => self.indent += self.best_indent,
+                Dialect::V4 => {
+                    if in_seq_item {
+                        self.indent += 2;
+                    } else {
+                        let b = self.best_indent;
+                        self.indent = b * ((self.indent + b) / b);
+                    }
+                }
+            }
+        }
+    }
+
+    fn pop_indent(&mut self) {
+        self.indent = self.indents.pop().unwrap_or(-1);
+    }
+
+    fn process_tag(&mut self, tag: &Option<String>) {
+        if let Some(t) = tag {
+            if t.starts_with('!') {
+                if !self.whitespace {
+                    self.put(' ');
+                }
+                for c in t.chars() {
+                    self.write_char(c);
+                }
+                self.whitespace = false;
+                self.indention = false;
+            } else {
+                self.write_indicator("!<", true, false, false);
+                for c in t.chars() {
+                    self.write_char(c);
+                }
+                self.write_indicator(">", false, false, false);
+            }
+        }
+    }
+
+    // --- representation ----------------------------------------------------------------------
+
+    /// The resolved short tag of a plain text under this dialect's resolver.
+    fn resolved_tag(&self, text: &str) -> &'static str {
+        match self.dialect {
+            Dialect::V4 => {
+                if text == "<<" {
+                    "!!merge"
+                } else {
+                    resolve_v4(text).tag()
+                }
+            }
+            Dialect::V2 => resolve_v11(text).tag(),
+        }
+    }
+
+    /// Turns a scalar node into the event go-yaml's encoder would produce for it.
+    fn represent<'a>(&self, node: &'a Node) -> Option<Event<'a>> {
+        let s = node.as_scalar()?;
+        let text = s.text.as_str();
+        let has_nl = text.contains('\n');
+        let ev = match s.style {
+            ScalarStyle::GoString => {
+                let style = match self.dialect {
+                    Dialect::V4 => {
+                        if has_nl {
+                            if text.len() >= 2 && has_non_whitespace(text) {
+                                Style::Literal
+                            } else {
+                                Style::Double
+                            }
+                        } else if needs_quotes_v4(text) {
+                            Style::Double
+                        } else {
+                            Style::Plain
+                        }
+                    }
+                    Dialect::V2 => {
+                        if has_nl {
+                            Style::Literal
+                        } else if needs_quotes_v2(text) {
+                            Style::Double
+                        } else {
+                            Style::Plain
+                        }
+                    }
+                };
+                let tag = node
+                    .tag
+                    .as_ref()
+                    .map(|t| short_tag(t))
+                    .filter(|t| t != "!!str");
+                Event { text, style, tag }
+            }
+            ScalarStyle::GoNode => {
+                let force = match self.dialect {
+                    Dialect::V4 => resolves_to_non_str_v4(text),
+                    Dialect::V2 => needs_quotes_v2(text),
+                };
+                let style = if has_nl {
+                    Style::Literal
+                } else if force {
+                    Style::Double
+                } else {
+                    Style::Plain
+                };
+                Event {
+                    text,
+                    style,
+                    tag: None,
+                }
+            }
+            ScalarStyle::Plain
+            | ScalarStyle::SingleQuoted
+            | ScalarStyle::DoubleQuoted
+            | ScalarStyle::Literal
+            | ScalarStyle::Folded => {
+                let mut force = false;
+                let mut tag = None;
+                if let Some(t) = &node.tag {
+                    let stag = short_tag(t);
+                    let styled = s.style != ScalarStyle::Plain;
+                    if stag == "!!str" && styled {
+                        // dropped
+                    } else if self.resolved_tag(text) == stag {
+                        // implicit: dropped
+                    } else if stag == "!!str" {
+                        force = true;
+                    } else {
+                        tag = Some(stag);
+                    }
+                }
+                let style = match s.style {
+                    ScalarStyle::DoubleQuoted => Style::Double,
+                    ScalarStyle::SingleQuoted => Style::Single,
+                    ScalarStyle::Literal => Style::Literal,
+                    ScalarStyle::Folded => Style::Folded,
+                    _ if has_nl => Style::Literal,
+                    _ if force => Style::Double,
+                    _ => Style::Plain,
+                };
+                Event { text, style, tag }
+            }
+        };
+        Some(ev)
+    }
+
+    // --- analysis and style selection --------------------------------------------------------
+
+    fn analyze(&self, value: &str) -> Analysis {
+        if value.is_empty() {
+            return Analysis {
+                multiline: false,
+                flow_plain_allowed: false,
+                block_plain_allowed: true,
+                single_quoted_allowed: true,
+                block_allowed: false,
+            };
+        }
+        let chars: Vec<char> = value.chars().collect();
+        let mut block_indicators = false;
+        let mut flow_indicators = false;
+        let mut line_breaks = false;
+        let mut special_characters = false;
+        let mut tab_characters = false;
+        let mut leading_space = false;
+        let mut leading_break = false;
+        let mut trailing_space = false;
+        let mut trailing_break = false;
+        let mut break_space = false;
+        let mut space_break = false;
+        let mut previous_space = false;
+        let mut previous_break = false;
+
+        if value.starts_with("---") || value.starts_with("...") {
+            block_indicators = true;
+            flow_indicators = true;
+        }
+        let mut preceded_by_whitespace = true;
+        let n = chars.len();
+        for i in 0..n {
+            let c = chars[i];
+            let followed_by_whitespace = i + 1 >= n || is_blank(chars[i + 1]);
+            if i == 0 {
+                match c {
+                    '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\''
+                    | '"' | '%' | '@' | '`' => {
+                        flow_indicators = true;
+                        block_indicators = true;
+                    }
+                    '?' | ':' => {
+                        flow_indicators = true;
+                        if followed_by_whitespace {
+                            block_indicators = true;
+                        }
+                    }
+                    '-' if followed_by_whitespace => {
+                        flow_indicators = true;
+                        block_indicators = true;
+                    }
+                    _ => {}
+                }
+            } else {
+                match c {
+                    ',' | '?' | '[' | ']' | '{' | '}' => flow_indicators = true,
+                    ':' => {
+                        flow_indicators = true;
+                        if followed_by_whitespace {
+                            block_indicators = true;
+                        }
+                    }
+                    '#' if preceded_by_whitespace => {
+                        flow_indicators = true;
+                        block_indicators = true;
+                    }
+                    _ => {}
+                }
+            }
+
+            if c == '\t' && self.dialect == Dialect::V4 {
+                tab_characters = true;
+            } else if !is_printable(c) {
+                special_characters = true;
+            }
+            if c == ' ' {
+                if i == 0 {
+                    leading_space = true;
+                }
+                if i + 1 == n {
+                    trailing_space = true;
+                }
+                if previous_break {
+                    break_space = true;
+                }
+                previous_space = true;
+                previous_break = false;
+            } else if is_break(c) {
+                line_breaks = true;
+                if i == 0 {
+                    leading_break = true;
+                }
+                if i + 1 == n {
+                    trailing_break = true;
+                }
+                if previous_space {
+                    space_break = true;
+                }
+                previous_space = false;
+                previous_break = true;
+            } else {
+                previous_space = false;
+                previous_break = false;
+            }
+            preceded_by_whitespace = is_blankz(Some(c));
+        }
+
+        let mut a = Analysis {
+            multiline: line_breaks,
+            flow_plain_allowed: true,
+            block_plain_allowed: true,
+            single_quoted_allowed: true,
+            block_allowed: true,
+        };
+        if leading_space || leading_break || trailing_space || trailing_break {
+            a.flow_plain_allowed = false;
+            a.block_plain_allowed = false;
+        }
+        if trailing_space {
+            a.block_allowed = false;
+        }
+        if break_space {
+            a.flow_plain_allowed = false;
+            a.block_plain_allowed = false;
+            a.single_quoted_allowed = false;
+        }
+        if space_break || tab_characters || special_characters {
+            a.flow_plain_allowed = false;
+            a.block_plain_allowed = false;
+            a.single_quoted_allowed = false;
+        }
+        if space_break || special_characters {
+            a.block_allowed = false;
+        }
+        if line_breaks {
+            a.flow_plain_allowed = false;
+            a.block_plain_allowed = false;
+        }
+        if flow_indicators {
+            a.flow_plain_allowed = false;
+        }
+        if block_indicators {
+            a.block_plain_allowed = false;
+        }
+        a
+    }
+
+    fn select_style(&self, ev: &Event<'_>, a: &Analysis, simple_key: bool) -> Style {
+        let mut style = ev.style;
+        if simple_key && a.multiline {
+            style = Style::Double;
+        }
+        if style == Style::Plain {
+            if (self.flow_level > 0 && !a.flow_plain_allowed)
+                || (self.flow_level == 0 && !a.block_plain_allowed)
+            {
+                style = Style::Single;
+            }
+            if ev.text.is_empty() && (self.flow_level > 0 || simple_key) {
+                style = Style::Single;
+            }
+        }
+        if style == Style::Single && !a.single_quoted_allowed {
+            style = Style::Double;
+        }
+        if (style == Style::Literal || style == Style::Folded)
+            && (!a.block_allowed || self.flow_level > 0 || simple_key)
+        {
+            style = Style::Double;
+        }
+        style
+    }
+
+    /// libyaml's `check_simple_key` for a node about to be written as a mapping key.
+    fn is_simple_key(&self, node: &Node) -> bool {
+        match &node.value {
+            NodeValue::Scalar(_) => {
+                let Some(ev) = self.represent(node) else {
+                    return false;
+                };
+                if self.analyze(ev.text).multiline {
+                    return false;
+                }
+                let len = ev.tag.as_ref().map_or(0, |t| t.len()) + ev.text.len();
+                len <= 128
+            }
+            NodeValue::Sequence(items, _) => items.is_empty(),
+            NodeValue::Mapping(entries, _) => entries.is_empty(),
+        }
+    }
+
+    // --- nodes -------------------------------------------------------------------------------
+
+    /// `in_seq_item`: the node is a block sequence item (v4 indents its content by 2);
+    /// `mapping_ctx`: the node is a mapping key or value; `simple_key`: a simple mapping key.
+    fn emit_node(&mut self, node: &Node, in_seq_item: bool, mapping_ctx: bool, simple_key: bool) {
+        match &node.value {
+            NodeValue::Scalar(_) => self.emit_scalar(node, in_seq_item, simple_key),
+            NodeValue::Sequence(items, style) => {
+                let tag = node
+                    .tag
+                    .as_ref()
+                    .map(|t| short_tag(t))
+                    .filter(|t| t != "!!seq");
+                self.process_tag(&tag);
+                if self.flow_level > 0 || *style == CollectionStyle::Flow || items.is_empty() {
+                    self.emit_flow_sequence(items, in_seq_item);
+                } else {
+                    self.emit_block_sequence(items, in_seq_item, mapping_ctx);
+                }
+            }
+            NodeValue::Mapping(entries, style) => {
+                let tag = node
+                    .tag
+                    .as_ref()
+                    .map(|t| short_tag(t))
+                    .filter(|t| t != "!!map");
+                self.process_tag(&tag);
+                if self.flow_level > 0 || *style == CollectionStyle::Flow || entries.is_empty() {
+                    self.emit_flow_mapping(entries, in_seq_item);
+                } else {
+                    self.emit_block_mapping(entries, in_seq_item);
+                }
+            }
+        }
+    }
+
+    fn emit_block_sequence(&mut self, items: &[Node], in_seq_item: bool, mapping_ctx: bool) {
+        let indentless = self.dialect == Dialect::V2 && mapping_ctx && !self.indention;
+        self.increase_indent(false, indentless, in_seq_item);
+        for item in items {
+            self.write_indent();
+            self.write_indicator("-", true, false, true);
+            self.emit_node(item, true, false, false);
+        }
+        self.pop_indent();
+    }
+
+    fn emit_block_mapping(&mut self, entries: &[(Node, Node)], in_seq_item: bool) {
+        self.increase_indent(false, false, in_seq_item);
+        for (k, v) in entries {
+            self.write_indent();
+            if self.is_simple_key(k) {
+                self.emit_node(k, false, true, true);
+                self.write_indicator(":", false, false, false);
+            } else {
+                self.write_indicator("?", true, false, true);
+                self.emit_node(k, false, true, false);
+                self.write_indent();
+                self.write_indicator(":", true, false, true);
+            }
+            self.emit_node(v, false, true, false);
+        }
+        self.pop_indent();
+    }
+
+    fn emit_flow_sequence(&mut self, items: &[Node], in_seq_item: bool) {
+        self.write_indicator("[", true, true, false);
+        self.increase_indent(true, false, in_seq_item);
+        self.flow_level += 1;
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.write_indicator(",", false, false, false);
+            }
+            if self.column > self.best_width {
+                self.write_indent();
+            }
+            self.emit_node(item, false, false, false);
+        }
+        self.flow_level -= 1;
+        self.pop_indent();
+        if self.column == 0 {
+            self.write_indent();
+        }
+        self.write_indicator("]", false, false, false);
+    }
+
+    fn emit_flow_mapping(&mut self, entries: &[(Node, Node)], in_seq_item: bool) {
+        self.write_indicator("{", true, true, false);
+        self.increase_indent(true, false, in_seq_item);
+        self.flow_level += 1;
+        for (i, (k, v)) in entries.iter().enumerate() {
+            if i > 0 {
+                self.write_indicator(",", false, false, false);
+            }
+            if self.column > self.best_width {
+                self.write_indent();
+            }
+            if self.is_simple_key(k) {
+                self.emit_node(k, false, true, true);
+                self.write_indicator(":", false, false, false);
+            } else {
+                self.write_indicator("?", true, false, false);
+                self.emit_node(k, false, true, false);
+                if self.column > self.best_width {
+                    self.write_indent();
+                }
+                self.write_indicator(":", true, false, false);
+            }
+            self.emit_node(v, false, true, false);
+        }
+        self.flow_level -= 1;
+        self.pop_indent();
+        if self.column == 0 {
+            self.write_indent();
+        }
+        self.write_indicator("}", false, false, false);
+    }
+
+    fn emit_scalar(&mut self, node: &Node, in_seq_item: bool, simple_key: bool) {
+        let Some(ev) = self.represent(node) else {
+            return;
+        };
+        let a = self.analyze(ev.text);
+        let style = self.select_style(&ev, &a, simple_key);
+        self.process_tag(&ev.tag);
+        self.increase_indent(true, false, in_seq_item);
+        let allow_breaks = !simple_key;
+        match style {
+            Style::Plain => self.write_plain(ev.text, allow_breaks),
+            Style::Single => self.write_single(ev.text, allow_breaks),
+            Style::Double => self.write_double(ev.text, allow_breaks),
+            Style::Literal => self.write_literal(ev.text),
+            Style::Folded => self.write_folded(ev.text),
+        }
+        self.pop_indent();
+    }
+
+    // --- scalar writers ----------------------------------------------------------------------
+
+    fn write_plain(&mut self, value: &str, allow_breaks: bool) {
+        let chars: Vec<char> = value.chars().collect();
+        if !chars.is_empty() && !self.whitespace {
+            self.put(' ');
+        }
+        let mut spaces = false;
+        let mut breaks = false;
+        let n = chars.len();
+        for i in 0..n {
+            let c = chars[i];
+            if c == ' ' {
+                let next_space = chars.get(i + 1) == Some(&' ');
+                if allow_breaks && !spaces && self.column > self.best_width && !next_space {
+                    self.write_indent();
+                } else {
+                    self.write_char(c);
+                }
+                spaces = true;
+            } else if is_break(c) {
+                if !breaks && c == '\n' {
+                    self.put_break();
+                }
+                self.write_break(c);
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent();
+                }
+                self.write_char(c);
+                self.indention = false;
+                spaces = false;
+                breaks = false;
+            }
+        }
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_single(&mut self, value: &str, allow_breaks: bool) {
+        self.write_indicator("'", true, false, false);
+        let chars: Vec<char> = value.chars().collect();
+        let n = chars.len();
+        let mut spaces = false;
+        let mut breaks = false;
+        for i in 0..n {
+            let c = chars[i];
+            if c == ' ' {
+                let next_space = chars.get(i + 1) == Some(&' ');
+                if allow_breaks
+                    && !spaces
+                    && self.column > self.best_width
+                    && i > 0
+                    && i + 1 < n
+                    && !next_space
+                {
+                    self.write_indent();
+                } else {
+                    self.write_char(c);
+                }
+                spaces = true;
+            } else if is_break(c) {
+                if !breaks && c == '\n' {
+                    self.put_break();
+                }
+                self.write_break(c);
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent();
+                }
+                self.write_char(c);
+                if c == '\'' {
+                    self.write_char('\'');
+                }
+                self.indention = false;
+                spaces = false;
+                breaks = false;
+            }
+        }
+        self.write_indicator("'", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_double(&mut self, value: &str, allow_breaks: bool) {
+        self.write_indicator("\"", true, false, false);
+        let bom = value.starts_with('\u{FEFF}');
+        let chars: Vec<char> = value.chars().collect();
+        let n = chars.len();
+        let mut spaces = false;
+        for i in 0..n {
+            let c = chars[i];
+            if !is_printable(c) || bom || is_break(c) || c == '"' || c == '\\' {
+                self.put('\\');
+                match c {
+                    '\0' => self.put('0'),
+                    '\u{07}' => self.put('a'),
+                    '\u{08}' => self.put('b'),
+                    '\t' => self.put('t'),
+                    '\n' => self.put('n'),
+                    '\u{0B}' => self.put('v'),
+                    '\u{0C}' => self.put('f'),
+                    '\r' => self.put('r'),
+                    '\u{1B}' => self.put('e'),
+                    '"' => self.put('"'),
+                    '\\' => self.put('\\'),
+                    '\u{85}' => self.put('N'),
+                    '\u{A0}' => self.put('_'),
+                    '\u{2028}' => self.put('L'),
+                    '\u{2029}' => self.put('P'),
+                    _ => {
+                        let v = c as u32;
+                        let (ind, w) = if v <= 0xFF {
+                            ('x', 2)
+                        } else if v <= 0xFFFF {
+                            ('u', 4)
+                        } else {
+                            ('U', 8)
+                        };
+                        self.put(ind);
+                        for k in (0..w).rev() {
+                            let digit = (v >> (k * 4)) & 0xF;
+                            let ch = char::from_digit(digit, 16)
+                                .map(|d| d.to_ascii_uppercase())
+                                .unwrap_or('0');
+                            self.put(ch);
+                        }
+                    }
+                }
+                spaces = false;
+            } else if c == ' ' {
+                if allow_breaks && !spaces && self.column > self.best_width && i > 0 && i + 1 < n {
+                    self.write_indent();
+                    if chars.get(i + 1) == Some(&' ') {
+                        self.put('\\');
+                    }
+                } else {
+                    self.write_char(c);
+                }
+                spaces = true;
+            } else {
+                self.write_char(c);
+                spaces = false;
+            }
+        }
+        self.write_indicator("\"", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_block_hints(&mut self, value: &str) {
+        let first = value.chars().next();
+        let hint = match self.dialect {
+            Dialect::V4 => first == Some(' '),
+            Dialect::V2 => first == Some(' ') || first.is_some_and(is_break),
+        };
+        if hint {
+            let d = char::from_digit(self.best_indent as u32, 10).unwrap_or('4');
+            let mut buf = [0u8; 4];
+            let s: &str = d.encode_utf8(&mut buf);
+            self.write_indicator(s, false, false, false);
+        }
+        let mut rev = value.chars().rev();
+        let chomp = match rev.next() {
+            None => Some("-"),
+            Some(last) if !is_break(last) => Some("-"),
+            Some(_) => match rev.next() {
+                None => Some("+"),
+                Some(prev) if is_break(prev) => Some("+"),
+                Some(_) => None,
+            },
+        };
+        if let Some(ch) = chomp {
+            self.write_indicator(ch, false, false, false);
+        }
+    }
+
+    fn write_literal(&mut self, value: &str) {
+        self.write_indicator("|", true, false, false);
+        self.write_block_hints(value);
+        self.put_break();
+        self.whitespace = true;
+        let mut breaks = true;
+        for c in value.chars() {
+            if is_break(c) {
+                self.write_break(c);
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent();
+                }
+                self.write_char(c);
+                self.indention = false;
+                breaks = false;
+            }
+        }
+    }
+
+    fn write_folded(&mut self, value: &str) {
+        self.write_indicator(">", true, false, false);
+        self.write_block_hints(value);
+        self.put_break();
+        self.whitespace = true;
+        let chars: Vec<char> = value.chars().collect();
+        let n = chars.len();
+        let mut breaks = true;
+        let mut leading_spaces = true;
+        for i in 0..n {
+            let c = chars[i];
+            if is_break(c) {
+                if !breaks && !leading_spaces && c == '\n' {
+                    // libyaml scans from the start of the value here (upstream quirk).
+                    let mut k = 0;
+                    while k < n && is_break(chars[k]) {
+                        k += 1;
+                    }
+                    if !is_blankz(chars.get(k).copied()) {
+                        self.put_break();
+                    }
+                }
+                self.write_break(c);
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent();
+                    leading_spaces = is_blank(c);
+                }
+                let next_space = chars.get(i + 1) == Some(&' ');
+                if !breaks && c == ' ' && !next_space && self.column > self.best_width {
+                    self.write_indent();
+                } else {
+                    self.write_char(c);
+                }
+                self.indention = false;
+                breaks = false;
+            }
+        }
+    }
+}
+
+/// yaml.v2 variant of [`sort_keys_v4`] (merge.md §3.2).
+pub(crate) fn sort_keys_v2_impl(entries: &mut [(Node, Node)]) {
+    sort_entries(entries, key_cmp_v2);
 }

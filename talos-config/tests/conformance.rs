@@ -1,0 +1,263 @@
+//! Conformance with Talos v1.13.9's own test data (`../shared/peer/talos-v1.13.9`), read from
+//! the folder named by `TALOS_PEER_DIR`. Never copied into this repository.
+
+use std::path::{Path, PathBuf};
+
+use talos_config::{Config, Patch, PatchSource, apply_patches, apply_patches_to_config, load_patches};
+
+/// The peer folder, or `None` (loudly; a failure under `CI=true`) when it is not available.
+fn peer() -> Option<PathBuf> {
+    match std::env::var_os("TALOS_PEER_DIR").map(PathBuf::from) {
+        Some(dir) if dir.is_dir() => Some(dir),
+        other => {
+            let msg = format!(
+                "TALOS_PEER_DIR is {other:?}: the Talos v1.13.9 peer data is missing, conformance tests did NOT run"
+            );
+            if std::env::var("CI").as_deref() == Ok("true") {
+                panic!("{msg}");
+            }
+            eprintln!("\n!!!!!!!! {msg} !!!!!!!!\n");
+            None
+        }
+    }
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
+
+fn patches(dir: &Path, files: &[&str]) -> Vec<Patch> {
+    let sources = files.iter().map(|f| PatchSource::new(*f, read(&dir.join(f))));
+    load_patches(sources).unwrap_or_else(|e| panic!("loading {files:?}: {e}"))
+}
+
+/// Runs one configpatcher case both ways upstream does (WithBytes and WithConfig).
+fn patch_case(case: &str, config: &str, files: &[&str]) -> Result<String, String> {
+    let Some(peer) = peer() else { return Ok(String::new()) };
+    let dir = peer.join("configpatcher/testdata").join(case);
+    let base = read(&dir.join(config));
+    let patches = patches(&dir, files);
+    let from_bytes = apply_patches(&base, &patches).map(|b| String::from_utf8_lossy(&b).into_owned());
+    let from_config = Config::from_bytes(&base)
+        .and_then(|c| apply_patches_to_config(c, &patches))
+        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    assert_eq!(
+        from_bytes.as_ref().map_err(ToString::to_string),
+        from_config.as_ref().map_err(ToString::to_string),
+        "WithBytes and WithConfig differ for {case}"
+    );
+    from_bytes.map_err(|e| e.to_string())
+}
+
+fn expected(case: &str, file: &str) -> String {
+    match peer() {
+        Some(p) => String::from_utf8_lossy(&read(&p.join("configpatcher/testdata").join(case).join(file))).into_owned(),
+        None => String::new(),
+    }
+}
+
+#[test]
+fn configpatcher_apply() {
+    let files = ["strategic1.yaml", "jsonpatch1.yaml", "jsonpatch2.yaml", "strategic2.yaml", "strategic3.yaml"];
+    assert_eq!(patch_case("apply", "config.yaml", &files), Ok(expected("apply", "expected.yaml")));
+    if let Some(p) = peer() {
+        let dir = p.join("configpatcher/testdata/apply");
+        assert_eq!(patches(&dir, &files).len(), 4, "the two JSON patches are coalesced");
+    }
+}
+
+#[test]
+fn configpatcher_apply_multidoc_fail() {
+    if peer().is_none() {
+        return;
+    }
+    assert_eq!(
+        patch_case("multidoc", "config.yaml", &["jsonpatch.yaml", "strategic1.yaml"]),
+        Err("JSON6902 patches are not supported for multi-document machine configuration".into())
+    );
+}
+
+#[test]
+fn configpatcher_apply_multidoc() {
+    assert_eq!(
+        patch_case("multidoc", "config.yaml", &["strategic1.yaml", "strategic2.yaml"]),
+        Ok(expected("multidoc", "expected.yaml"))
+    );
+}
+
+#[test]
+fn configpatcher_apply_audit_policy() {
+    assert_eq!(
+        patch_case("auditpolicy", "config.yaml", &["patch1.yaml"]),
+        Ok(expected("auditpolicy", "expected.yaml"))
+    );
+}
+
+#[test]
+fn configpatcher_apply_with_manifest_newline() {
+    if peer().is_none() {
+        return;
+    }
+    let out = patch_case("apply", "config.yaml", &["strategic4.yaml"]);
+    assert_eq!(out, Ok(expected("apply", "expected_manifests.yaml")));
+    if let Ok(bytes) = out {
+        assert!(Config::from_bytes(bytes.as_bytes()).is_ok(), "the result loads again");
+    }
+}
+
+#[test]
+fn configpatcher_apply_multidoc_delete() {
+    assert_eq!(
+        patch_case("patchdelete", "config.yaml", &["strategic1.yaml"]),
+        Ok(expected("patchdelete", "expected.yaml"))
+    );
+}
+
+#[test]
+fn configpatcher_apply_multidoc_cp_delete() {
+    assert_eq!(
+        patch_case("patchdelete", "controlplane_orig.yaml", &["strategic2.yaml", "strategic3.yaml", "strategic4.yaml"]),
+        Ok(expected("patchdelete", "controlplane_expected.yaml"))
+    );
+}
+
+#[test]
+fn configpatcher_patch_delete_missing() {
+    if peer().is_none() {
+        return;
+    }
+    assert_eq!(
+        patch_case("patchdeletemissing", "config.yaml", &["strategic1.yaml"]),
+        Err("patch delete: path 'machine.network.hostname' in document '/v1alpha1': failed to delete path 'machine.network.hostname': lookup failed".into())
+    );
+}
+
+#[test]
+fn configpatcher_patch_link() {
+    assert_eq!(patch_case("patchlink", "base.yaml", &["patch.yaml"]), Ok(expected("patchlink", "expected.yaml")));
+}
+
+#[test]
+fn configpatcher_load_classification() {
+    let Some(p) = peer() else { return };
+    let dir = p.join("configpatcher/testdata");
+    let kinds = |files: &[&str], extra: Option<&str>| -> Vec<(bool, usize)> {
+        let mut sources: Vec<PatchSource> = files.iter().map(|f| PatchSource::new(*f, read(&dir.join(f)))).collect();
+        if let Some(text) = extra {
+            sources.push(PatchSource::new("inline", text));
+        }
+        load_patches(sources)
+            .unwrap()
+            .iter()
+            .map(|p| match p {
+                Patch::Json6902(j) => (true, j.len()),
+                Patch::Strategic(_) => (false, 0),
+            })
+            .collect()
+    };
+    let replace = Some(r#"[{"op":"replace","path":"/some","value": []}]"#);
+    assert_eq!(kinds(&["patch.json"], None), vec![(true, 1)]);
+    assert_eq!(kinds(&["patch.yaml"], None), vec![(true, 1)]);
+    assert_eq!(kinds(&["strategic.yaml"], None), vec![(false, 0)]);
+    assert_eq!(kinds(&["patch.json", "patch.yaml"], replace), vec![(true, 3)]);
+    assert_eq!(kinds(&["patch.json", "strategic.yaml", "patch.yaml"], replace), vec![(true, 1), (false, 0), (true, 2)]);
+}
+
+#[test]
+fn configloader_accepts_every_test_file() {
+    let Some(p) = peer() else { return };
+    let dir = p.join("configloader/testdata");
+    let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    names.sort();
+    let mut checked = 0;
+    for path in names.iter().filter(|p| p.extension().is_some_and(|e| e == "test")) {
+        let result = Config::from_bytes(&read(path));
+        assert!(result.is_ok(), "{}: {:?}", path.display(), result.err());
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
+    // The fuzz corpus entry: a SideroLinkConfig without apiUrl loads (validation is separate).
+    let fuzz = read(&dir.join("fuzz/FuzzConfigLoader/dfd1adfe630cffc2"));
+    assert!(String::from_utf8_lossy(&fuzz).contains(r#"[]byte("apiVersion: v1alpha1\nkind: SideroLinkConfig")"#));
+    assert!(Config::from_bytes(b"apiVersion: v1alpha1\nkind: SideroLinkConfig").is_ok());
+}
+
+#[test]
+fn stability_files_round_trip() {
+    let Some(p) = peer() else { return };
+    let dir = p.join("types/v1alpha1/testdata/stability");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for minor in 3..=13 {
+        for file in ["base-controlplane", "base-worker", "overrides-controlplane", "overrides-worker"] {
+            let path = dir.join(format!("v1.{minor}/{file}.yaml"));
+            let bytes = read(&path);
+            match Config::from_bytes(&bytes) {
+                Ok(c) if c.encode().as_bytes() == bytes.as_slice() => {}
+                Ok(c) => failures.push(format!("{}: re-encoding differs:\n{}", path.display(), first_diff(&bytes, c.encode().as_bytes()))),
+                Err(e) => failures.push(format!("{}: {e}", path.display())),
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 44);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn v1alpha1_strategic_cases() {
+    let Some(p) = peer() else { return };
+    let dir = p.join("types/v1alpha1/testdata/strategic");
+    let mut failures = Vec::new();
+    for case in 1..=6 {
+        let case_dir = dir.join(format!("{case:03}"));
+        let result = Config::from_bytes(&read(&case_dir.join("left.yaml"))).and_then(|left| {
+            let right = Patch::load(&read(&case_dir.join("right.yaml")))?;
+            apply_patches_to_config(left, &[right])
+        });
+        let want = Config::from_bytes(&read(&case_dir.join("expected.yaml"))).map(|c| c.encode());
+        match (result, want) {
+            (Ok(got), Ok(want)) if got == want.as_bytes() => {}
+            (got, want) => failures.push(format!(
+                "{case:03}: got {:?}\nwant {:?}",
+                got.map(|b| String::from_utf8_lossy(&b).into_owned()),
+                want
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn per_kind_encoding_files_round_trip() {
+    let Some(p) = peer() else { return };
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for area in ["block", "cri", "hardware", "network", "runtime", "security", "siderolink"] {
+        let dir = p.join("types").join(area).join("testdata");
+        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files {
+            let bytes = read(&path);
+            match Config::from_bytes(&bytes) {
+                Ok(c) if c.encode().as_bytes() == bytes.as_slice() => {}
+                Ok(c) => failures.push(format!("{}:\n{}", path.display(), first_diff(&bytes, c.encode().as_bytes()))),
+                Err(e) => failures.push(format!("{}: {e}", path.display())),
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 56);
+    assert!(failures.is_empty(), "{} of {checked} failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The first differing line of two texts, for readable failures.
+fn first_diff(want: &[u8], got: &[u8]) -> String {
+    let (w, g) = (String::from_utf8_lossy(want), String::from_utf8_lossy(got));
+    for (i, (a, b)) in w.lines().zip(g.lines()).enumerate() {
+        if a != b {
+            return format!("line {}: want {a:?}\n          got  {b:?}", i + 1);
+        }
+    }
+    format!("lengths differ: want {} lines, got {} lines", w.lines().count(), g.lines().count())
+}

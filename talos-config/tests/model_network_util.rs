@@ -1,0 +1,56 @@
+//! Helpers for the network model tests (included by the other `model_network*` tests).
+#![allow(dead_code)]
+
+use talos_config::yaml::{Node, NodeValue, ScalarStyle};
+
+/// A plain scalar as the parser would produce it.
+pub fn s(text: &str) -> Node {
+    Node::scalar(text, ScalarStyle::Plain)
+}
+
+/// A double-quoted scalar.
+pub fn q(text: &str) -> Node {
+    Node::scalar(text, ScalarStyle::DoubleQuoted)
+}
+
+/// A block mapping.
+pub fn m(entries: Vec<(&str, Node)>) -> Node {
+    Node::mapping(entries.into_iter().map(|(k, v)| (s(k), v)).collect())
+}
+
+/// A block sequence.
+pub fn l(items: Vec<Node>) -> Node {
+    Node::sequence(items)
+}
+
+/// A compact flow-like rendering of a node tree (scalars unquoted, `~` for null).
+pub fn flat(node: &Node) -> String {
+    match &node.value {
+        NodeValue::Scalar(sc) => {
+            if sc.style == ScalarStyle::Plain && sc.text == "null" {
+                "~".into()
+            } else {
+                sc.text.clone()
+            }
+        }
+        NodeValue::Sequence(items, _) => format!(
+            "[{}]",
+            items.iter().map(flat).collect::<Vec<_>>().join(", ")
+        ),
+        NodeValue::Mapping(entries, _) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|(k, v)| format!("{}: {}", flat(k), flat(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Reads a peer testdata file.
+pub fn peer(name: &str) -> Vec<u8> {
+    let dir = std::env::var("TALOS_PEER_DIR")
+        .unwrap_or_else(|_| "/work/shared/peer/talos-v1.13.9".into());
+    std::fs::read(format!("{dir}/types/network/testdata/{name}")).unwrap_or_default()
+}
