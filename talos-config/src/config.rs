@@ -40,11 +40,7 @@ pub fn doc_identity(d: &dyn Document) -> String {
     if d.kind() == "v1alpha1" {
         return "/v1alpha1".into();
     }
-    if d.named() {
-        format!("v1alpha1/{}/{}", d.kind(), d.name())
-    } else {
-        format!("v1alpha1/{}", d.kind())
-    }
+    if d.named() { format!("v1alpha1/{}/{}", d.kind(), d.name()) } else { format!("v1alpha1/{}", d.kind()) }
 }
 
 /// A machine configuration: the legacy `v1alpha1` document (if any) and the other documents in
@@ -76,18 +72,9 @@ impl Config {
     /// The documents in upstream `Documents()` order: deletes aimed at the legacy document, the
     /// legacy document, then the others in container order.
     pub(crate) fn documents(&self) -> Vec<Entry> {
-        let mut out: Vec<Entry> = self
-            .entries
-            .iter()
-            .filter(|e| matches!(e, Entry::Delete(_)) && e.targets_legacy())
-            .cloned()
-            .collect();
-        out.extend(
-            self.entries
-                .iter()
-                .filter(|e| matches!(e, Entry::Doc(_)) && e.targets_legacy())
-                .cloned(),
-        );
+        let mut out: Vec<Entry> =
+            self.entries.iter().filter(|e| matches!(e, Entry::Delete(_)) && e.targets_legacy()).cloned().collect();
+        out.extend(self.entries.iter().filter(|e| matches!(e, Entry::Doc(_)) && e.targets_legacy()).cloned());
         out.extend(self.entries.iter().filter(|e| !e.targets_legacy()).cloned());
         out
     }
@@ -111,14 +98,8 @@ impl Config {
     /// `talosctl machineconfig patch` writes after a strategic patch): the legacy document
     /// first, documents joined by `---\n`.
     pub fn encode(&self) -> String {
-        let legacy = self
-            .entries
-            .iter()
-            .filter(|e| e.targets_legacy() && matches!(e, Entry::Doc(_)));
-        let others = self
-            .entries
-            .iter()
-            .filter(|e| !(e.targets_legacy() && matches!(e, Entry::Doc(_))));
+        let legacy = self.entries.iter().filter(|e| e.targets_legacy() && matches!(e, Entry::Doc(_)));
+        let others = self.entries.iter().filter(|e| !(e.targets_legacy() && matches!(e, Entry::Doc(_))));
         let mut out = String::new();
         for entry in legacy.chain(others) {
             if !out.is_empty() {
@@ -152,13 +133,8 @@ fn check_container(entries: &[Entry]) -> Result<(), String> {
             if *pk == kind && *pn == name {
                 return Err(format!("duplicate document: {kind}/{name}"));
             }
-            if *pn == name
-                && conflict_group(pk).is_some()
-                && conflict_group(pk) == conflict_group(kind)
-            {
-                return Err(format!(
-                    "conflicting documents: {pk}/{pn} and {kind}/{name}"
-                ));
+            if *pn == name && conflict_group(pk).is_some() && conflict_group(pk) == conflict_group(kind) {
+                return Err(format!("conflicting documents: {pk}/{pn} and {kind}/{name}"));
             }
         }
         seen.push((kind, name));
@@ -169,8 +145,8 @@ fn check_container(entries: &[Entry]) -> Result<(), String> {
 /// Kinds that may not share a name with another kind of the same group.
 fn conflict_group(kind: &str) -> Option<u8> {
     match kind {
-        "BondConfig" | "BridgeConfig" | "DummyLinkConfig" | "LinkConfig" | "VLANConfig"
-        | "VRFConfig" | "WireguardConfig" => Some(1),
+        "BondConfig" | "BridgeConfig" | "DummyLinkConfig" | "LinkConfig" | "VLANConfig" | "VRFConfig"
+        | "WireguardConfig" => Some(1),
         "HCloudVIPConfig" | "Layer2VIPConfig" => Some(2),
         "UserVolumeConfig" | "ExistingVolumeConfig" => Some(3),
         _ => None,
@@ -180,19 +156,14 @@ fn conflict_group(kind: &str) -> Option<u8> {
 /// Upstream decoder `parse`: every YAML document to typed documents (and, for patches,
 /// delete selectors), in file order; selectors of a document come before its content.
 pub(crate) fn load_entries(bytes: &[u8], allow_patch_delete: bool) -> Result<Vec<Entry>, Error> {
-    let roots = parse_documents(bytes)
-        .map_err(|e| Error::decode(format!("decode error: {e}"), e.line, e.column))?;
+    let roots = parse_documents(bytes).map_err(|e| Error::decode(format!("decode error: {e}"), e.line, e.column))?;
     let mut out = Vec::new();
     let mut known: Vec<(String, String, String)> = Vec::new();
     for (index, root) in roots.into_iter().enumerate() {
         let line = root.mark.line;
         let root = if allow_patch_delete {
             let (kept, selectors) = extract_deletes(root, index).map_err(|e| {
-                Error::decode(
-                    format!("error processing patch delete statements at line {line}: {e}"),
-                    Some(line),
-                    None,
-                )
+                Error::decode(format!("error processing patch delete statements at line {line}: {e}"), Some(line), None)
             })?;
             out.extend(selectors.into_iter().map(Entry::Delete));
             match kept {
@@ -215,28 +186,20 @@ pub(crate) fn load_entries(bytes: &[u8], allow_patch_delete: bool) -> Result<Vec
         }
         let id = (
             top_value(&root, "apiVersion"),
-            Some(top_value(&root, "kind"))
-                .filter(|k| !k.is_empty())
-                .unwrap_or_else(|| "v1alpha1".into()),
+            Some(top_value(&root, "kind")).filter(|k| !k.is_empty()).unwrap_or_else(|| "v1alpha1".into()),
             top_value(&root, "name"),
         );
         let at = root.mark.line;
         if known.contains(&id) {
             return Err(Error::decode(
-                format!(
-                    "duplicate document {}/{}/{} is not allowed (line {at})",
-                    id.0, id.1, id.2
-                ),
+                format!("duplicate document {}/{}/{} is not allowed (line {at})", id.0, id.1, id.2),
                 Some(at),
                 Some(root.mark.column),
             ));
         }
         let doc = decode_document(&root).map_err(|e| {
             Error::decode(
-                format!(
-                    "error decoding document {}/{}/{} (line {at}): {e}",
-                    id.0, id.1, id.2
-                ),
+                format!("error decoding document {}/{}/{} (line {at}): {e}", id.0, id.1, id.2),
                 Some(at),
                 Some(root.mark.column),
             )
@@ -252,10 +215,7 @@ pub(crate) fn load_entries(bytes: &[u8], allow_patch_delete: bool) -> Result<Vec
 
 /// The scalar text of a top-level key (`""` when absent or not a scalar).
 fn top_value(root: &Node, key: &str) -> String {
-    root.get(key)
-        .and_then(|v| v.as_scalar())
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
+    root.get(key).and_then(|v| v.as_scalar()).map(|s| s.text.clone()).unwrap_or_default()
 }
 
 /// Upstream decoder `decode`: picks the Go type, decodes, checks unknown keys.
@@ -273,9 +233,7 @@ fn decode_document(root: &Node) -> Result<Box<dyn Document>, String> {
             "kind" | "apiVersion" => {
                 let Some(next) = nodes.get(i + 1) else {
                     let n = nodes.len();
-                    return Err(format!(
-                        "recovered: runtime error: index out of range [{n}] with length {n}"
-                    ));
+                    return Err(format!("recovered: runtime error: index out of range [{n}] with length {n}"));
                 };
                 let mut cx = DecodeCx::new();
                 let value = <String as crate::value::Value>::decode(next, &mut cx);
@@ -309,16 +267,10 @@ fn decode_document(root: &Node) -> Result<Box<dyn Document>, String> {
     let mut cx = DecodeCx::new();
     let doc = (entry.decode)(root, &mut cx);
     if let Some(e) = cx.into_error() {
-        return Err(format!(
-            "error decoding {kind} to {}: {e}",
-            (entry.go_type)()
-        ));
+        return Err(format!("error decoding {kind} to {}: {e}", (entry.go_type)()));
     }
     if let Some(summary) = (entry.unknown_keys)(root)? {
-        return Err(format!(
-            "unknown keys found during decoding:\n{}",
-            emit_v4(&summary)
-        ));
+        return Err(format!("unknown keys found during decoding:\n{}", emit_v4(&summary)));
     }
     Ok(doc)
 }

@@ -62,11 +62,7 @@ impl<T: Kind> Document for T {
     fn merge_from(&mut self, other: &dyn Document) -> Result<(), String> {
         match other.as_any().downcast_ref::<T>() {
             Some(o) => Value::merge(self, o, crate::value::MergeFlags { overwrite: true }),
-            None => Err(format!(
-                "merge type mismatch left {} right {}",
-                T::KIND,
-                other.kind()
-            )),
+            None => Err(format!("merge type mismatch left {} right {}", T::KIND, other.kind())),
         }
     }
 

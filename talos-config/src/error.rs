@@ -15,11 +15,7 @@ pub struct Location {
 impl Location {
     /// A location at a line (and column) of an unnamed input.
     pub fn at(line: usize, column: usize) -> Location {
-        Location {
-            input: None,
-            line: Some(line),
-            column: Some(column),
-        }
+        Location { input: None, line: Some(line), column: Some(column) }
     }
 }
 
@@ -75,25 +71,11 @@ impl Error {
         self
     }
 
-    pub(crate) fn decode(
-        message: impl Into<String>,
-        line: Option<usize>,
-        column: Option<usize>,
-    ) -> Error {
-        Error::Decode {
-            message: message.into(),
-            location: Location {
-                input: None,
-                line,
-                column,
-            },
-        }
+    pub(crate) fn decode(message: impl Into<String>, line: Option<usize>, column: Option<usize>) -> Error {
+        Error::Decode { message: message.into(), location: Location { input: None, line, column } }
     }
 
     pub(crate) fn merge(message: impl Into<String>) -> Error {
-        Error::Merge {
-            message: message.into(),
-            location: Location::default(),
-        }
+        Error::Merge { message: message.into(), location: Location::default() }
     }
 }

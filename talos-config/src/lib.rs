@@ -13,6 +13,4 @@ pub mod yaml;
 
 pub use config::Config;
 pub use error::{Error, Location};
-pub use patch::{
-    Patch, PatchArg, PatchSource, apply_patches, apply_patches_to_config, load_patches,
-};
+pub use patch::{Patch, PatchArg, PatchSource, apply_patches, apply_patches_to_config, load_patches};

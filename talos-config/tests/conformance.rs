@@ -194,7 +194,11 @@ fn stability_files_round_trip() {
             let bytes = read(&path);
             match Config::from_bytes(&bytes) {
                 Ok(c) if c.encode().as_bytes() == bytes.as_slice() => {}
-                Ok(c) => failures.push(format!("{}: re-encoding differs:\n{}", path.display(), first_diff(&bytes, c.encode().as_bytes()))),
+                Ok(c) => failures.push(format!(
+                    "{}: re-encoding differs:\n{}",
+                    path.display(),
+                    first_diff(&bytes, c.encode().as_bytes())
+                )),
                 Err(e) => failures.push(format!("{}: {e}", path.display())),
             }
             checked += 1;

@@ -21,18 +21,12 @@ fn args_v4(v: Node) -> Node {
 
 /// `machine.nodeLabels` with one key and the value `v`.
 fn labels_key(key: &str) -> Node {
-    map1(
-        "machine",
-        map1("nodeLabels", map1(key, Node::go_string("v"))),
-    )
+    map1("machine", map1("nodeLabels", map1(key, Node::go_string("v"))))
 }
 
 #[test]
 fn s1_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("on"))),
-        "machine:\n    nodeLabels:\n        k: \"on\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("on"))), "machine:\n    nodeLabels:\n        k: \"on\"\n");
 }
 
 #[test]
@@ -45,10 +39,7 @@ fn s1_argvalue() {
 
 #[test]
 fn s2_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("yes"))),
-        "machine:\n    nodeLabels:\n        k: \"yes\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("yes"))), "machine:\n    nodeLabels:\n        k: \"yes\"\n");
 }
 
 #[test]
@@ -61,10 +52,7 @@ fn s2_argvalue() {
 
 #[test]
 fn s3_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("y"))),
-        "machine:\n    nodeLabels:\n        k: \"y\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("y"))), "machine:\n    nodeLabels:\n        k: \"y\"\n");
 }
 
 #[test]
@@ -77,10 +65,7 @@ fn s3_argvalue() {
 
 #[test]
 fn s4_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("Off"))),
-        "machine:\n    nodeLabels:\n        k: \"Off\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("Off"))), "machine:\n    nodeLabels:\n        k: \"Off\"\n");
 }
 
 #[test]
@@ -93,10 +78,7 @@ fn s4_argvalue() {
 
 #[test]
 fn s5_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("true"))),
-        "machine:\n    nodeLabels:\n        k: \"true\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("true"))), "machine:\n    nodeLabels:\n        k: \"true\"\n");
 }
 
 #[test]
@@ -109,10 +91,7 @@ fn s5_argvalue() {
 
 #[test]
 fn s6_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("1.0"))),
-        "machine:\n    nodeLabels:\n        k: \"1.0\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("1.0"))), "machine:\n    nodeLabels:\n        k: \"1.0\"\n");
 }
 
 #[test]
@@ -125,10 +104,7 @@ fn s6_argvalue() {
 
 #[test]
 fn s7_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("0x1F"))),
-        "machine:\n    nodeLabels:\n        k: \"0x1F\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("0x1F"))), "machine:\n    nodeLabels:\n        k: \"0x1F\"\n");
 }
 
 #[test]
@@ -141,10 +117,7 @@ fn s7_argvalue() {
 
 #[test]
 fn s8_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("0o17"))),
-        "machine:\n    nodeLabels:\n        k: \"0o17\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("0o17"))), "machine:\n    nodeLabels:\n        k: \"0o17\"\n");
 }
 
 #[test]
@@ -157,10 +130,7 @@ fn s8_argvalue() {
 
 #[test]
 fn s9_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("0755"))),
-        "machine:\n    nodeLabels:\n        k: \"0755\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("0755"))), "machine:\n    nodeLabels:\n        k: \"0755\"\n");
 }
 
 #[test]
@@ -173,10 +143,7 @@ fn s9_argvalue() {
 
 #[test]
 fn s10_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("1_000"))),
-        "machine:\n    nodeLabels:\n        k: \"1_000\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("1_000"))), "machine:\n    nodeLabels:\n        k: \"1_000\"\n");
 }
 
 #[test]
@@ -189,10 +156,7 @@ fn s10_argvalue() {
 
 #[test]
 fn s11_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("10249"))),
-        "machine:\n    nodeLabels:\n        k: \"10249\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("10249"))), "machine:\n    nodeLabels:\n        k: \"10249\"\n");
 }
 
 #[test]
@@ -205,10 +169,7 @@ fn s11_argvalue() {
 
 #[test]
 fn s12_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("-0"))),
-        "machine:\n    nodeLabels:\n        k: \"-0\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("-0"))), "machine:\n    nodeLabels:\n        k: \"-0\"\n");
 }
 
 #[test]
@@ -221,10 +182,7 @@ fn s12_argvalue() {
 
 #[test]
 fn s13_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string(".5"))),
-        "machine:\n    nodeLabels:\n        k: \".5\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string(".5"))), "machine:\n    nodeLabels:\n        k: \".5\"\n");
 }
 
 #[test]
@@ -237,10 +195,7 @@ fn s13_argvalue() {
 
 #[test]
 fn s14_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string(".inf"))),
-        "machine:\n    nodeLabels:\n        k: \".inf\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string(".inf"))), "machine:\n    nodeLabels:\n        k: \".inf\"\n");
 }
 
 #[test]
@@ -253,10 +208,7 @@ fn s14_argvalue() {
 
 #[test]
 fn s15_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("1e400"))),
-        "machine:\n    nodeLabels:\n        k: 1e400\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("1e400"))), "machine:\n    nodeLabels:\n        k: 1e400\n");
 }
 
 #[test]
@@ -269,10 +221,7 @@ fn s15_argvalue() {
 
 #[test]
 fn s16_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("0x1p3"))),
-        "machine:\n    nodeLabels:\n        k: 0x1p3\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("0x1p3"))), "machine:\n    nodeLabels:\n        k: 0x1p3\n");
 }
 
 #[test]
@@ -285,10 +234,7 @@ fn s16_argvalue() {
 
 #[test]
 fn s17_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("~"))),
-        "machine:\n    nodeLabels:\n        k: \"~\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("~"))), "machine:\n    nodeLabels:\n        k: \"~\"\n");
 }
 
 #[test]
@@ -301,10 +247,7 @@ fn s17_argvalue() {
 
 #[test]
 fn s18_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("null"))),
-        "machine:\n    nodeLabels:\n        k: \"null\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("null"))), "machine:\n    nodeLabels:\n        k: \"null\"\n");
 }
 
 #[test]
@@ -317,26 +260,17 @@ fn s18_argvalue() {
 
 #[test]
 fn s19_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string(""))),
-        "machine:\n    nodeLabels:\n        k: \"\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string(""))), "machine:\n    nodeLabels:\n        k: \"\"\n");
 }
 
 #[test]
 fn s19_argvalue() {
-    assert_eq!(
-        emit_v4(&args_v4(Node::null())),
-        "machine:\n    kubelet:\n        extraArgs:\n            k: null\n"
-    );
+    assert_eq!(emit_v4(&args_v4(Node::null())), "machine:\n    kubelet:\n        extraArgs:\n            k: null\n");
 }
 
 #[test]
 fn s20_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("  lead"))),
-        "machine:\n    nodeLabels:\n        k: '  lead'\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("  lead"))), "machine:\n    nodeLabels:\n        k: '  lead'\n");
 }
 
 #[test]
@@ -349,10 +283,7 @@ fn s20_argvalue() {
 
 #[test]
 fn s21_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("trail "))),
-        "machine:\n    nodeLabels:\n        k: 'trail '\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("trail "))), "machine:\n    nodeLabels:\n        k: 'trail '\n");
 }
 
 #[test]
@@ -365,10 +296,7 @@ fn s21_argvalue() {
 
 #[test]
 fn s22_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("a: b"))),
-        "machine:\n    nodeLabels:\n        k: 'a: b'\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("a: b"))), "machine:\n    nodeLabels:\n        k: 'a: b'\n");
 }
 
 #[test]
@@ -381,10 +309,7 @@ fn s22_argvalue() {
 
 #[test]
 fn s23_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("a:b"))),
-        "machine:\n    nodeLabels:\n        k: a:b\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("a:b"))), "machine:\n    nodeLabels:\n        k: a:b\n");
 }
 
 #[test]
@@ -397,10 +322,7 @@ fn s23_argvalue() {
 
 #[test]
 fn s24_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("x:"))),
-        "machine:\n    nodeLabels:\n        k: 'x:'\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("x:"))), "machine:\n    nodeLabels:\n        k: 'x:'\n");
 }
 
 #[test]
@@ -413,10 +335,7 @@ fn s24_argvalue() {
 
 #[test]
 fn s25_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("a #b"))),
-        "machine:\n    nodeLabels:\n        k: 'a #b'\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("a #b"))), "machine:\n    nodeLabels:\n        k: 'a #b'\n");
 }
 
 #[test]
@@ -429,10 +348,7 @@ fn s25_argvalue() {
 
 #[test]
 fn s26_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("a#b"))),
-        "machine:\n    nodeLabels:\n        k: a#b\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("a#b"))), "machine:\n    nodeLabels:\n        k: a#b\n");
 }
 
 #[test]
@@ -445,10 +361,7 @@ fn s26_argvalue() {
 
 #[test]
 fn s27_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("#x"))),
-        "machine:\n    nodeLabels:\n        k: '#x'\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("#x"))), "machine:\n    nodeLabels:\n        k: '#x'\n");
 }
 
 #[test]
@@ -461,10 +374,7 @@ fn s27_argvalue() {
 
 #[test]
 fn s28_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("- x"))),
-        "machine:\n    nodeLabels:\n        k: '- x'\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("- x"))), "machine:\n    nodeLabels:\n        k: '- x'\n");
 }
 
 #[test]
@@ -477,10 +387,7 @@ fn s28_argvalue() {
 
 #[test]
 fn s29_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("-x"))),
-        "machine:\n    nodeLabels:\n        k: -x\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("-x"))), "machine:\n    nodeLabels:\n        k: -x\n");
 }
 
 #[test]
@@ -493,10 +400,7 @@ fn s29_argvalue() {
 
 #[test]
 fn s30_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("?x"))),
-        "machine:\n    nodeLabels:\n        k: ?x\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("?x"))), "machine:\n    nodeLabels:\n        k: ?x\n");
 }
 
 #[test]
@@ -525,10 +429,7 @@ fn s31_argvalue() {
 
 #[test]
 fn s32_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("'q"))),
-        "machine:\n    nodeLabels:\n        k: '''q'\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("'q"))), "machine:\n    nodeLabels:\n        k: '''q'\n");
 }
 
 #[test]
@@ -541,10 +442,7 @@ fn s32_argvalue() {
 
 #[test]
 fn s33_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("it's"))),
-        "machine:\n    nodeLabels:\n        k: it's\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("it's"))), "machine:\n    nodeLabels:\n        k: it's\n");
 }
 
 #[test]
@@ -557,10 +455,7 @@ fn s33_argvalue() {
 
 #[test]
 fn s34_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("---a"))),
-        "machine:\n    nodeLabels:\n        k: '---a'\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("---a"))), "machine:\n    nodeLabels:\n        k: '---a'\n");
 }
 
 #[test]
@@ -573,10 +468,7 @@ fn s34_argvalue() {
 
 #[test]
 fn s35_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("1:20"))),
-        "machine:\n    nodeLabels:\n        k: \"1:20\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("1:20"))), "machine:\n    nodeLabels:\n        k: \"1:20\"\n");
 }
 
 #[test]
@@ -589,10 +481,7 @@ fn s35_argvalue() {
 
 #[test]
 fn s36_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("1:60"))),
-        "machine:\n    nodeLabels:\n        k: 1:60\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("1:60"))), "machine:\n    nodeLabels:\n        k: 1:60\n");
 }
 
 #[test]
@@ -605,10 +494,7 @@ fn s36_argvalue() {
 
 #[test]
 fn s37_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("12:30"))),
-        "machine:\n    nodeLabels:\n        k: \"12:30\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("12:30"))), "machine:\n    nodeLabels:\n        k: \"12:30\"\n");
 }
 
 #[test]
@@ -646,10 +532,7 @@ fn s39_string() {
 #[test]
 fn s39_argvalue() {
     assert_eq!(
-        emit_v4(&args_v4(Node::scalar(
-            "2024-01-01T10:00:00Z",
-            ScalarStyle::GoNode
-        ))),
+        emit_v4(&args_v4(Node::scalar("2024-01-01T10:00:00Z", ScalarStyle::GoNode))),
         "machine:\n    kubelet:\n        extraArgs:\n            k: \"2024-01-01T10:00:00Z\"\n"
     );
 }
@@ -672,10 +555,7 @@ fn s40_argvalue() {
 
 #[test]
 fn s41_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("<<"))),
-        "machine:\n    nodeLabels:\n        k: \"<<\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("<<"))), "machine:\n    nodeLabels:\n        k: \"<<\"\n");
 }
 
 #[test]
@@ -697,10 +577,7 @@ fn s42_string() {
 #[test]
 fn s42_argvalue() {
     assert_eq!(
-        emit_v4(&args_v4(Node::scalar(
-            "$(POD_IP):10249",
-            ScalarStyle::GoNode
-        ))),
+        emit_v4(&args_v4(Node::scalar("$(POD_IP):10249", ScalarStyle::GoNode))),
         "machine:\n    kubelet:\n        extraArgs:\n            k: $(POD_IP):10249\n"
     );
 }
@@ -716,20 +593,14 @@ fn s43_string() {
 #[test]
 fn s43_argvalue() {
     assert_eq!(
-        emit_v4(&args_v4(Node::scalar(
-            "https://a:6443",
-            ScalarStyle::GoNode
-        ))),
+        emit_v4(&args_v4(Node::scalar("https://a:6443", ScalarStyle::GoNode))),
         "machine:\n    kubelet:\n        extraArgs:\n            k: https://a:6443\n"
     );
 }
 
 #[test]
 fn s44_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("a\tb"))),
-        "machine:\n    nodeLabels:\n        k: \"a\\tb\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("a\tb"))), "machine:\n    nodeLabels:\n        k: \"a\\tb\"\n");
 }
 
 #[test]
@@ -742,10 +613,7 @@ fn s44_argvalue() {
 
 #[test]
 fn s45_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("é"))),
-        "machine:\n    nodeLabels:\n        k: é\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("é"))), "machine:\n    nodeLabels:\n        k: é\n");
 }
 
 #[test]
@@ -758,10 +626,7 @@ fn s45_argvalue() {
 
 #[test]
 fn s46_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("\u{a0}x"))),
-        "machine:\n    nodeLabels:\n        k: \u{a0}x\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("\u{a0}x"))), "machine:\n    nodeLabels:\n        k: \u{a0}x\n");
 }
 
 #[test]
@@ -806,10 +671,7 @@ fn s48_argvalue() {
 
 #[test]
 fn s49_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("\u{7}"))),
-        "machine:\n    nodeLabels:\n        k: \"\\a\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("\u{7}"))), "machine:\n    nodeLabels:\n        k: \"\\a\"\n");
 }
 
 #[test]
@@ -822,10 +684,7 @@ fn s49_argvalue() {
 
 #[test]
 fn s50_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("\u{7f}"))),
-        "machine:\n    nodeLabels:\n        k: \"\\x7F\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("\u{7f}"))), "machine:\n    nodeLabels:\n        k: \"\\x7F\"\n");
 }
 
 #[test]
@@ -838,10 +697,7 @@ fn s50_argvalue() {
 
 #[test]
 fn s51_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("\u{85}"))),
-        "machine:\n    nodeLabels:\n        k: \"\\N\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("\u{85}"))), "machine:\n    nodeLabels:\n        k: \"\\N\"\n");
 }
 
 #[test]
@@ -854,10 +710,7 @@ fn s51_argvalue() {
 
 #[test]
 fn s52_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("\u{2028}"))),
-        "machine:\n    nodeLabels:\n        k: '\u{2028}'\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("\u{2028}"))), "machine:\n    nodeLabels:\n        k: '\u{2028}'\n");
 }
 
 #[test]
@@ -918,10 +771,7 @@ fn s55_argvalue() {
 
 #[test]
 fn s56_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("\n"))),
-        "machine:\n    nodeLabels:\n        k: \"\\n\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("\n"))), "machine:\n    nodeLabels:\n        k: \"\\n\"\n");
 }
 
 #[test]
@@ -966,10 +816,7 @@ fn s58_argvalue() {
 
 #[test]
 fn s59_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("a \nb"))),
-        "machine:\n    nodeLabels:\n        k: \"a \\nb\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("a \nb"))), "machine:\n    nodeLabels:\n        k: \"a \\nb\"\n");
 }
 
 #[test]
@@ -982,10 +829,7 @@ fn s59_argvalue() {
 
 #[test]
 fn s60_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("a\nb "))),
-        "machine:\n    nodeLabels:\n        k: \"a\\nb \"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("a\nb "))), "machine:\n    nodeLabels:\n        k: \"a\\nb \"\n");
 }
 
 #[test]
@@ -1030,10 +874,7 @@ fn s62_argvalue() {
 
 #[test]
 fn s63_string() {
-    assert_eq!(
-        emit_v4(&labels_v4(Node::go_string("a\r\nb"))),
-        "machine:\n    nodeLabels:\n        k: \"a\\r\\nb\"\n"
-    );
+    assert_eq!(emit_v4(&labels_v4(Node::go_string("a\r\nb"))), "machine:\n    nodeLabels:\n        k: \"a\\r\\nb\"\n");
 }
 
 #[test]
@@ -1067,82 +908,52 @@ fn s64_argvalue() {
 
 #[test]
 fn k1_key() {
-    assert_eq!(
-        emit_v4(&labels_key("on")),
-        "machine:\n    nodeLabels:\n        \"on\": v\n"
-    );
+    assert_eq!(emit_v4(&labels_key("on")), "machine:\n    nodeLabels:\n        \"on\": v\n");
 }
 
 #[test]
 fn k2_key() {
-    assert_eq!(
-        emit_v4(&labels_key("y")),
-        "machine:\n    nodeLabels:\n        \"y\": v\n"
-    );
+    assert_eq!(emit_v4(&labels_key("y")), "machine:\n    nodeLabels:\n        \"y\": v\n");
 }
 
 #[test]
 fn k3_key() {
-    assert_eq!(
-        emit_v4(&labels_key("1")),
-        "machine:\n    nodeLabels:\n        \"1\": v\n"
-    );
+    assert_eq!(emit_v4(&labels_key("1")), "machine:\n    nodeLabels:\n        \"1\": v\n");
 }
 
 #[test]
 fn k4_key() {
-    assert_eq!(
-        emit_v4(&labels_key("")),
-        "machine:\n    nodeLabels:\n        \"\": v\n"
-    );
+    assert_eq!(emit_v4(&labels_key("")), "machine:\n    nodeLabels:\n        \"\": v\n");
 }
 
 #[test]
 fn k5_key() {
-    assert_eq!(
-        emit_v4(&labels_key("a b")),
-        "machine:\n    nodeLabels:\n        a b: v\n"
-    );
+    assert_eq!(emit_v4(&labels_key("a b")), "machine:\n    nodeLabels:\n        a b: v\n");
 }
 
 #[test]
 fn k6_key() {
-    assert_eq!(
-        emit_v4(&labels_key("a: b")),
-        "machine:\n    nodeLabels:\n        'a: b': v\n"
-    );
+    assert_eq!(emit_v4(&labels_key("a: b")), "machine:\n    nodeLabels:\n        'a: b': v\n");
 }
 
 #[test]
 fn k7_key() {
-    assert_eq!(
-        emit_v4(&labels_key("#k")),
-        "machine:\n    nodeLabels:\n        '#k': v\n"
-    );
+    assert_eq!(emit_v4(&labels_key("#k")), "machine:\n    nodeLabels:\n        '#k': v\n");
 }
 
 #[test]
 fn k8_key() {
-    assert_eq!(
-        emit_v4(&labels_key("<<")),
-        "machine:\n    nodeLabels:\n        \"<<\": v\n"
-    );
+    assert_eq!(emit_v4(&labels_key("<<")), "machine:\n    nodeLabels:\n        \"<<\": v\n");
 }
 
 #[test]
 fn k9_key() {
-    assert_eq!(
-        emit_v4(&labels_key("é")),
-        "machine:\n    nodeLabels:\n        é: v\n"
-    );
+    assert_eq!(emit_v4(&labels_key("é")), "machine:\n    nodeLabels:\n        é: v\n");
 }
 
 #[test]
 fn k10_key() {
-    assert_eq!(
-        emit_v4(&labels_key("\u{1f600}")),
-        "machine:\n    nodeLabels:\n        \"\\U0001F600\": v\n"
-    );
+    assert_eq!(emit_v4(&labels_key("\u{1f600}")), "machine:\n    nodeLabels:\n        \"\\U0001F600\": v\n");
 }
 
 #[test]

@@ -32,10 +32,7 @@ fn hostname_decodes_auto_stable() {
     assert_eq!(doc.meta.kind, "HostnameConfig");
     assert_eq!(doc.auto, Some(AutoHostnameKind(2)));
     assert_eq!(doc.hostname, "");
-    assert_eq!(
-        flat(&doc.encode()),
-        "{apiVersion: v1alpha1, kind: HostnameConfig, auto: stable}"
-    );
+    assert_eq!(flat(&doc.encode()), "{apiVersion: v1alpha1, kind: HostnameConfig, auto: stable}");
     assert_eq!(HostnameConfig::unknown_keys(&node), Ok(None));
 }
 
@@ -47,10 +44,7 @@ fn hostname_decodes_off_pointer_kept() {
     let doc = HostnameConfig::decode(&node, &mut cx);
     assert_eq!(cx.into_error(), None);
     assert_eq!(doc.auto, Some(AutoHostnameKind(0)));
-    assert_eq!(
-        flat(&doc.encode()),
-        "{apiVersion: v1alpha1, kind: HostnameConfig, auto: off, hostname: worker-33}"
-    );
+    assert_eq!(flat(&doc.encode()), "{apiVersion: v1alpha1, kind: HostnameConfig, auto: off, hostname: worker-33}");
 }
 
 #[test]
@@ -59,18 +53,13 @@ fn hostname_bad_auto() {
     let mut cx = DecodeCx::new();
     let _ = HostnameConfig::decode(&node, &mut cx);
     let err = cx.into_error().expect("error");
-    assert!(
-        err.ends_with("bogus does not belong to AutoHostnameKind values"),
-        "{err}"
-    );
+    assert!(err.ends_with("bogus does not belong to AutoHostnameKind values"), "{err}");
 }
 
 #[test]
 fn hostname_unknown_key() {
     let node = hostname_doc(vec![("auto", s("stable")), ("extra", s("x"))]);
-    let summary = HostnameConfig::unknown_keys(&node)
-        .expect("ok")
-        .expect("some");
+    let summary = HostnameConfig::unknown_keys(&node).expect("ok").expect("some");
     assert_eq!(flat(&summary), "{extra: x}");
 }
 
@@ -78,10 +67,7 @@ fn hostname_unknown_key() {
 fn hostname_merge() {
     let mut cx = DecodeCx::new();
     let mut left = HostnameConfig::decode(&hostname_doc(vec![("auto", s("stable"))]), &mut cx);
-    let right = HostnameConfig::decode(
-        &hostname_doc(vec![("auto", s("off")), ("hostname", s("h1"))]),
-        &mut cx,
-    );
+    let right = HostnameConfig::decode(&hostname_doc(vec![("auto", s("off")), ("hostname", s("h1"))]), &mut cx);
     merge_values(&mut left, &right).expect("merge");
     // Zero value through a pointer overwrites.
     assert_eq!(left.auto, Some(AutoHostnameKind(0)));

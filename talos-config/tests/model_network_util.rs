@@ -33,24 +33,16 @@ pub fn flat(node: &Node) -> String {
                 sc.text.clone()
             }
         }
-        NodeValue::Sequence(items, _) => format!(
-            "[{}]",
-            items.iter().map(flat).collect::<Vec<_>>().join(", ")
-        ),
+        NodeValue::Sequence(items, _) => format!("[{}]", items.iter().map(flat).collect::<Vec<_>>().join(", ")),
         NodeValue::Mapping(entries, _) => format!(
             "{{{}}}",
-            entries
-                .iter()
-                .map(|(k, v)| format!("{}: {}", flat(k), flat(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            entries.iter().map(|(k, v)| format!("{}: {}", flat(k), flat(v))).collect::<Vec<_>>().join(", ")
         ),
     }
 }
 
 /// Reads a peer testdata file.
 pub fn peer(name: &str) -> Vec<u8> {
-    let dir = std::env::var("TALOS_PEER_DIR")
-        .unwrap_or_else(|_| "/work/shared/peer/talos-v1.13.9".into());
+    let dir = std::env::var("TALOS_PEER_DIR").unwrap_or_else(|_| "/work/shared/peer/talos-v1.13.9".into());
     std::fs::read(format!("{dir}/types/network/testdata/{name}")).unwrap_or_default()
 }

@@ -82,16 +82,10 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
         })?;
     }
     let Data::Struct(data) = &input.data else {
-        return Err(syn::Error::new_spanned(
-            &input.ident,
-            "Talos can only be derived for structs",
-        ));
+        return Err(syn::Error::new_spanned(&input.ident, "Talos can only be derived for structs"));
     };
     let Fields::Named(named) = &data.fields else {
-        return Err(syn::Error::new_spanned(
-            &input.ident,
-            "Talos needs named fields",
-        ));
+        return Err(syn::Error::new_spanned(&input.ident, "Talos needs named fields"));
     };
     let mut fields = Vec::new();
     for f in &named.named {

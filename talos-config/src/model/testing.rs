@@ -14,11 +14,7 @@ pub fn roundtrip(text: &[u8]) -> Result<String, String> {
         if root.as_mapping().is_none() {
             continue;
         }
-        let kind = root
-            .get("kind")
-            .and_then(|k| k.as_scalar())
-            .map(|s| s.text.as_str())
-            .unwrap_or("v1alpha1");
+        let kind = root.get("kind").and_then(|k| k.as_scalar()).map(|s| s.text.as_str()).unwrap_or("v1alpha1");
         let entry = lookup(kind).ok_or_else(|| format!("{kind:?} not registered"))?;
         let mut cx = DecodeCx::new();
         let doc = (entry.decode)(&root, &mut cx);
@@ -26,17 +22,10 @@ pub fn roundtrip(text: &[u8]) -> Result<String, String> {
             return Err(e);
         }
         if let Some(unknown) = (entry.unknown_keys)(&root)? {
-            return Err(format!(
-                "unknown keys found during decoding:\n{}",
-                emit_v4(&unknown)
-            ));
+            return Err(format!("unknown keys found during decoding:\n{}", emit_v4(&unknown)));
         }
         docs.push(doc);
     }
     docs.sort_by_key(|d| d.kind() != "v1alpha1");
-    Ok(docs
-        .iter()
-        .map(|d| emit_v4(&d.encode()))
-        .collect::<Vec<_>>()
-        .join("---\n"))
+    Ok(docs.iter().map(|d| emit_v4(&d.encode())).collect::<Vec<_>>().join("---\n"))
 }

@@ -50,18 +50,15 @@ impl Selector {
         } else {
             Some((self.key.as_str(), self.value.as_str()))
         };
-        let path = DeletePath {
-            segments: &self.path,
-            element,
-        };
+        let path = DeletePath { segments: &self.path, element };
         doc.delete(path).map(|()| false).map_err(|cause| {
             let p = self.path_string();
             let api = if doc.kind() == "v1alpha1" { "" } else { "v1alpha1" };
             let kind = if doc.kind() == "v1alpha1" { "v1alpha1" } else { doc.kind() };
             match &self.name {
-                None => format!(
-                    "patch delete: path '{p}' in document '{api}/{kind}': failed to delete path '{p}': {cause}"
-                ),
+                None => {
+                    format!("patch delete: path '{p}' in document '{api}/{kind}': failed to delete path '{p}': {cause}")
+                }
                 Some(_) => format!("named patch delete: document {api}/{kind}: failed to delete path '{p}': {cause}"),
             }
         })
@@ -81,11 +78,8 @@ impl std::fmt::Display for Selector {
             ("value", self.value.as_str()),
             ("idx", idx.as_str()),
         ];
-        let mut items: Vec<String> = parts
-            .iter()
-            .filter(|(_, v)| !v.is_empty())
-            .map(|(k, v)| format!("{k}:{v}"))
-            .collect();
+        let mut items: Vec<String> =
+            parts.iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| format!("{k}:{v}")).collect();
         if let Some(n) = &self.name {
             items.push(format!("name:{n}"));
         }
@@ -109,10 +103,7 @@ enum Parent {
 /// Removes every `$patch: delete` marker from a patch document and returns the selectors.
 /// The returned node is `None` when the document is to be dropped (deleted whole, emptied, or
 /// left with only `version`/`kind`/`name`).
-pub fn extract_deletes(
-    mut root: Node,
-    doc_index: usize,
-) -> Result<(Option<Node>, Vec<Selector>), String> {
+pub fn extract_deletes(mut root: Node, doc_index: usize) -> Result<(Option<Node>, Vec<Selector>), String> {
     let mut markers = Vec::new();
     let deleted = process(Parent::Document, &mut root, &mut Vec::new(), &mut markers)?;
     let mut selectors = Vec::with_capacity(markers.len());
@@ -124,45 +115,28 @@ pub fn extract_deletes(
 }
 
 fn is_delete_pair(k: &Node, v: &Node) -> bool {
-    k.as_scalar().is_some_and(|s| s.text == "$patch")
-        && v.as_scalar().is_some_and(|s| s.text == "delete")
+    k.as_scalar().is_some_and(|s| s.text == "$patch") && v.as_scalar().is_some_and(|s| s.text == "delete")
 }
 
 /// Upstream `processNode`: true when `node` is to be removed from its parent.
-fn process(
-    parent: Parent,
-    node: &mut Node,
-    path: &mut Vec<String>,
-    out: &mut Vec<Marker>,
-) -> Result<bool, String> {
+fn process(parent: Parent, node: &mut Node, path: &mut Vec<String>, out: &mut Vec<Marker>) -> Result<bool, String> {
     match &mut node.value {
         NodeValue::Mapping(entries, _) => {
             let mut i = 0;
             while i < entries.len() {
                 if is_delete_pair(&entries[i].0, &entries[i].1) {
                     let element = if parent == Parent::Sequence {
-                        let pair = first_pair(entries).ok_or_else(|| {
-                            format!(
-                                "no key:val found in sequence node for path {}",
-                                path.join(".")
-                            )
-                        })?;
+                        let pair = first_pair(entries)
+                            .ok_or_else(|| format!("no key:val found in sequence node for path {}", path.join(".")))?;
                         Some(pair)
                     } else {
                         ensure_no_seq_in_chain(path)?;
                         None
                     };
-                    out.push(Marker {
-                        path: path.clone(),
-                        element,
-                    });
+                    out.push(Marker { path: path.clone(), element });
                     return Ok(true);
                 }
-                let key = entries[i]
-                    .0
-                    .as_scalar()
-                    .map(|s| s.text.clone())
-                    .unwrap_or_default();
+                let key = entries[i].0.as_scalar().map(|s| s.text.clone()).unwrap_or_default();
                 path.push(key);
                 let remove = process(Parent::Mapping, &mut entries[i].1, path, out)?;
                 path.pop();
@@ -209,10 +183,7 @@ fn first_pair(entries: &[(Node, Node)]) -> Option<(String, String)> {
 
 fn ensure_no_seq_in_chain(path: &[String]) -> Result<(), String> {
     if path.iter().any(|p| p.starts_with('[')) {
-        return Err(format!(
-            "cannot delete an inner key in '{}'",
-            path.join(".")
-        ));
+        return Err(format!("cannot delete an inner key in '{}'", path.join(".")));
     }
     Ok(())
 }
@@ -227,9 +198,7 @@ fn find_value(root: &Node, key: &str, required: bool) -> Result<String, String> 
         }
     }
     if required {
-        return Err(format!(
-            "missing {key} in document for which $patch: delete is used"
-        ));
+        return Err(format!("missing {key} in document for which $patch: delete is used"));
     }
     Ok(String::new())
 }
@@ -242,10 +211,7 @@ fn make_selector(root: &Node, marker: Marker, doc_index: usize) -> Result<Select
         (true, true) => kind = "v1alpha1".into(),
         (false, false) => {}
         _ => {
-            return Err(format!(
-                "kind and apiVersion must be both set for path {}",
-                marker.path.join(".")
-            ));
+            return Err(format!("kind and apiVersion must be both set for path {}", marker.path.join(".")));
         }
     }
     let name = find_value(root, "name", false)?;
@@ -267,8 +233,6 @@ fn is_empty_doc(root: &Node) -> bool {
         return false;
     };
     entries.iter().all(|(k, v)| {
-        k.as_scalar()
-            .is_some_and(|s| matches!(s.text.as_str(), "version" | "kind" | "name"))
-            && v.as_scalar().is_some()
+        k.as_scalar().is_some_and(|s| matches!(s.text.as_str(), "version" | "kind" | "name")) && v.as_scalar().is_some()
     })
 }

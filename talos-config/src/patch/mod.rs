@@ -34,9 +34,7 @@ impl Patch {
         let strategic_err = match load_entries(bytes, true) {
             Ok(entries) => {
                 let config = Config::new(entries)?;
-                return Ok(Patch::Strategic(StrategicPatch {
-                    entries: config.documents(),
-                }));
+                return Ok(Patch::Strategic(StrategicPatch { entries: config.documents() }));
             }
             Err(e) => e,
         };
@@ -46,10 +44,9 @@ impl Patch {
         };
         match JsonPatch::from_yaml_list(bytes) {
             Ok(p) => Ok(Patch::Json6902(p)),
-            Err(_) if trim_go_space(bytes).starts_with(b"[") => Err(Error::PatchLoad {
-                message: json_err,
-                location: Location::default(),
-            }),
+            Err(_) if trim_go_space(bytes).starts_with(b"[") => {
+                Err(Error::PatchLoad { message: json_err, location: Location::default() })
+            }
             Err(_) => Err(match strategic_err {
                 Error::Decode { message, location } => Error::PatchLoad { message, location },
                 other => other,
@@ -64,10 +61,7 @@ impl Patch {
 }
 
 fn trim_go_space(b: &[u8]) -> &[u8] {
-    let start = b
-        .iter()
-        .position(|c| !c.is_ascii_whitespace())
-        .unwrap_or(b.len());
+    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
     &b[start..]
 }
 
@@ -95,11 +89,7 @@ impl PatchArg {
         if let Some(path) = arg.strip_prefix('@') {
             return PatchArg::File(path.to_string());
         }
-        if !arg.contains('\n')
-            && !arg.contains(' ')
-            && !arg.starts_with('[')
-            && !arg.starts_with('{')
-        {
+        if !arg.contains('\n') && !arg.contains(' ') && !arg.starts_with('[') && !arg.starts_with('{') {
             return PatchArg::File(arg.to_string());
         }
         PatchArg::Inline(arg.to_string())
@@ -116,10 +106,7 @@ pub struct PatchSource {
 impl PatchSource {
     /// A named patch text.
     pub fn new(name: impl Into<String>, bytes: impl Into<Vec<u8>>) -> PatchSource {
-        PatchSource {
-            name: name.into(),
-            bytes: bytes.into(),
-        }
+        PatchSource { name: name.into(), bytes: bytes.into() }
     }
 }
 
@@ -187,10 +174,8 @@ fn apply(mut state: State, patches: &[Patch]) -> Result<State, Error> {
         state = match patch {
             Patch::Json6902(p) => {
                 let bytes = state.into_bytes();
-                let out = apply_json6902(&bytes, p).map_err(|message| Error::Json6902 {
-                    message,
-                    location: Location::default(),
-                })?;
+                let out = apply_json6902(&bytes, p)
+                    .map_err(|message| Error::Json6902 { message, location: Location::default() })?;
                 State::Bytes(out.into_bytes())
             }
             Patch::Strategic(p) => State::Config(strategic_merge(state.into_config()?, p)?),

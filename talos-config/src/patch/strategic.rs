@@ -29,9 +29,7 @@ pub fn strategic_merge(config: Config, patch: &StrategicPatch) -> Result<Config,
                     left.remove(pos);
                 }
             }
-            (Entry::Doc(doc), Entry::Doc(patch_doc)) => {
-                doc.merge_from(patch_doc.as_ref()).map_err(Error::merge)?
-            }
+            (Entry::Doc(doc), Entry::Doc(patch_doc)) => doc.merge_from(patch_doc.as_ref()).map_err(Error::merge)?,
             (Entry::Delete(_), _) => {
                 // A selector appended earlier (upstream quirk) holds this identity; a second
                 // selector or document for it is appended again, as upstream's list lookup would

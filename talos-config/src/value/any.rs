@@ -75,9 +75,7 @@ impl Value for Any {
                     Resolved::Str => Any::String(s.text.clone()),
                 }
             }
-            NodeValue::Sequence(items, _) => {
-                Any::List(items.iter().map(|i| Any::decode(i, cx)).collect())
-            }
+            NodeValue::Sequence(items, _) => Any::List(items.iter().map(|i| Any::decode(i, cx)).collect()),
             NodeValue::Mapping(entries, _) => {
                 cx.check_duplicate_keys(entries);
                 let mut map = BTreeMap::new();
@@ -158,10 +156,7 @@ impl MapValue for Any {
 }
 
 /// Merges `map[string]any` values key by key.
-fn merge_any_map(
-    left: &mut BTreeMap<String, Any>,
-    right: &BTreeMap<String, Any>,
-) -> Result<(), String> {
+fn merge_any_map(left: &mut BTreeMap<String, Any>, right: &BTreeMap<String, Any>) -> Result<(), String> {
     for (key, rv) in right {
         match left.get_mut(key) {
             Some(lv) if !lv.is_nil() => {
@@ -186,10 +181,7 @@ fn merge_any_map(
 fn delete_any_key(map: &mut BTreeMap<String, Any>, path: DeletePath<'_>) -> Result<(), String> {
     let key = path.head().ok_or(LOOKUP_FAILED)?;
     if path.is_last() {
-        return map
-            .remove(key)
-            .map(|_| ())
-            .ok_or_else(|| LOOKUP_FAILED.into());
+        return map.remove(key).map(|_| ()).ok_or_else(|| LOOKUP_FAILED.into());
     }
     match map.get_mut(key) {
         Some(v) => v.delete(path.rest()),

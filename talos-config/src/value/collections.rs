@@ -69,11 +69,7 @@ pub fn seq_unknown_keys<T: Value>(node: &Node) -> Result<Option<Node>, String> {
             found.push(summary);
         }
     }
-    Ok(if found.is_empty() {
-        None
-    } else {
-        Some(Node::sequence(found))
-    })
+    Ok(if found.is_empty() { None } else { Some(Node::sequence(found)) })
 }
 
 /// Removes the first element whose selecting field matches (upstream `ApplyTo` on a slice).
@@ -84,10 +80,7 @@ pub fn delete_element<T: Value>(items: &mut Vec<T>, path: DeletePath<'_>) -> Res
     let Some((key, value)) = path.element else {
         return Err(LOOKUP_FAILED.into());
     };
-    match items
-        .iter()
-        .position(|item| item.field_match_text(key).as_deref() == Some(value))
-    {
+    match items.iter().position(|item| item.field_match_text(key).as_deref() == Some(value)) {
         Some(i) => {
             items.remove(i);
             Ok(())
@@ -170,10 +163,7 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
     fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
         let key = path.head().ok_or(LOOKUP_FAILED)?;
         if path.is_last() {
-            return self
-                .remove(key)
-                .map(|_| ())
-                .ok_or_else(|| LOOKUP_FAILED.into());
+            return self.remove(key).map(|_| ()).ok_or_else(|| LOOKUP_FAILED.into());
         }
         match self.get_mut(key) {
             Some(v) => v.delete(path.rest()),
@@ -196,11 +186,7 @@ pub fn map_unknown_keys<V: Value>(node: &Node) -> Result<Option<Node>, String> {
             found.push((k.clone(), summary));
         }
     }
-    Ok(if found.is_empty() {
-        None
-    } else {
-        Some(sorted_mapping(found))
-    })
+    Ok(if found.is_empty() { None } else { Some(sorted_mapping(found)) })
 }
 
 /// A mapping node with entries sorted in go-yaml's key order.
@@ -244,11 +230,7 @@ impl<T: Value> Value for Replaced<T> {
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        if is_null(node) {
-            Replaced(None)
-        } else {
-            Replaced(Some(T::decode(node, cx)))
-        }
+        if is_null(node) { Replaced(None) } else { Replaced(Some(T::decode(node, cx))) }
     }
 
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {

@@ -17,8 +17,7 @@ impl DecodeCx {
 
     /// Records `line N: <message>` for `node`.
     pub fn error(&mut self, node: &Node, message: impl std::fmt::Display) {
-        self.errors
-            .push(format!("line {}: {}", node.mark.line, message));
+        self.errors.push(format!("line {}: {}", node.mark.line, message));
     }
 
     /// The recorded errors, in order.
@@ -44,18 +43,10 @@ impl DecodeCx {
     pub fn check_duplicate_keys(&mut self, entries: &[(Node, Node)]) {
         for (i, (k, _)) in entries.iter().enumerate() {
             let Some(ks) = k.as_scalar() else { continue };
-            if let Some((prev, _)) = entries[..i]
-                .iter()
-                .find(|(p, _)| p.as_scalar().is_some_and(|ps| ps.text == ks.text))
+            if let Some((prev, _)) =
+                entries[..i].iter().find(|(p, _)| p.as_scalar().is_some_and(|ps| ps.text == ks.text))
             {
-                self.error(
-                    k,
-                    format!(
-                        "mapping key {} already defined at line {}",
-                        go_quote(&ks.text),
-                        prev.mark.line
-                    ),
-                );
+                self.error(k, format!("mapping key {} already defined at line {}", go_quote(&ks.text), prev.mark.line));
             }
         }
     }
@@ -94,9 +85,7 @@ pub fn is_null(node: &Node) -> bool {
             if node.tag.as_deref() == Some("!!null") {
                 return true;
             }
-            node.tag.is_none()
-                && s.style == ScalarStyle::Plain
-                && resolve_v4(&s.text) == Resolved::Null
+            node.tag.is_none() && s.style == ScalarStyle::Plain && resolve_v4(&s.text) == Resolved::Null
         }
         _ => false,
     }

@@ -15,8 +15,7 @@ mod structs;
 pub use any::{Any, Unstructured};
 pub use collections::Replaced;
 pub use collections::{
-    MapValue, decode_seq, delete_element, encode_map, map_unknown_keys, seq_unknown_keys,
-    sorted_mapping,
+    MapValue, decode_seq, delete_element, encode_map, map_unknown_keys, seq_unknown_keys, sorted_mapping,
 };
 pub use decode::{DecodeCx, construct_error, type_error};
 pub use decode::{is_null, node_tag};
@@ -45,10 +44,7 @@ pub struct DeletePath<'a> {
 impl<'a> DeletePath<'a> {
     /// The path after its first segment.
     pub fn rest(&self) -> DeletePath<'a> {
-        DeletePath {
-            segments: self.segments.get(1..).unwrap_or(&[]),
-            element: self.element,
-        }
+        DeletePath { segments: self.segments.get(1..).unwrap_or(&[]), element: self.element }
     }
 
     /// The first segment, if any.

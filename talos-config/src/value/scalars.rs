@@ -205,11 +205,7 @@ impl<T: Value> Value for Option<T> {
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        if is_null(node) {
-            None
-        } else {
-            Some(T::decode(node, cx))
-        }
+        if is_null(node) { None } else { Some(T::decode(node, cx)) }
     }
 
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
@@ -371,18 +367,14 @@ fn go_parse_duration(s: &str) -> Option<i64> {
     }
     let mut total: f64 = 0.0;
     while !rest.is_empty() {
-        let num_end = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
+        let num_end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
         let num = &rest[..num_end];
         if num.is_empty() || num == "." {
             return None;
         }
         let value: f64 = num.parse().ok()?;
         rest = &rest[num_end..];
-        let unit_end = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
+        let unit_end = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
         let unit = match &rest[..unit_end] {
             "ns" => 1.0,
             "us" | "µs" | "μs" => 1e3,

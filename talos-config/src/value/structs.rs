@@ -57,9 +57,5 @@ pub fn struct_unknown_keys<T: StructFields>(node: &Node) -> Result<Option<Node>,
             Some(None) => {}
         }
     }
-    Ok(if found.is_empty() {
-        None
-    } else {
-        Some(sorted_mapping(found))
-    })
+    Ok(if found.is_empty() { None } else { Some(sorted_mapping(found)) })
 }

@@ -9,8 +9,7 @@ use std::cmp::Ordering;
 
 use super::node::{CollectionStyle, Node, NodeValue, ScalarStyle};
 use super::resolve::{
-    key_cmp_v2, key_cmp_v4, needs_quotes_v2, needs_quotes_v4, resolve_v4, resolve_v11,
-    resolves_to_non_str_v4,
+    key_cmp_v2, key_cmp_v4, needs_quotes_v2, needs_quotes_v4, resolve_v4, resolve_v11, resolves_to_non_str_v4,
 };
 
 /// Emits one document (no `---`), ending with a line break.
@@ -318,11 +317,7 @@ impl Emitter {
                 let style = match self.dialect {
                     Dialect::V4 => {
                         if has_nl {
-                            if text.len() >= 2 && has_non_whitespace(text) {
-                                Style::Literal
-                            } else {
-                                Style::Double
-                            }
+                            if text.len() >= 2 && has_non_whitespace(text) { Style::Literal } else { Style::Double }
                         } else if needs_quotes_v4(text) {
                             Style::Double
                         } else {
@@ -339,11 +334,7 @@ impl Emitter {
                         }
                     }
                 };
-                let tag = node
-                    .tag
-                    .as_ref()
-                    .map(|t| short_tag(t))
-                    .filter(|t| t != "!!str");
+                let tag = node.tag.as_ref().map(|t| short_tag(t)).filter(|t| t != "!!str");
                 Event { text, style, tag }
             }
             ScalarStyle::GoNode => {
@@ -358,11 +349,7 @@ impl Emitter {
                 } else {
                     Style::Plain
                 };
-                Event {
-                    text,
-                    style,
-                    tag: None,
-                }
+                Event { text, style, tag: None }
             }
             ScalarStyle::Plain
             | ScalarStyle::SingleQuoted
@@ -437,8 +424,7 @@ impl Emitter {
             let followed_by_whitespace = i + 1 >= n || is_blank(chars[i + 1]);
             if i == 0 {
                 match c {
-                    '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\''
-                    | '"' | '%' | '@' | '`' => {
+                    '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => {
                         flow_indicators = true;
                         block_indicators = true;
                     }
@@ -554,9 +540,7 @@ impl Emitter {
             style = Style::Double;
         }
         if style == Style::Plain {
-            if (self.flow_level > 0 && !a.flow_plain_allowed)
-                || (self.flow_level == 0 && !a.block_plain_allowed)
-            {
+            if (self.flow_level > 0 && !a.flow_plain_allowed) || (self.flow_level == 0 && !a.block_plain_allowed) {
                 style = Style::Single;
             }
             if ev.text.is_empty() && (self.flow_level > 0 || simple_key) {
@@ -600,11 +584,7 @@ impl Emitter {
         match &node.value {
             NodeValue::Scalar(_) => self.emit_scalar(node, in_seq_item, simple_key),
             NodeValue::Sequence(items, style) => {
-                let tag = node
-                    .tag
-                    .as_ref()
-                    .map(|t| short_tag(t))
-                    .filter(|t| t != "!!seq");
+                let tag = node.tag.as_ref().map(|t| short_tag(t)).filter(|t| t != "!!seq");
                 self.process_tag(&tag);
                 if self.flow_level > 0 || *style == CollectionStyle::Flow || items.is_empty() {
                     self.emit_flow_sequence(items, in_seq_item);
@@ -613,11 +593,7 @@ impl Emitter {
                 }
             }
             NodeValue::Mapping(entries, style) => {
-                let tag = node
-                    .tag
-                    .as_ref()
-                    .map(|t| short_tag(t))
-                    .filter(|t| t != "!!map");
+                let tag = node.tag.as_ref().map(|t| short_tag(t)).filter(|t| t != "!!map");
                 self.process_tag(&tag);
                 if self.flow_level > 0 || *style == CollectionStyle::Flow || entries.is_empty() {
                     self.emit_flow_mapping(entries, in_seq_item);
@@ -779,13 +755,7 @@ impl Emitter {
             let c = chars[i];
             if c == ' ' {
                 let next_space = chars.get(i + 1) == Some(&' ');
-                if allow_breaks
-                    && !spaces
-                    && self.column > self.best_width
-                    && i > 0
-                    && i + 1 < n
-                    && !next_space
-                {
+                if allow_breaks && !spaces && self.column > self.best_width && i > 0 && i + 1 < n && !next_space {
                     self.write_indent();
                 } else {
                     self.write_char(c);
@@ -853,9 +823,7 @@ impl Emitter {
                         self.put(ind);
                         for k in (0..w).rev() {
                             let digit = (v >> (k * 4)) & 0xF;
-                            let ch = char::from_digit(digit, 16)
-                                .map(|d| d.to_ascii_uppercase())
-                                .unwrap_or('0');
+                            let ch = char::from_digit(digit, 16).map(|d| d.to_ascii_uppercase()).unwrap_or('0');
                             self.put(ch);
                         }
                     }

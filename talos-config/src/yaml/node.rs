@@ -70,14 +70,7 @@ pub struct Node {
 impl Node {
     /// A scalar with the given style and no position.
     pub fn scalar(text: impl Into<String>, style: ScalarStyle) -> Node {
-        Node {
-            value: NodeValue::Scalar(Scalar {
-                text: text.into(),
-                style,
-            }),
-            tag: None,
-            mark: Mark::default(),
-        }
+        Node { value: NodeValue::Scalar(Scalar { text: text.into(), style }), tag: None, mark: Mark::default() }
     }
 
     /// A Go string value (see [`ScalarStyle::GoString`]).
@@ -97,20 +90,12 @@ impl Node {
 
     /// A block sequence.
     pub fn sequence(items: Vec<Node>) -> Node {
-        Node {
-            value: NodeValue::Sequence(items, CollectionStyle::Block),
-            tag: None,
-            mark: Mark::default(),
-        }
+        Node { value: NodeValue::Sequence(items, CollectionStyle::Block), tag: None, mark: Mark::default() }
     }
 
     /// A block mapping.
     pub fn mapping(entries: Vec<(Node, Node)>) -> Node {
-        Node {
-            value: NodeValue::Mapping(entries, CollectionStyle::Block),
-            tag: None,
-            mark: Mark::default(),
-        }
+        Node { value: NodeValue::Mapping(entries, CollectionStyle::Block), tag: None, mark: Mark::default() }
     }
 
     /// The scalar, if this is one.
@@ -139,9 +124,6 @@ impl Node {
 
     /// The value under a scalar key of a mapping (first match).
     pub fn get(&self, key: &str) -> Option<&Node> {
-        self.as_mapping()?
-            .iter()
-            .find(|(k, _)| k.as_scalar().is_some_and(|s| s.text == key))
-            .map(|(_, v)| v)
+        self.as_mapping()?.iter().find(|(k, _)| k.as_scalar().is_some_and(|s| s.text == key)).map(|(_, v)| v)
     }
 }

@@ -129,12 +129,8 @@ pub fn needs_quotes_v2(s: &str) -> bool {
 
 fn yaml11_bool(s: &str) -> Option<bool> {
     match s {
-        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
-            Some(true)
-        }
-        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
-            Some(false)
-        }
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => Some(true),
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => Some(false),
         _ => None,
     }
 }
@@ -144,21 +140,7 @@ fn yaml11_bool(s: &str) -> Option<bool> {
 pub fn is_yaml11_bool(s: &str) -> bool {
     matches!(
         s,
-        "y" | "Y"
-            | "yes"
-            | "Yes"
-            | "YES"
-            | "n"
-            | "N"
-            | "no"
-            | "No"
-            | "NO"
-            | "on"
-            | "On"
-            | "ON"
-            | "off"
-            | "Off"
-            | "OFF"
+        "y" | "Y" | "yes" | "Yes" | "YES" | "n" | "N" | "no" | "No" | "NO" | "on" | "On" | "ON" | "off" | "Off" | "OFF"
     )
 }
 
@@ -219,11 +201,7 @@ pub fn go_parse_int(s: &str) -> Option<i64> {
     };
     let u = go_parse_uint(rest)?;
     if neg {
-        if u > 1u64 << 63 {
-            None
-        } else {
-            Some((u as i64).wrapping_neg())
-        }
+        if u > 1u64 << 63 { None } else { Some((u as i64).wrapping_neg()) }
     } else if u >= 1u64 << 63 {
         None
     } else {
@@ -313,11 +291,7 @@ pub fn go_parse_float(s: &str) -> Option<f64> {
     };
     let lower = body.to_ascii_lowercase();
     if lower == "inf" || lower == "infinity" {
-        return Some(if neg {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        });
+        return Some(if neg { f64::NEG_INFINITY } else { f64::INFINITY });
     }
     if lower == "nan" {
         // Go accepts `nan` only without a sign.
@@ -483,10 +457,7 @@ impl Cursor<'_> {
         self.b.get(self.i).copied()
     }
     fn digit_at(&self, k: usize) -> Option<u32> {
-        self.b
-            .get(self.i + k)
-            .filter(|c| c.is_ascii_digit())
-            .map(|c| u32::from(c - b'0'))
+        self.b.get(self.i + k).filter(|c| c.is_ascii_digit()).map(|c| u32::from(c - b'0'))
     }
     /// Go `getnum(s, false)`: one or two digits.
     fn num12(&mut self) -> Option<u32> {
@@ -671,11 +642,7 @@ pub fn format_float(f: f64) -> String {
         return ".nan".to_string();
     }
     if f.is_infinite() {
-        return if f > 0.0 {
-            ".inf".to_string()
-        } else {
-            "-.inf".to_string()
-        };
+        return if f > 0.0 { ".inf".to_string() } else { "-.inf".to_string() };
     }
     let sign = if f.is_sign_negative() { "-" } else { "" };
     let a = f.abs();
@@ -739,11 +706,10 @@ fn is_go_digit(c: char) -> bool {
         return c.is_ascii_digit();
     }
     const ZEROS: &[u32] = &[
-        0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6,
-        0xE50, 0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90,
-        0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0,
-        0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0,
-        0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x11F50, 0x16A60,
+        0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50, 0xED0, 0xF20,
+        0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0,
+        0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0,
+        0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x11F50, 0x16A60,
         0x16AC0, 0x16B50, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E950, 0x1FBF0,
     ];
     let u = c as u32;
@@ -780,11 +746,7 @@ fn key_cmp_impl(a: &str, b: &str, v4: bool) -> Ordering {
         if al || bl {
             // true result = a sorts first.
             let a_first = if v4 && digits { al } else { bl };
-            return if a_first {
-                Ordering::Less
-            } else {
-                Ordering::Greater
-            };
+            return if a_first { Ordering::Less } else { Ordering::Greater };
         }
         let (mut an, mut bn): (i64, i64) = (0, 0);
         if ar[i] == '0' || br[i] == '0' {
@@ -800,16 +762,12 @@ fn key_cmp_impl(a: &str, b: &str, v4: bool) -> Ordering {
         }
         let mut ai = i;
         while ai < ar.len() && is_go_digit(ar[ai]) {
-            an = an
-                .wrapping_mul(10)
-                .wrapping_add(i64::from(ar[ai] as u32) - 0x30);
+            an = an.wrapping_mul(10).wrapping_add(i64::from(ar[ai] as u32) - 0x30);
             ai += 1;
         }
         let mut bi = i;
         while bi < br.len() && is_go_digit(br[bi]) {
-            bn = bn
-                .wrapping_mul(10)
-                .wrapping_add(i64::from(br[bi] as u32) - 0x30);
+            bn = bn.wrapping_mul(10).wrapping_add(i64::from(br[bi] as u32) - 0x30);
             bi += 1;
         }
         if an != bn {
@@ -859,9 +817,7 @@ mod tests {
         assert_eq!(resolve_v4("+.INF"), Resolved::Float(f64::INFINITY));
         assert_eq!(resolve_v4("-.Inf"), Resolved::Float(f64::NEG_INFINITY));
         assert!(matches!(resolve_v4("-0"), Resolved::Float(f) if f == 0.0 && f.is_sign_negative()));
-        assert!(
-            matches!(resolve_v4("-0.0"), Resolved::Float(f) if f == 0.0 && f.is_sign_negative())
-        );
+        assert!(matches!(resolve_v4("-0.0"), Resolved::Float(f) if f == 0.0 && f.is_sign_negative()));
         assert_eq!(resolve_v4("NaN"), Resolved::Str);
         assert_eq!(resolve_v4("inf"), Resolved::Str);
         assert_eq!(resolve_v4("TRUE1"), Resolved::Str);
@@ -884,14 +840,8 @@ mod tests {
         assert_eq!(resolve_v4("+0"), int("0"));
         assert_eq!(resolve_v4("0"), int("0"));
         assert_eq!(resolve_v4("10249"), int("10249"));
-        assert_eq!(
-            resolve_v4("-9223372036854775808"),
-            int("-9223372036854775808")
-        );
-        assert_eq!(
-            resolve_v4("12345678901234567890"),
-            int("12345678901234567890")
-        );
+        assert_eq!(resolve_v4("-9223372036854775808"), int("-9223372036854775808"));
+        assert_eq!(resolve_v4("12345678901234567890"), int("12345678901234567890"));
         assert_eq!(resolve_v4("100000000000000000000"), Resolved::Float(1e20));
         assert_eq!(resolve_v4("08"), Resolved::Float(8.0));
         assert_eq!(resolve_v4("1.0"), Resolved::Float(1.0));
@@ -919,34 +869,13 @@ mod tests {
         let ts = |s: &str| Resolved::Timestamp(s.to_string());
         assert_eq!(resolve_v4("2024-01-01"), ts("2024-01-01T00:00:00Z"));
         assert_eq!(resolve_v4("2024-1-2"), ts("2024-01-02T00:00:00Z"));
-        assert_eq!(
-            resolve_v4("2024-01-01T10:00:00Z"),
-            ts("2024-01-01T10:00:00Z")
-        );
-        assert_eq!(
-            resolve_v4("2024-01-01t10:00:00Z"),
-            ts("2024-01-01T10:00:00Z")
-        );
-        assert_eq!(
-            resolve_v4("2024-01-01 10:00:00"),
-            ts("2024-01-01T10:00:00Z")
-        );
-        assert_eq!(
-            resolve_v4("2024-01-01  10:00:00"),
-            ts("2024-01-01T10:00:00Z")
-        );
-        assert_eq!(
-            resolve_v4("2024-01-01T10:00:00.500Z"),
-            ts("2024-01-01T10:00:00.5Z")
-        );
-        assert_eq!(
-            resolve_v4("2024-01-01T10:00:00+02:00"),
-            ts("2024-01-01T10:00:00+02:00")
-        );
-        assert_eq!(
-            resolve_v4("2024-01-01T10:00:00-00:00"),
-            ts("2024-01-01T10:00:00Z")
-        );
+        assert_eq!(resolve_v4("2024-01-01T10:00:00Z"), ts("2024-01-01T10:00:00Z"));
+        assert_eq!(resolve_v4("2024-01-01t10:00:00Z"), ts("2024-01-01T10:00:00Z"));
+        assert_eq!(resolve_v4("2024-01-01 10:00:00"), ts("2024-01-01T10:00:00Z"));
+        assert_eq!(resolve_v4("2024-01-01  10:00:00"), ts("2024-01-01T10:00:00Z"));
+        assert_eq!(resolve_v4("2024-01-01T10:00:00.500Z"), ts("2024-01-01T10:00:00.5Z"));
+        assert_eq!(resolve_v4("2024-01-01T10:00:00+02:00"), ts("2024-01-01T10:00:00+02:00"));
+        assert_eq!(resolve_v4("2024-01-01T10:00:00-00:00"), ts("2024-01-01T10:00:00Z"));
         assert_eq!(resolve_v4("2024-02-29"), ts("2024-02-29T00:00:00Z"));
         assert_eq!(resolve_v4("2023-02-29"), Resolved::Str);
         assert_eq!(resolve_v4("2024-13-45"), Resolved::Str);
@@ -957,14 +886,10 @@ mod tests {
 
     #[test]
     fn v11() {
-        for w in [
-            "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE",
-        ] {
+        for w in ["y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE"] {
             assert_eq!(resolve_v11(w), Resolved::Bool(true), "{w}");
         }
-        for w in [
-            "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE",
-        ] {
+        for w in ["n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE"] {
             assert_eq!(resolve_v11(w), Resolved::Bool(false), "{w}");
         }
         assert_eq!(resolve_v11("oN"), Resolved::Str);
@@ -973,10 +898,7 @@ mod tests {
         assert_eq!(resolve_v11("<<"), Resolved::Str);
         assert_eq!(resolve_v11("1:20"), Resolved::Str);
         assert_eq!(resolve_v11("0o17"), int("15"));
-        assert_eq!(
-            resolve_v11("2024-01-01"),
-            Resolved::Timestamp("2024-01-01T00:00:00Z".into())
-        );
+        assert_eq!(resolve_v11("2024-01-01"), Resolved::Timestamp("2024-01-01T00:00:00Z".into()));
         assert!(needs_quotes_v2("1:20"));
         assert!(needs_quotes_v2("12:30"));
         assert!(needs_quotes_v2("190:20:30"));
@@ -1018,15 +940,7 @@ mod tests {
         ] {
             assert!(needs_quotes_v4(s), "{s:?}");
         }
-        for s in [
-            "1e400",
-            "0x1p3",
-            "1:60",
-            "a:b",
-            "$(POD_IP):10249",
-            "https://a:6443",
-            "é",
-        ] {
+        for s in ["1e400", "0x1p3", "1:60", "a:b", "$(POD_IP):10249", "https://a:6443", "é"] {
             assert!(!needs_quotes_v4(s), "{s:?}");
         }
         assert!(!resolves_to_non_str_v4("on"));

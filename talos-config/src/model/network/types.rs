@@ -14,11 +14,7 @@ pub(crate) fn unmarshal_error(cx: &mut DecodeCx, node: &Node, message: impl std:
 
 /// The text go-yaml hands to `UnmarshalText` for `node`: `Ok(None)` for null (the zero value),
 /// `Err(())` after recording a construct error for a collection.
-pub(crate) fn text_for_unmarshal(
-    node: &Node,
-    cx: &mut DecodeCx,
-    go_type: &str,
-) -> Result<Option<String>, ()> {
+pub(crate) fn text_for_unmarshal(node: &Node, cx: &mut DecodeCx, go_type: &str) -> Result<Option<String>, ()> {
     if is_null(node) {
         return Ok(None);
     }
