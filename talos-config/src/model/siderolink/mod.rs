@@ -1,6 +1,28 @@
 //! Document kinds of upstream `pkg/machinery/config/types/siderolink`.
 
-use crate::document::KindEntry;
+use talos_config_derive::Talos;
+
+use crate::document::{Kind, KindEntry, entry};
+use crate::model::meta::Meta;
+
+mod meta_url;
+
+pub use meta_url::MetaUrl;
+
+/// `SideroLinkConfig` (unnamed): the SideroLink API endpoint.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "siderolink.ConfigV1Alpha1")]
+pub struct SideroLinkConfig {
+    #[talos(inline)]
+    pub meta: Meta,
+    #[talos(key = "apiUrl", go_name = "APIUrlConfig")]
+    pub api_url: MetaUrl,
+}
+
+impl Kind for SideroLinkConfig {
+    const KIND: &'static str = "SideroLinkConfig";
+    const NAMED: bool = false;
+}
 
 /// The kinds of this area, as registered upstream.
-pub const KINDS: &[KindEntry] = &[];
+pub const KINDS: &[KindEntry] = &[entry::<SideroLinkConfig>()];

@@ -1,0 +1,349 @@
+//! YAML text to node trees, with go-yaml v4's error texts.
+//!
+//! The scanner and parser follow libyaml's algorithms (which go-yaml ports) so that documents,
+//! node positions, accepted inputs and error texts match go-yaml v4.0.0-rc.4:
+//!
+//! * reader errors: `yaml: offset N: <problem>` (N is the byte offset of the bad octet);
+//! * scanner errors: `yaml: [<context> at <mark>: ][<mark>: ]<problem>` where marks print as
+//!   `line L[, column C]`: the line is 1-based, the column is printed (1-based) only when it is
+//!   not the first column;
+//! * parser errors: the same form, but go-yaml prints the line of a parser mark 0-based (a
+//!   go-yaml quirk reproduced here), and a line 0 prints as `<unknown position>`;
+//! * the context mark is omitted when it equals the problem mark.
+
+mod parser;
+mod reader;
+mod scanner;
+
+use std::collections::HashMap;
+
+use super::node::{CollectionStyle, Mark, Node, NodeValue, Scalar, ScalarStyle};
+use parser::{Event, Parser};
+use scanner::{Scanner, Style};
+
+/// A YAML syntax error. `Display` is go-yaml v4's text, e.g.
+/// `yaml: while scanning for the next token at line 5: found character that cannot start any token`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct YamlError {
+    pub message: String,
+    /// 1-based line of the problem, when known.
+    pub line: Option<usize>,
+    /// 1-based column of the problem, when known.
+    pub column: Option<usize>,
+}
+
+/// Cap on the number of nodes that alias expansion may create in one stream.
+pub const MAX_ALIAS_EXPANSION: usize = 10_000_000;
+
+/// A position inside the decoded input: 0-based line and column (in characters), character
+/// index and byte offset into the original input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Pos {
+    pub index: usize,
+    pub line: usize,
+    pub column: usize,
+    pub offset: usize,
+}
+
+impl Pos {
+    fn to_mark(self) -> Mark {
+        Mark {
+            line: self.line + 1,
+            column: self.column + 1,
+            offset: self.offset,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FailureKind {
+    Scanner,
+    Parser,
+}
+
+/// A scanner or parser problem, before formatting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Failure {
+    pub kind: FailureKind,
+    pub context: Option<(&'static str, Pos)>,
+    pub problem: String,
+    pub mark: Pos,
+}
+
+/// go-yaml's printed mark: (line, column, index) as go-yaml's `Mark` holds them.
+fn go_mark(kind: FailureKind, p: Pos) -> (usize, usize, usize) {
+    match kind {
+        FailureKind::Scanner => (p.line + 1, p.column, p.index),
+        FailureKind::Parser => (p.line, p.column, p.index),
+    }
+}
+
+fn mark_string((line, column, _): (usize, usize, usize)) -> String {
+    if line == 0 {
+        return "<unknown position>".to_string();
+    }
+    if column != 0 {
+        format!("line {line}, column {}", column + 1)
+    } else {
+        format!("line {line}")
+    }
+}
+
+impl Failure {
+    fn into_error(self) -> YamlError {
+        let problem_mark = go_mark(self.kind, self.mark);
+        let mut message = String::from("yaml: ");
+        let mut show_problem_mark = true;
+        if let Some((ctx, cm)) = self.context {
+            let context_mark = go_mark(self.kind, cm);
+            message.push_str(&format!("{ctx} at {}: ", mark_string(context_mark)));
+            show_problem_mark = context_mark != problem_mark;
+        }
+        if show_problem_mark {
+            message.push_str(&format!("{}: ", mark_string(problem_mark)));
+        }
+        message.push_str(&self.problem);
+        YamlError {
+            message,
+            line: Some(self.mark.line + 1),
+            column: Some(self.mark.column + 1),
+        }
+    }
+}
+
+fn plain_error(message: String, at: Option<Pos>) -> YamlError {
+    YamlError {
+        message,
+        line: at.map(|p| p.line + 1),
+        column: at.map(|p| p.column + 1),
+    }
+}
+
+/// Parses every document of a YAML stream, as go-yaml v4's decoder yields them: one root node
+/// per document (an empty document, e.g. after a trailing `---`, is a plain empty scalar).
+/// Aliases are expanded. Invalid UTF-8 is an error.
+pub fn parse_documents(input: &[u8]) -> Result<Vec<Node>, YamlError> {
+    let decoded = reader::decode(input);
+    let scanner = Scanner::new(&decoded.chars, decoded.start_offset);
+    let mut parser = Parser::new(scanner);
+    let result = compose(&mut parser);
+    if let Some(problem) = &decoded.problem {
+        // go-yaml decodes its input in chunks: the decoding error surfaces as soon as the
+        // scanner needs a character from the chunk that holds it, unless a syntax error came
+        // first.
+        let surfaced = parser.scanner.max_seen.get() >= problem.surfaces_at_char;
+        if result.is_ok() || surfaced {
+            return Err(YamlError {
+                message: format!("yaml: offset {}: {}", problem.offset, problem.problem),
+                line: None,
+                column: None,
+            });
+        }
+    }
+    result
+}
+
+/// An open collection while building a document.
+struct Frame {
+    node: Node,
+    anchor: Option<String>,
+    pending_key: Option<Node>,
+    /// Nodes in this subtree so far (for the alias expansion budget).
+    count: usize,
+}
+
+struct Composer {
+    anchors: HashMap<String, (Node, usize)>,
+    open_anchors: Vec<String>,
+    expanded: usize,
+}
+
+fn short_tag(tag: Option<String>) -> Option<String> {
+    tag.map(|t| match t.strip_prefix("tag:yaml.org,2002:") {
+        Some(rest) => format!("!!{rest}"),
+        None => t,
+    })
+}
+
+fn scalar_style(style: Style) -> ScalarStyle {
+    match style {
+        Style::Plain => ScalarStyle::Plain,
+        Style::Single => ScalarStyle::SingleQuoted,
+        Style::Double => ScalarStyle::DoubleQuoted,
+        Style::Literal => ScalarStyle::Literal,
+        Style::Folded => ScalarStyle::Folded,
+    }
+}
+
+fn compose(parser: &mut Parser<'_>) -> Result<Vec<Node>, YamlError> {
+    let mut docs = Vec::new();
+    let mut composer = Composer {
+        anchors: HashMap::new(),
+        open_anchors: Vec::new(),
+        expanded: 0,
+    };
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut root: Option<Node> = None;
+    loop {
+        let event = match parser.next_event() {
+            Ok(Some(e)) => e,
+            Ok(None) => break,
+            Err(f) => return Err(f.into_error()),
+        };
+        // A finished node (scalar, alias copy or closed collection) and its subtree size.
+        let finished: Option<(Node, usize)> = match event {
+            Event::StreamEnd => None,
+            Event::DocumentStart => {
+                // go-yaml's decoder keeps anchors across the documents of a stream.
+                root = None;
+                None
+            }
+            Event::DocumentEnd => {
+                docs.push(root.take().unwrap_or_else(|| Node::plain("")));
+                None
+            }
+            Event::Alias { name, start } => {
+                if composer.open_anchors.contains(&name) {
+                    return Err(plain_error(
+                        format!("yaml: anchor '{name}' value contains itself"),
+                        Some(start),
+                    ));
+                }
+                let Some((node, count)) = composer.anchors.get(&name) else {
+                    return Err(plain_error(
+                        format!("yaml: unknown anchor '{name}' referenced"),
+                        Some(start),
+                    ));
+                };
+                composer.expanded = composer.expanded.saturating_add(*count);
+                if composer.expanded > MAX_ALIAS_EXPANSION {
+                    return Err(plain_error(
+                        "yaml: document contains excessive aliasing".to_string(),
+                        Some(start),
+                    ));
+                }
+                Some((node.clone(), *count))
+            }
+            Event::Scalar {
+                value,
+                style,
+                anchor,
+                tag,
+                start,
+            } => {
+                let node = Node {
+                    value: NodeValue::Scalar(Scalar {
+                        text: value,
+                        style: scalar_style(style),
+                    }),
+                    tag: short_tag(tag),
+                    mark: start.to_mark(),
+                };
+                if let Some(a) = anchor {
+                    composer.anchors.insert(a, (node.clone(), 1));
+                }
+                Some((node, 1))
+            }
+            Event::SequenceStart {
+                anchor,
+                tag,
+                flow,
+                start,
+            } => {
+                open(
+                    &mut stack,
+                    &mut composer,
+                    anchor,
+                    tag,
+                    start,
+                    NodeValue::Sequence(Vec::new(), style_of(flow)),
+                );
+                None
+            }
+            Event::MappingStart {
+                anchor,
+                tag,
+                flow,
+                start,
+            } => {
+                open(
+                    &mut stack,
+                    &mut composer,
+                    anchor,
+                    tag,
+                    start,
+                    NodeValue::Mapping(Vec::new(), style_of(flow)),
+                );
+                None
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(frame) = stack.pop() else {
+                    return Err(plain_error(
+                        "yaml: unbalanced collection end".to_string(),
+                        None,
+                    ));
+                };
+                if let Some(a) = frame.anchor {
+                    composer.open_anchors.retain(|x| *x != a);
+                    composer
+                        .anchors
+                        .insert(a, (frame.node.clone(), frame.count));
+                }
+                Some((frame.node, frame.count))
+            }
+        };
+        if let Some((node, count)) = finished {
+            attach(&mut stack, &mut root, node, count);
+        }
+    }
+    Ok(docs)
+}
+
+fn style_of(flow: bool) -> CollectionStyle {
+    if flow {
+        CollectionStyle::Flow
+    } else {
+        CollectionStyle::Block
+    }
+}
+
+fn open(
+    stack: &mut Vec<Frame>,
+    composer: &mut Composer,
+    anchor: Option<String>,
+    tag: Option<String>,
+    start: Pos,
+    value: NodeValue,
+) {
+    if let Some(a) = &anchor {
+        composer.open_anchors.push(a.clone());
+    }
+    stack.push(Frame {
+        node: Node {
+            value,
+            tag: short_tag(tag),
+            mark: start.to_mark(),
+        },
+        anchor,
+        pending_key: None,
+        count: 1,
+    });
+}
+
+/// Adds a finished node to the innermost open collection, or makes it the document root.
+fn attach(stack: &mut [Frame], root: &mut Option<Node>, node: Node, count: usize) {
+    let Some(frame) = stack.last_mut() else {
+        *root = Some(node);
+        return;
+    };
+    frame.count = frame.count.saturating_add(count);
+    match &mut frame.node.value {
+        NodeValue::Sequence(items, _) => items.push(node),
+        NodeValue::Mapping(entries, _) => match frame.pending_key.take() {
+            Some(key) => entries.push((key, node)),
+            None => frame.pending_key = Some(node),
+        },
+        NodeValue::Scalar(_) => {}
+    }
+}

@@ -1,0 +1,610 @@
+//! The event parser: libyaml's state machine (iterative, no recursion) with go-yaml's
+//! problem/context texts.
+
+use super::scanner::{Scanner, Style, Tok, Token};
+use super::{Failure, FailureKind, Pos};
+
+#[derive(Clone, Debug)]
+pub(super) enum Event {
+    StreamEnd,
+    DocumentStart,
+    DocumentEnd,
+    Alias {
+        name: String,
+        start: Pos,
+    },
+    Scalar {
+        value: String,
+        style: Style,
+        anchor: Option<String>,
+        tag: Option<String>,
+        start: Pos,
+    },
+    SequenceStart {
+        anchor: Option<String>,
+        tag: Option<String>,
+        flow: bool,
+        start: Pos,
+    },
+    SequenceEnd,
+    MappingStart {
+        anchor: Option<String>,
+        tag: Option<String>,
+        flow: bool,
+        start: Pos,
+    },
+    MappingEnd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    StreamStart,
+    ImplicitDocumentStart,
+    DocumentStart,
+    DocumentContent,
+    DocumentEnd,
+    BlockNode,
+    BlockSequenceFirstEntry,
+    BlockSequenceEntry,
+    IndentlessSequenceEntry,
+    BlockMappingFirstKey,
+    BlockMappingKey,
+    BlockMappingValue,
+    FlowSequenceFirstEntry,
+    FlowSequenceEntry,
+    FlowSequenceEntryMappingKey,
+    FlowSequenceEntryMappingValue,
+    FlowSequenceEntryMappingEnd,
+    FlowMappingFirstKey,
+    FlowMappingKey,
+    FlowMappingValue,
+    FlowMappingEmptyValue,
+    End,
+}
+
+pub(super) struct Parser<'a> {
+    pub scanner: Scanner<'a>,
+    state: State,
+    states: Vec<State>,
+    marks: Vec<Pos>,
+    tag_directives: Vec<(String, String)>,
+}
+
+type R<T> = Result<T, Failure>;
+
+fn perr(context: Option<(&'static str, Pos)>, problem: &str, mark: Pos) -> Failure {
+    Failure {
+        kind: FailureKind::Parser,
+        context,
+        problem: problem.to_string(),
+        mark,
+    }
+}
+
+fn is(t: &Token, toks: &[Tok]) -> bool {
+    toks.iter()
+        .any(|k| std::mem::discriminant(k) == std::mem::discriminant(&t.tok))
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(scanner: Scanner<'a>) -> Self {
+        Parser {
+            scanner,
+            state: State::StreamStart,
+            states: Vec::new(),
+            marks: Vec::new(),
+            tag_directives: Vec::new(),
+        }
+    }
+
+    fn pop_state(&mut self) -> State {
+        self.states.pop().unwrap_or(State::End)
+    }
+
+    fn pop_mark(&mut self) -> Pos {
+        self.marks.pop().unwrap_or_default()
+    }
+
+    /// The next event; `Ok(None)` after the stream end.
+    pub fn next_event(&mut self) -> R<Option<Event>> {
+        loop {
+            let ev = match self.state {
+                State::End => return Ok(None),
+                State::StreamStart => {
+                    let t = self.scanner.next()?;
+                    if t.tok != Tok::StreamStart {
+                        return Err(perr(None, "did not find expected <stream-start>", t.start));
+                    }
+                    self.state = State::ImplicitDocumentStart;
+                    None
+                }
+                State::ImplicitDocumentStart => self.document_start(true)?,
+                State::DocumentStart => self.document_start(false)?,
+                State::DocumentContent => {
+                    let t = self.scanner.peek()?.clone();
+                    if is(
+                        &t,
+                        &[
+                            Tok::VersionDirective(0, 0),
+                            Tok::TagDirective(String::new(), String::new()),
+                            Tok::DocumentStart,
+                            Tok::DocumentEnd,
+                            Tok::StreamEnd,
+                        ],
+                    ) {
+                        self.state = self.pop_state();
+                        Some(empty_scalar(t.start))
+                    } else {
+                        Some(self.node(true, false)?)
+                    }
+                }
+                State::DocumentEnd => {
+                    let t = self.scanner.peek()?.clone();
+                    if t.tok == Tok::DocumentEnd {
+                        self.scanner.skip_token();
+                    }
+                    self.tag_directives.clear();
+                    self.state = State::DocumentStart;
+                    Some(Event::DocumentEnd)
+                }
+                State::BlockNode => Some(self.node(true, false)?),
+                State::BlockSequenceFirstEntry => Some(self.block_sequence_entry(true)?),
+                State::BlockSequenceEntry => Some(self.block_sequence_entry(false)?),
+                State::IndentlessSequenceEntry => Some(self.indentless_sequence_entry()?),
+                State::BlockMappingFirstKey => Some(self.block_mapping_key(true)?),
+                State::BlockMappingKey => Some(self.block_mapping_key(false)?),
+                State::BlockMappingValue => Some(self.block_mapping_value()?),
+                State::FlowSequenceFirstEntry => Some(self.flow_sequence_entry(true)?),
+                State::FlowSequenceEntry => Some(self.flow_sequence_entry(false)?),
+                State::FlowSequenceEntryMappingKey => {
+                    let t = self.scanner.peek()?.clone();
+                    if !is(&t, &[Tok::Value, Tok::FlowEntry, Tok::FlowSequenceEnd]) {
+                        self.states.push(State::FlowSequenceEntryMappingValue);
+                        Some(self.node(false, false)?)
+                    } else {
+                        self.scanner.skip_token();
+                        self.state = State::FlowSequenceEntryMappingValue;
+                        Some(empty_scalar(t.end))
+                    }
+                }
+                State::FlowSequenceEntryMappingValue => {
+                    let mut t = self.scanner.peek()?.clone();
+                    if t.tok == Tok::Value {
+                        self.scanner.skip_token();
+                        t = self.scanner.peek()?.clone();
+                        if !is(&t, &[Tok::FlowEntry, Tok::FlowSequenceEnd]) {
+                            self.states.push(State::FlowSequenceEntryMappingEnd);
+                            let ev = self.node(false, false)?;
+                            return Ok(Some(ev));
+                        }
+                    }
+                    self.state = State::FlowSequenceEntryMappingEnd;
+                    Some(empty_scalar(t.start))
+                }
+                State::FlowSequenceEntryMappingEnd => {
+                    self.state = State::FlowSequenceEntry;
+                    Some(Event::MappingEnd)
+                }
+                State::FlowMappingFirstKey => Some(self.flow_mapping_key(true)?),
+                State::FlowMappingKey => Some(self.flow_mapping_key(false)?),
+                State::FlowMappingValue => Some(self.flow_mapping_value(false)?),
+                State::FlowMappingEmptyValue => Some(self.flow_mapping_value(true)?),
+            };
+            if let Some(ev) = ev {
+                return Ok(Some(ev));
+            }
+        }
+    }
+
+    fn document_start(&mut self, implicit: bool) -> R<Option<Event>> {
+        let mut t = self.scanner.peek()?.clone();
+        if !implicit {
+            while t.tok == Tok::DocumentEnd {
+                self.scanner.skip_token();
+                t = self.scanner.peek()?.clone();
+            }
+        }
+        let directive_or_start = is(
+            &t,
+            &[
+                Tok::VersionDirective(0, 0),
+                Tok::TagDirective(String::new(), String::new()),
+                Tok::DocumentStart,
+                Tok::StreamEnd,
+            ],
+        );
+        if implicit && !directive_or_start {
+            self.tag_directives.clear();
+            self.states.push(State::DocumentEnd);
+            self.state = State::BlockNode;
+            return Ok(Some(Event::DocumentStart));
+        }
+        if t.tok != Tok::StreamEnd {
+            self.process_directives()?;
+            let t = self.scanner.peek()?.clone();
+            if t.tok != Tok::DocumentStart {
+                return Err(perr(
+                    None,
+                    "did not find expected <document start>",
+                    t.start,
+                ));
+            }
+            self.states.push(State::DocumentEnd);
+            self.state = State::DocumentContent;
+            self.scanner.skip_token();
+            return Ok(Some(Event::DocumentStart));
+        }
+        self.state = State::End;
+        self.scanner.skip_token();
+        Ok(Some(Event::StreamEnd))
+    }
+
+    fn process_directives(&mut self) -> R<()> {
+        self.tag_directives.clear();
+        let mut version_seen = false;
+        loop {
+            let t = self.scanner.peek()?.clone();
+            match t.tok {
+                Tok::VersionDirective(major, minor) => {
+                    if version_seen {
+                        return Err(perr(None, "found duplicate %YAML directive", t.start));
+                    }
+                    if major != 1 || (minor != 1 && minor != 2) {
+                        return Err(perr(None, "found incompatible YAML document", t.start));
+                    }
+                    version_seen = true;
+                }
+                Tok::TagDirective(handle, prefix) => {
+                    if self.tag_directives.iter().any(|(h, _)| *h == handle) {
+                        return Err(perr(None, "found duplicate %TAG directive", t.start));
+                    }
+                    self.tag_directives.push((handle, prefix));
+                }
+                _ => return Ok(()),
+            }
+            self.scanner.skip_token();
+        }
+    }
+
+    fn resolve_tag(&self, handle: &str, suffix: &str, start: Pos, tag_mark: Pos) -> R<String> {
+        if handle.is_empty() {
+            return Ok(suffix.to_string());
+        }
+        if let Some((_, prefix)) = self.tag_directives.iter().find(|(h, _)| h == handle) {
+            return Ok(format!("{prefix}{suffix}"));
+        }
+        match handle {
+            "!" => Ok(format!("!{suffix}")),
+            "!!" => Ok(format!("tag:yaml.org,2002:{suffix}")),
+            _ => Err(perr(
+                Some(("while parsing a node", start)),
+                "found undefined tag handle",
+                tag_mark,
+            )),
+        }
+    }
+
+    fn node(&mut self, block: bool, indentless: bool) -> R<Event> {
+        let mut t = self.scanner.peek()?.clone();
+        if let Tok::Alias(name) = &t.tok {
+            let name = name.clone();
+            self.state = self.pop_state();
+            self.scanner.skip_token();
+            return Ok(Event::Alias {
+                name,
+                start: t.start,
+            });
+        }
+        let mut start = t.start;
+        let mut anchor = None;
+        let mut tag_parts: Option<(String, String, Pos)> = None;
+        if let Tok::Anchor(name) = &t.tok {
+            anchor = Some(name.clone());
+            self.scanner.skip_token();
+            t = self.scanner.peek()?.clone();
+            if let Tok::Tag(h, s) = &t.tok {
+                tag_parts = Some((h.clone(), s.clone(), t.start));
+                self.scanner.skip_token();
+                t = self.scanner.peek()?.clone();
+            }
+        } else if let Tok::Tag(h, s) = &t.tok {
+            tag_parts = Some((h.clone(), s.clone(), t.start));
+            start = t.start;
+            self.scanner.skip_token();
+            t = self.scanner.peek()?.clone();
+            if let Tok::Anchor(name) = &t.tok {
+                anchor = Some(name.clone());
+                self.scanner.skip_token();
+                t = self.scanner.peek()?.clone();
+            }
+        }
+        let tag = match &tag_parts {
+            Some((h, s, m)) => Some(self.resolve_tag(h, s, start, *m)?),
+            None => None,
+        };
+        if indentless && t.tok == Tok::BlockEntry {
+            self.state = State::IndentlessSequenceEntry;
+            return Ok(Event::SequenceStart {
+                anchor,
+                tag,
+                flow: false,
+                start,
+            });
+        }
+        match t.tok {
+            Tok::Scalar(value, style) => {
+                self.state = self.pop_state();
+                self.scanner.skip_token();
+                Ok(Event::Scalar {
+                    value,
+                    style,
+                    anchor,
+                    tag,
+                    start,
+                })
+            }
+            Tok::FlowSequenceStart => {
+                self.state = State::FlowSequenceFirstEntry;
+                Ok(Event::SequenceStart {
+                    anchor,
+                    tag,
+                    flow: true,
+                    start,
+                })
+            }
+            Tok::FlowMappingStart => {
+                self.state = State::FlowMappingFirstKey;
+                Ok(Event::MappingStart {
+                    anchor,
+                    tag,
+                    flow: true,
+                    start,
+                })
+            }
+            Tok::BlockSequenceStart if block => {
+                self.state = State::BlockSequenceFirstEntry;
+                Ok(Event::SequenceStart {
+                    anchor,
+                    tag,
+                    flow: false,
+                    start,
+                })
+            }
+            Tok::BlockMappingStart if block => {
+                self.state = State::BlockMappingFirstKey;
+                Ok(Event::MappingStart {
+                    anchor,
+                    tag,
+                    flow: false,
+                    start,
+                })
+            }
+            _ if anchor.is_some() || tag.is_some() => {
+                self.state = self.pop_state();
+                Ok(Event::Scalar {
+                    value: String::new(),
+                    style: Style::Plain,
+                    anchor,
+                    tag,
+                    start,
+                })
+            }
+            _ => {
+                let ctx = if block {
+                    "while parsing a block node"
+                } else {
+                    "while parsing a flow node"
+                };
+                Err(perr(
+                    Some((ctx, start)),
+                    "did not find expected node content",
+                    t.start,
+                ))
+            }
+        }
+    }
+
+    fn block_sequence_entry(&mut self, first: bool) -> R<Event> {
+        if first {
+            let t = self.scanner.next()?;
+            self.marks.push(t.start);
+        }
+        let t = self.scanner.peek()?.clone();
+        if t.tok == Tok::BlockEntry {
+            self.scanner.skip_token();
+            let n = self.scanner.peek()?.clone();
+            if !is(&n, &[Tok::BlockEntry, Tok::BlockEnd]) {
+                self.states.push(State::BlockSequenceEntry);
+                return self.node(true, false);
+            }
+            self.state = State::BlockSequenceEntry;
+            return Ok(empty_scalar(t.end));
+        }
+        if t.tok == Tok::BlockEnd {
+            self.state = self.pop_state();
+            self.pop_mark();
+            self.scanner.skip_token();
+            return Ok(Event::SequenceEnd);
+        }
+        let m = self.pop_mark();
+        Err(perr(
+            Some(("while parsing a block collection", m)),
+            "did not find expected '-' indicator",
+            t.start,
+        ))
+    }
+
+    fn indentless_sequence_entry(&mut self) -> R<Event> {
+        let t = self.scanner.peek()?.clone();
+        if t.tok == Tok::BlockEntry {
+            self.scanner.skip_token();
+            let n = self.scanner.peek()?.clone();
+            if !is(&n, &[Tok::BlockEntry, Tok::Key, Tok::Value, Tok::BlockEnd]) {
+                self.states.push(State::IndentlessSequenceEntry);
+                return self.node(true, false);
+            }
+            self.state = State::IndentlessSequenceEntry;
+            return Ok(empty_scalar(t.end));
+        }
+        self.state = self.pop_state();
+        Ok(Event::SequenceEnd)
+    }
+
+    fn block_mapping_key(&mut self, first: bool) -> R<Event> {
+        if first {
+            let t = self.scanner.next()?;
+            self.marks.push(t.start);
+        }
+        let t = self.scanner.peek()?.clone();
+        if t.tok == Tok::Key {
+            self.scanner.skip_token();
+            let n = self.scanner.peek()?.clone();
+            if !is(&n, &[Tok::Key, Tok::Value, Tok::BlockEnd]) {
+                self.states.push(State::BlockMappingValue);
+                return self.node(true, true);
+            }
+            self.state = State::BlockMappingValue;
+            return Ok(empty_scalar(t.end));
+        }
+        if t.tok == Tok::BlockEnd {
+            self.state = self.pop_state();
+            self.pop_mark();
+            self.scanner.skip_token();
+            return Ok(Event::MappingEnd);
+        }
+        let m = self.pop_mark();
+        Err(perr(
+            Some(("while parsing a block mapping", m)),
+            "did not find expected key",
+            t.start,
+        ))
+    }
+
+    fn block_mapping_value(&mut self) -> R<Event> {
+        let t = self.scanner.peek()?.clone();
+        if t.tok == Tok::Value {
+            self.scanner.skip_token();
+            let n = self.scanner.peek()?.clone();
+            if !is(&n, &[Tok::Key, Tok::Value, Tok::BlockEnd]) {
+                self.states.push(State::BlockMappingKey);
+                return self.node(true, true);
+            }
+            self.state = State::BlockMappingKey;
+            return Ok(empty_scalar(t.end));
+        }
+        self.state = State::BlockMappingKey;
+        Ok(empty_scalar(t.start))
+    }
+
+    fn flow_sequence_entry(&mut self, first: bool) -> R<Event> {
+        if first {
+            let t = self.scanner.next()?;
+            self.marks.push(t.start);
+        }
+        let mut t = self.scanner.peek()?.clone();
+        if t.tok != Tok::FlowSequenceEnd {
+            if !first {
+                if t.tok == Tok::FlowEntry {
+                    self.scanner.skip_token();
+                    t = self.scanner.peek()?.clone();
+                } else {
+                    let m = self.pop_mark();
+                    return Err(perr(
+                        Some(("while parsing a flow sequence", m)),
+                        "did not find expected ',' or ']'",
+                        t.start,
+                    ));
+                }
+            }
+            if t.tok == Tok::Key {
+                self.state = State::FlowSequenceEntryMappingKey;
+                self.scanner.skip_token();
+                return Ok(Event::MappingStart {
+                    anchor: None,
+                    tag: None,
+                    flow: true,
+                    start: t.start,
+                });
+            }
+            if t.tok != Tok::FlowSequenceEnd {
+                self.states.push(State::FlowSequenceEntry);
+                return self.node(false, false);
+            }
+        }
+        self.state = self.pop_state();
+        self.pop_mark();
+        self.scanner.skip_token();
+        Ok(Event::SequenceEnd)
+    }
+
+    fn flow_mapping_key(&mut self, first: bool) -> R<Event> {
+        if first {
+            let t = self.scanner.next()?;
+            self.marks.push(t.start);
+        }
+        let mut t = self.scanner.peek()?.clone();
+        if t.tok != Tok::FlowMappingEnd {
+            if !first {
+                if t.tok == Tok::FlowEntry {
+                    self.scanner.skip_token();
+                    t = self.scanner.peek()?.clone();
+                } else {
+                    let m = self.pop_mark();
+                    return Err(perr(
+                        Some(("while parsing a flow mapping", m)),
+                        "did not find expected ',' or '}'",
+                        t.start,
+                    ));
+                }
+            }
+            if t.tok == Tok::Key {
+                self.scanner.skip_token();
+                let n = self.scanner.peek()?.clone();
+                if !is(&n, &[Tok::Value, Tok::FlowEntry, Tok::FlowMappingEnd]) {
+                    self.states.push(State::FlowMappingValue);
+                    return self.node(false, false);
+                }
+                self.state = State::FlowMappingValue;
+                return Ok(empty_scalar(n.start));
+            }
+            if t.tok != Tok::FlowMappingEnd {
+                self.states.push(State::FlowMappingEmptyValue);
+                return self.node(false, false);
+            }
+        }
+        self.state = self.pop_state();
+        self.pop_mark();
+        self.scanner.skip_token();
+        Ok(Event::MappingEnd)
+    }
+
+    fn flow_mapping_value(&mut self, empty: bool) -> R<Event> {
+        let t = self.scanner.peek()?.clone();
+        if empty {
+            self.state = State::FlowMappingKey;
+            return Ok(empty_scalar(t.start));
+        }
+        if t.tok == Tok::Value {
+            self.scanner.skip_token();
+            let n = self.scanner.peek()?.clone();
+            if !is(&n, &[Tok::FlowEntry, Tok::FlowMappingEnd]) {
+                self.states.push(State::FlowMappingKey);
+                return self.node(false, false);
+            }
+            self.state = State::FlowMappingKey;
+            return Ok(empty_scalar(n.start));
+        }
+        self.state = State::FlowMappingKey;
+        Ok(empty_scalar(t.start))
+    }
+}
+
+fn empty_scalar(start: Pos) -> Event {
+    Event::Scalar {
+        value: String::new(),
+        style: Style::Plain,
+        anchor: None,
+        tag: None,
+        start,
+    }
+}

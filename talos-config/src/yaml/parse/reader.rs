@@ -1,0 +1,145 @@
+//! Input decoding as go-yaml's reader does it: UTF-8 with an optional BOM, go-yaml's error texts
+//! and offsets, and the 512-byte chunking that decides when a decoding error surfaces.
+
+/// Size of go-yaml's raw input buffer: the reader decodes the input in chunks of this size.
+const RAW_CHUNK: usize = 512;
+
+/// A decoding problem: go-yaml's `yaml: offset N: <problem>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct ReaderProblem {
+    pub offset: usize,
+    pub problem: &'static str,
+    /// Number of characters go-yaml has decoded before the chunk holding the problem: the
+    /// error surfaces once the scanner asks for a character at this index or later.
+    pub surfaces_at_char: usize,
+}
+
+/// The decoded input.
+pub(super) struct Decoded {
+    pub chars: Vec<char>,
+    /// Byte offset of the first character (3 after a BOM).
+    pub start_offset: usize,
+    pub problem: Option<ReaderProblem>,
+}
+
+fn allowed(value: u32) -> bool {
+    value == 0x09
+        || value == 0x0A
+        || value == 0x0D
+        || (0x20..=0x7E).contains(&value)
+        || value == 0x85
+        || (0xA0..=0xD7FF).contains(&value)
+        || (0xE000..=0xFFFD).contains(&value)
+        || (0x10000..=0x10FFFF).contains(&value)
+}
+
+/// Decodes one character at `pos` (which is `< input.len()`); `end` is the end of the bytes
+/// available in the current chunk. Returns `Ok(None)` when the character is cut by the chunk
+/// end (and more input follows).
+fn decode_one(
+    input: &[u8],
+    pos: usize,
+    end: usize,
+) -> Result<Option<(char, usize)>, (usize, &'static str)> {
+    let Some(&first) = input.get(pos) else {
+        return Ok(None);
+    };
+    let width = if first & 0x80 == 0 {
+        1
+    } else if first & 0xE0 == 0xC0 {
+        2
+    } else if first & 0xF0 == 0xE0 {
+        3
+    } else if first & 0xF8 == 0xF0 {
+        4
+    } else {
+        0
+    };
+    if width == 0 {
+        return Err((pos, "invalid leading UTF-8 octet"));
+    }
+    if pos + width > end {
+        if end >= input.len() {
+            return Err((pos, "incomplete UTF-8 octet sequence"));
+        }
+        return Ok(None);
+    }
+    let mut value: u32 = match width {
+        1 => u32::from(first & 0x7F),
+        2 => u32::from(first & 0x1F),
+        3 => u32::from(first & 0x0F),
+        _ => u32::from(first & 0x07),
+    };
+    for k in 1..width {
+        let octet = input.get(pos + k).copied().unwrap_or(0);
+        if octet & 0xC0 != 0x80 {
+            return Err((pos + k, "invalid trailing UTF-8 octet"));
+        }
+        value = (value << 6) + u32::from(octet & 0x3F);
+    }
+    let length_ok = width == 1
+        || (width == 2 && value >= 0x80)
+        || (width == 3 && value >= 0x800)
+        || (width == 4 && value >= 0x10000);
+    if !length_ok {
+        return Err((pos, "invalid length of a UTF-8 sequence"));
+    }
+    if (0xD800..=0xDFFF).contains(&value) || value > 0x10FFFF {
+        return Err((pos, "invalid Unicode character"));
+    }
+    if !allowed(value) {
+        return Err((pos, "control characters are not allowed"));
+    }
+    match char::from_u32(value) {
+        Some(c) => Ok(Some((c, width))),
+        None => Err((pos, "invalid Unicode character")),
+    }
+}
+
+/// Decodes the whole input; stops at the first problem.
+pub(super) fn decode(input: &[u8]) -> Decoded {
+    let start_offset = if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        3
+    } else {
+        0
+    };
+    let mut chars = Vec::with_capacity(input.len() - start_offset);
+    let mut pos = start_offset;
+    // go-yaml reads the first raw chunk (512 bytes) from the start of the input, BOM included.
+    let mut chunk_end = RAW_CHUNK.min(input.len());
+    let mut chars_before_chunk = 0;
+    while pos < input.len() {
+        if pos >= chunk_end {
+            // The next chunk: the raw buffer is refilled to 512 bytes from here.
+            chars_before_chunk = chars.len();
+            chunk_end = (pos + RAW_CHUNK).min(input.len());
+        }
+        match decode_one(input, pos, chunk_end) {
+            Ok(Some((c, width))) => {
+                chars.push(c);
+                pos += width;
+            }
+            Ok(None) => {
+                // A character cut by the chunk end: the leftover bytes start the next chunk.
+                chars_before_chunk = chars.len();
+                chunk_end = (pos + RAW_CHUNK).min(input.len());
+            }
+            Err((offset, problem)) => {
+                return Decoded {
+                    chars,
+                    start_offset,
+                    problem: Some(ReaderProblem {
+                        offset,
+                        problem,
+                        surfaces_at_char: chars_before_chunk,
+                    }),
+                };
+            }
+        }
+    }
+    Decoded {
+        chars,
+        start_offset,
+        problem: None,
+    }
+}

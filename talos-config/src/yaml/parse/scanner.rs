@@ -1,0 +1,1264 @@
+//! The tokenizer: libyaml's scanning algorithm (simple keys, indentation stack, flow levels) with
+//! go-yaml's limits and problem/context texts.
+
+use std::cell::Cell;
+use std::collections::VecDeque;
+
+use super::{Failure, FailureKind, Pos};
+
+/// Maximum flow nesting and block indentation depth (go-yaml's `max_flow_level`/`max_indents`).
+const MAX_DEPTH: usize = 10000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Style {
+    Plain,
+    Single,
+    Double,
+    Literal,
+    Folded,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Tok {
+    StreamStart,
+    StreamEnd,
+    VersionDirective(u32, u32),
+    TagDirective(String, String),
+    DocumentStart,
+    DocumentEnd,
+    BlockSequenceStart,
+    BlockMappingStart,
+    BlockEnd,
+    FlowSequenceStart,
+    FlowSequenceEnd,
+    FlowMappingStart,
+    FlowMappingEnd,
+    BlockEntry,
+    FlowEntry,
+    Key,
+    Value,
+    Alias(String),
+    Anchor(String),
+    Tag(String, String),
+    Scalar(String, Style),
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Token {
+    pub tok: Tok,
+    pub start: Pos,
+    pub end: Pos,
+}
+
+#[derive(Clone, Copy, Default)]
+struct SimpleKey {
+    possible: bool,
+    required: bool,
+    token_number: usize,
+    mark: Pos,
+}
+
+pub(super) struct Scanner<'a> {
+    chars: &'a [char],
+    pos: usize,
+    pub mark: Pos,
+    /// The highest character index looked at (to decide when a later decoding error surfaces).
+    pub max_seen: Cell<usize>,
+    tokens: VecDeque<Token>,
+    tokens_parsed: usize,
+    token_available: bool,
+    stream_start_produced: bool,
+    stream_end_produced: bool,
+    indent: isize,
+    indents: Vec<isize>,
+    simple_key_allowed: bool,
+    simple_keys: Vec<SimpleKey>,
+    flow_level: usize,
+}
+
+fn is_break(c: char) -> bool {
+    matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+fn is_blank(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+fn is_z(c: char) -> bool {
+    c == '\0'
+}
+fn is_breakz(c: char) -> bool {
+    is_break(c) || is_z(c)
+}
+fn is_blankz(c: char) -> bool {
+    is_blank(c) || is_breakz(c)
+}
+/// go-yaml's `is_alpha`: ASCII letters, digits, `_` and `-`.
+fn is_alpha(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+type R<T> = Result<T, Failure>;
+
+impl<'a> Scanner<'a> {
+    pub fn new(chars: &'a [char], start_offset: usize) -> Self {
+        Scanner {
+            chars,
+            pos: 0,
+            mark: Pos {
+                index: 0,
+                line: 0,
+                column: 0,
+                offset: start_offset,
+            },
+            max_seen: Cell::new(0),
+            tokens: VecDeque::new(),
+            tokens_parsed: 0,
+            token_available: false,
+            stream_start_produced: false,
+            stream_end_produced: false,
+            indent: -1,
+            indents: Vec::new(),
+            simple_key_allowed: false,
+            simple_keys: Vec::new(),
+            flow_level: 0,
+        }
+    }
+
+    fn ch(&self, k: usize) -> char {
+        let i = self.pos + k;
+        if i > self.max_seen.get() {
+            self.max_seen.set(i);
+        }
+        self.chars.get(i).copied().unwrap_or('\0')
+    }
+
+    fn check3(&self, c: char) -> bool {
+        self.ch(0) == c && self.ch(1) == c && self.ch(2) == c
+    }
+
+    fn skip(&mut self) {
+        let c = self.ch(0);
+        if is_z(c) && self.pos >= self.chars.len() {
+            return;
+        }
+        self.pos += 1;
+        self.mark.index += 1;
+        self.mark.column += 1;
+        self.mark.offset += c.len_utf8();
+    }
+
+    fn skip_line(&mut self) {
+        let c = self.ch(0);
+        if c == '\r' && self.ch(1) == '\n' {
+            self.pos += 2;
+            self.mark.index += 2;
+            self.mark.offset += 2;
+            self.mark.column = 0;
+            self.mark.line += 1;
+        } else if is_break(c) {
+            self.pos += 1;
+            self.mark.index += 1;
+            self.mark.offset += c.len_utf8();
+            self.mark.column = 0;
+            self.mark.line += 1;
+        }
+    }
+
+    fn read(&mut self, s: &mut String) {
+        s.push(self.ch(0));
+        self.skip();
+    }
+
+    fn read_line(&mut self, s: &mut String) {
+        let c = self.ch(0);
+        match c {
+            '\r' | '\n' | '\u{85}' => s.push('\n'),
+            '\u{2028}' | '\u{2029}' => s.push(c),
+            _ => return,
+        }
+        self.skip_line();
+    }
+
+    fn err(&self, context: Option<(&'static str, Pos)>, problem: impl Into<String>) -> Failure {
+        Failure {
+            kind: FailureKind::Scanner,
+            context,
+            problem: problem.into(),
+            mark: self.mark,
+        }
+    }
+
+    fn ctx_err(&self, context: &'static str, ctx_mark: Pos, problem: impl Into<String>) -> Failure {
+        self.err(Some((context, ctx_mark)), problem)
+    }
+
+    /// The next token (after `peek`), removing it from the queue.
+    pub fn next(&mut self) -> R<Token> {
+        let t = self.peek()?.clone();
+        self.skip_token();
+        Ok(t)
+    }
+
+    pub fn skip_token(&mut self) {
+        if let Some(t) = self.tokens.pop_front() {
+            self.token_available = false;
+            self.tokens_parsed += 1;
+            if t.tok == Tok::StreamEnd {
+                self.stream_end_produced = true;
+            }
+        }
+    }
+
+    pub fn peek(&mut self) -> R<&Token> {
+        if !self.token_available {
+            self.fetch_more_tokens()?;
+            self.token_available = true;
+        }
+        match self.tokens.front() {
+            Some(t) => Ok(t),
+            None => Err(self.err(
+                None,
+                "attempted to go past the end of stream; corrupted value?",
+            )),
+        }
+    }
+
+    fn fetch_more_tokens(&mut self) -> R<()> {
+        loop {
+            let mut need_more = false;
+            if self.tokens.is_empty() {
+                need_more = true;
+            } else {
+                self.stale_simple_keys()?;
+                for sk in &self.simple_keys {
+                    if sk.possible && sk.token_number == self.tokens_parsed {
+                        need_more = true;
+                        break;
+                    }
+                }
+            }
+            if !need_more {
+                return Ok(());
+            }
+            if self.stream_end_produced
+                || self.tokens.back().is_some_and(|t| t.tok == Tok::StreamEnd)
+            {
+                return Ok(());
+            }
+            self.fetch_next_token()?;
+        }
+    }
+
+    fn stale_simple_keys(&mut self) -> R<()> {
+        let mark = self.mark;
+        for i in 0..self.simple_keys.len() {
+            let sk = self.simple_keys[i];
+            if sk.possible && (sk.mark.line < mark.line || sk.mark.index + 1024 < mark.index) {
+                if sk.required {
+                    return Err(self.ctx_err(
+                        "while scanning a simple key",
+                        sk.mark,
+                        "could not find expected ':'",
+                    ));
+                }
+                self.simple_keys[i].possible = false;
+            }
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, tok: Tok, start: Pos, end: Pos) {
+        self.tokens.push_back(Token { tok, start, end });
+    }
+
+    fn fetch_next_token(&mut self) -> R<()> {
+        if !self.stream_start_produced {
+            self.indent = -1;
+            self.simple_keys.push(SimpleKey::default());
+            self.simple_key_allowed = true;
+            self.stream_start_produced = true;
+            let m = self.mark;
+            self.push(Tok::StreamStart, m, m);
+            return Ok(());
+        }
+        self.scan_to_next_token();
+        self.stale_simple_keys()?;
+        self.unroll_indent(self.mark.column as isize);
+        let c = self.ch(0);
+        if is_z(c) {
+            return self.fetch_stream_end();
+        }
+        if self.mark.column == 0 {
+            if c == '%' {
+                return self.fetch_directive();
+            }
+            if self.check3('-') && is_blankz(self.ch(3)) {
+                return self.fetch_document_indicator(Tok::DocumentStart);
+            }
+            if self.check3('.') && is_blankz(self.ch(3)) {
+                return self.fetch_document_indicator(Tok::DocumentEnd);
+            }
+        }
+        let n = self.ch(1);
+        match c {
+            '[' => return self.fetch_flow_collection_start(Tok::FlowSequenceStart),
+            '{' => return self.fetch_flow_collection_start(Tok::FlowMappingStart),
+            ']' => return self.fetch_flow_collection_end(Tok::FlowSequenceEnd),
+            '}' => return self.fetch_flow_collection_end(Tok::FlowMappingEnd),
+            ',' => return self.fetch_flow_entry(),
+            '-' if is_blankz(n) => return self.fetch_block_entry(),
+            '?' if self.flow_level > 0 || is_blankz(n) => return self.fetch_key(),
+            ':' if self.flow_level > 0 || is_blankz(n) => return self.fetch_value(),
+            '*' => return self.fetch_anchor(true),
+            '&' => return self.fetch_anchor(false),
+            '!' => return self.fetch_tag(),
+            '|' if self.flow_level == 0 => return self.fetch_block_scalar(true),
+            '>' if self.flow_level == 0 => return self.fetch_block_scalar(false),
+            '\'' => return self.fetch_flow_scalar(true),
+            '"' => return self.fetch_flow_scalar(false),
+            _ => {}
+        }
+        let indicator = is_blankz(c) || "-?:,[]{}#&*!|>'\"%@`".contains(c);
+        if !indicator
+            || (c == '-' && !is_blank(n))
+            || (self.flow_level == 0 && (c == '?' || c == ':') && !is_blankz(n))
+        {
+            return self.fetch_plain_scalar();
+        }
+        let m = self.mark;
+        Err(self.ctx_err(
+            "while scanning for the next token",
+            m,
+            "found character that cannot start any token",
+        ))
+    }
+
+    fn scan_to_next_token(&mut self) {
+        loop {
+            if self.mark.column == 0 && self.ch(0) == '\u{FEFF}' {
+                self.skip();
+            }
+            while self.ch(0) == ' '
+                || ((self.flow_level > 0 || !self.simple_key_allowed) && self.ch(0) == '\t')
+            {
+                self.skip();
+            }
+            if self.ch(0) == '#' {
+                while !is_breakz(self.ch(0)) {
+                    self.skip();
+                }
+            }
+            if is_break(self.ch(0)) {
+                self.skip_line();
+                if self.flow_level == 0 {
+                    self.simple_key_allowed = true;
+                }
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn unroll_indent(&mut self, column: isize) {
+        if self.flow_level > 0 {
+            return;
+        }
+        while self.indent > column {
+            let m = self.mark;
+            self.push(Tok::BlockEnd, m, m);
+            self.indent = self.indents.pop().unwrap_or(-1);
+        }
+    }
+
+    fn roll_indent(&mut self, column: usize, number: Option<usize>, tok: Tok, mark: Pos) -> R<()> {
+        if self.flow_level > 0 {
+            return Ok(());
+        }
+        let column = column as isize;
+        if self.indent < column {
+            self.indents.push(self.indent);
+            if self.indents.len() > MAX_DEPTH {
+                let m = self.simple_keys.last().map(|k| k.mark).unwrap_or(self.mark);
+                return Err(self.ctx_err(
+                    "while increasing indent level",
+                    m,
+                    format!("exceeded max depth of {MAX_DEPTH}"),
+                ));
+            }
+            self.indent = column;
+            let token = Token {
+                tok,
+                start: mark,
+                end: mark,
+            };
+            match number {
+                Some(n) => {
+                    let at = n.saturating_sub(self.tokens_parsed).min(self.tokens.len());
+                    self.tokens.insert(at, token);
+                }
+                None => self.tokens.push_back(token),
+            }
+        }
+        Ok(())
+    }
+
+    fn remove_simple_key(&mut self) -> R<()> {
+        if let Some(sk) = self.simple_keys.last().copied()
+            && sk.possible
+            && sk.required
+        {
+            return Err(self.ctx_err(
+                "while scanning a simple key",
+                sk.mark,
+                "could not find expected ':'",
+            ));
+        }
+        if let Some(sk) = self.simple_keys.last_mut() {
+            sk.possible = false;
+        }
+        Ok(())
+    }
+
+    fn save_simple_key(&mut self) -> R<()> {
+        let required = self.flow_level == 0 && self.indent == self.mark.column as isize;
+        if self.simple_key_allowed {
+            let sk = SimpleKey {
+                possible: true,
+                required,
+                token_number: self.tokens_parsed + self.tokens.len(),
+                mark: self.mark,
+            };
+            self.remove_simple_key()?;
+            if let Some(last) = self.simple_keys.last_mut() {
+                *last = sk;
+            }
+        }
+        Ok(())
+    }
+
+    fn fetch_stream_end(&mut self) -> R<()> {
+        if self.mark.column != 0 {
+            self.mark.column = 0;
+            self.mark.line += 1;
+        }
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        let m = self.mark;
+        self.push(Tok::StreamEnd, m, m);
+        Ok(())
+    }
+
+    fn fetch_document_indicator(&mut self, tok: Tok) -> R<()> {
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        let start = self.mark;
+        self.skip();
+        self.skip();
+        self.skip();
+        let end = self.mark;
+        self.push(tok, start, end);
+        Ok(())
+    }
+
+    fn fetch_flow_collection_start(&mut self, tok: Tok) -> R<()> {
+        self.save_simple_key()?;
+        self.simple_keys.push(SimpleKey::default());
+        self.flow_level += 1;
+        if self.flow_level > MAX_DEPTH {
+            let m = self
+                .simple_keys
+                .iter()
+                .rev()
+                .nth(1)
+                .map(|k| k.mark)
+                .unwrap_or(self.mark);
+            return Err(self.ctx_err(
+                "while increasing flow level",
+                m,
+                format!("exceeded max depth of {MAX_DEPTH}"),
+            ));
+        }
+        self.simple_key_allowed = true;
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(tok, start, end);
+        Ok(())
+    }
+
+    fn fetch_flow_collection_end(&mut self, tok: Tok) -> R<()> {
+        self.remove_simple_key()?;
+        if self.flow_level > 0 {
+            self.flow_level -= 1;
+            self.simple_keys.pop();
+        }
+        self.simple_key_allowed = false;
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(tok, start, end);
+        Ok(())
+    }
+
+    fn fetch_flow_entry(&mut self) -> R<()> {
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(Tok::FlowEntry, start, end);
+        Ok(())
+    }
+
+    fn fetch_block_entry(&mut self) -> R<()> {
+        if self.flow_level == 0 {
+            if !self.simple_key_allowed {
+                return Err(self.err(
+                    None,
+                    "block sequence entries are not allowed in this context",
+                ));
+            }
+            let m = self.mark;
+            self.roll_indent(m.column, None, Tok::BlockSequenceStart, m)?;
+        }
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(Tok::BlockEntry, start, end);
+        Ok(())
+    }
+
+    fn fetch_key(&mut self) -> R<()> {
+        if self.flow_level == 0 {
+            if !self.simple_key_allowed {
+                return Err(self.err(None, "mapping keys are not allowed in this context"));
+            }
+            let m = self.mark;
+            self.roll_indent(m.column, None, Tok::BlockMappingStart, m)?;
+        }
+        self.remove_simple_key()?;
+        self.simple_key_allowed = self.flow_level == 0;
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(Tok::Key, start, end);
+        Ok(())
+    }
+
+    fn fetch_value(&mut self) -> R<()> {
+        let sk = self.simple_keys.last().copied().unwrap_or_default();
+        if sk.possible {
+            let at = sk
+                .token_number
+                .saturating_sub(self.tokens_parsed)
+                .min(self.tokens.len());
+            self.tokens.insert(
+                at,
+                Token {
+                    tok: Tok::Key,
+                    start: sk.mark,
+                    end: sk.mark,
+                },
+            );
+            self.roll_indent(
+                sk.mark.column,
+                Some(sk.token_number),
+                Tok::BlockMappingStart,
+                sk.mark,
+            )?;
+            if let Some(last) = self.simple_keys.last_mut() {
+                last.possible = false;
+            }
+            self.simple_key_allowed = false;
+        } else {
+            if self.flow_level == 0 {
+                if !self.simple_key_allowed {
+                    return Err(self.err(None, "mapping values are not allowed in this context"));
+                }
+                let m = self.mark;
+                self.roll_indent(m.column, None, Tok::BlockMappingStart, m)?;
+            }
+            self.simple_key_allowed = self.flow_level == 0;
+        }
+        let start = self.mark;
+        self.skip();
+        let end = self.mark;
+        self.push(Tok::Value, start, end);
+        Ok(())
+    }
+
+    fn fetch_anchor(&mut self, alias: bool) -> R<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let start = self.mark;
+        self.skip();
+        let mut name = String::new();
+        while is_alpha(self.ch(0)) {
+            self.read(&mut name);
+        }
+        let c = self.ch(0);
+        if name.is_empty() || !(is_blankz(c) || "?:,]}%@`".contains(c)) {
+            let ctx = if alias {
+                "while scanning an alias"
+            } else {
+                "while scanning an anchor"
+            };
+            return Err(self.ctx_err(
+                ctx,
+                start,
+                "did not find expected alphabetic or numeric character",
+            ));
+        }
+        let end = self.mark;
+        self.push(
+            if alias {
+                Tok::Alias(name)
+            } else {
+                Tok::Anchor(name)
+            },
+            start,
+            end,
+        );
+        Ok(())
+    }
+
+    fn fetch_tag(&mut self) -> R<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let start = self.mark;
+        let (handle, suffix);
+        if self.ch(1) == '<' {
+            self.skip();
+            self.skip();
+            suffix = self.scan_tag_uri(false, None, start)?;
+            if self.ch(0) != '>' {
+                return Err(self.ctx_err(
+                    "while scanning a tag",
+                    start,
+                    "did not find the expected '>'",
+                ));
+            }
+            self.skip();
+            handle = String::new();
+        } else {
+            let h = self.scan_tag_handle(false, start)?;
+            if h.len() > 1 && h.starts_with('!') && h.ends_with('!') {
+                handle = h;
+                suffix = self.scan_tag_uri(false, None, start)?;
+            } else {
+                let s = self.scan_tag_uri(false, Some(&h), start)?;
+                if s.is_empty() {
+                    handle = String::new();
+                    suffix = "!".to_string();
+                } else {
+                    handle = "!".to_string();
+                    suffix = s;
+                }
+            }
+        }
+        let c = self.ch(0);
+        if !is_blankz(c) && (self.flow_level == 0 || c != ',') {
+            return Err(self.ctx_err(
+                "while scanning a tag",
+                start,
+                "did not find expected whitespace or line break",
+            ));
+        }
+        let end = self.mark;
+        self.push(Tok::Tag(handle, suffix), start, end);
+        Ok(())
+    }
+
+    fn scan_tag_handle(&mut self, directive: bool, start: Pos) -> R<String> {
+        let ctx = if directive {
+            "while scanning a tag directive"
+        } else {
+            "while scanning a tag"
+        };
+        if self.ch(0) != '!' {
+            return Err(self.ctx_err(ctx, start, "did not find expected '!'"));
+        }
+        let mut s = String::new();
+        self.read(&mut s);
+        while is_alpha(self.ch(0)) {
+            self.read(&mut s);
+        }
+        if self.ch(0) == '!' {
+            self.read(&mut s);
+        } else if directive && s != "!" {
+            return Err(self.ctx_err(
+                "while parsing a tag directive",
+                start,
+                "did not find expected '!'",
+            ));
+        }
+        Ok(s)
+    }
+
+    fn scan_tag_uri(&mut self, directive: bool, head: Option<&str>, start: Pos) -> R<String> {
+        let ctx = if directive {
+            "while parsing a %TAG directive"
+        } else {
+            "while parsing a tag"
+        };
+        let mut s = String::new();
+        let mut length = 0;
+        if let Some(h) = head {
+            length = h.len();
+            s.push_str(h.get(1..).unwrap_or(""));
+        }
+        loop {
+            let c = self.ch(0);
+            let ok = is_alpha(c) || ";/?:@&=+$,.!~*'()[]%".contains(c) && c != '\0';
+            if !ok {
+                break;
+            }
+            if c == '%' {
+                self.scan_uri_escapes(directive, start, &mut s)?;
+            } else {
+                self.read(&mut s);
+            }
+            length += 1;
+        }
+        if length == 0 {
+            return Err(self.ctx_err(ctx, start, "did not find expected tag URI"));
+        }
+        Ok(s)
+    }
+
+    fn scan_uri_escapes(&mut self, directive: bool, start: Pos, s: &mut String) -> R<()> {
+        let ctx = if directive {
+            "while parsing a %TAG directive"
+        } else {
+            "while parsing a tag"
+        };
+        let mut bytes: Vec<u8> = Vec::new();
+        let mut width = 0usize;
+        loop {
+            let (c1, c2) = (self.ch(1), self.ch(2));
+            if !(self.ch(0) == '%' && c1.is_ascii_hexdigit() && c2.is_ascii_hexdigit()) {
+                return Err(self.ctx_err(ctx, start, "did not find URI escaped octet"));
+            }
+            let octet = (c1.to_digit(16).unwrap_or(0) * 16 + c2.to_digit(16).unwrap_or(0)) as u8;
+            if width == 0 {
+                width = if octet & 0x80 == 0 {
+                    1
+                } else if octet & 0xE0 == 0xC0 {
+                    2
+                } else if octet & 0xF0 == 0xE0 {
+                    3
+                } else if octet & 0xF8 == 0xF0 {
+                    4
+                } else {
+                    0
+                };
+                if width == 0 {
+                    return Err(self.ctx_err(ctx, start, "found an incorrect leading UTF-8 octet"));
+                }
+            } else if octet & 0xC0 != 0x80 {
+                return Err(self.ctx_err(ctx, start, "found an incorrect trailing UTF-8 octet"));
+            }
+            bytes.push(octet);
+            self.skip();
+            self.skip();
+            self.skip();
+            if bytes.len() == width {
+                break;
+            }
+        }
+        s.push_str(&String::from_utf8_lossy(&bytes));
+        Ok(())
+    }
+
+    fn fetch_directive(&mut self) -> R<()> {
+        self.unroll_indent(-1);
+        self.remove_simple_key()?;
+        self.simple_key_allowed = false;
+        let start = self.mark;
+        self.skip();
+        let mut name = String::new();
+        while is_alpha(self.ch(0)) {
+            self.read(&mut name);
+        }
+        if name.is_empty() {
+            return Err(self.ctx_err(
+                "while scanning a directive",
+                start,
+                "could not find expected directive name",
+            ));
+        }
+        if !is_blankz(self.ch(0)) {
+            return Err(self.ctx_err(
+                "while scanning a directive",
+                start,
+                "found unexpected non-alphabetical character",
+            ));
+        }
+        let tok = if name == "YAML" {
+            while is_blank(self.ch(0)) {
+                self.skip();
+            }
+            let major = self.scan_version_number(start)?;
+            if self.ch(0) != '.' {
+                return Err(self.ctx_err(
+                    "while scanning a %YAML directive",
+                    start,
+                    "did not find expected digit or '.' character",
+                ));
+            }
+            self.skip();
+            let minor = self.scan_version_number(start)?;
+            Tok::VersionDirective(major, minor)
+        } else if name == "TAG" {
+            while is_blank(self.ch(0)) {
+                self.skip();
+            }
+            let handle = self.scan_tag_handle(true, start)?;
+            if !is_blank(self.ch(0)) {
+                return Err(self.ctx_err(
+                    "while scanning a %TAG directive",
+                    start,
+                    "did not find expected whitespace",
+                ));
+            }
+            while is_blank(self.ch(0)) {
+                self.skip();
+            }
+            let prefix = self.scan_tag_uri(true, None, start)?;
+            if !is_blankz(self.ch(0)) {
+                return Err(self.ctx_err(
+                    "while scanning a %TAG directive",
+                    start,
+                    "did not find expected whitespace or line break",
+                ));
+            }
+            Tok::TagDirective(handle, prefix)
+        } else {
+            return Err(self.ctx_err(
+                "while scanning a directive",
+                start,
+                "found unknown directive name",
+            ));
+        };
+        let end = self.mark;
+        while is_blank(self.ch(0)) {
+            self.skip();
+        }
+        if self.ch(0) == '#' {
+            while !is_breakz(self.ch(0)) {
+                self.skip();
+            }
+        }
+        if !is_breakz(self.ch(0)) {
+            return Err(self.ctx_err(
+                "while scanning a directive",
+                start,
+                "did not find expected comment or line break",
+            ));
+        }
+        self.skip_line();
+        self.push(tok, start, end);
+        Ok(())
+    }
+
+    fn scan_version_number(&mut self, start: Pos) -> R<u32> {
+        let mut value: u32 = 0;
+        let mut length = 0;
+        while let Some(d) = self.ch(0).to_digit(10) {
+            length += 1;
+            if length > 9 {
+                return Err(self.ctx_err(
+                    "while scanning a %YAML directive",
+                    start,
+                    "found extremely long version number",
+                ));
+            }
+            value = value * 10 + d;
+            self.skip();
+        }
+        if length == 0 {
+            return Err(self.ctx_err(
+                "while scanning a %YAML directive",
+                start,
+                "did not find expected version number",
+            ));
+        }
+        Ok(value)
+    }
+
+    fn fetch_block_scalar(&mut self, literal: bool) -> R<()> {
+        self.remove_simple_key()?;
+        self.simple_key_allowed = true;
+        let start = self.mark;
+        self.skip();
+        let ctx = "while scanning a block scalar";
+        let mut chomping: i8 = 0;
+        let mut increment: usize = 0;
+        let c = self.ch(0);
+        if c == '+' || c == '-' {
+            chomping = if c == '+' { 1 } else { -1 };
+            self.skip();
+            if let Some(d) = self.ch(0).to_digit(10) {
+                if d == 0 {
+                    return Err(self.ctx_err(
+                        ctx,
+                        start,
+                        "found an indentation indicator equal to 0",
+                    ));
+                }
+                increment = d as usize;
+                self.skip();
+            }
+        } else if let Some(d) = c.to_digit(10) {
+            if d == 0 {
+                return Err(self.ctx_err(ctx, start, "found an indentation indicator equal to 0"));
+            }
+            increment = d as usize;
+            self.skip();
+            let c = self.ch(0);
+            if c == '+' || c == '-' {
+                chomping = if c == '+' { 1 } else { -1 };
+                self.skip();
+            }
+        }
+        while is_blank(self.ch(0)) {
+            self.skip();
+        }
+        if self.ch(0) == '#' {
+            while !is_breakz(self.ch(0)) {
+                self.skip();
+            }
+        }
+        if !is_breakz(self.ch(0)) {
+            return Err(self.ctx_err(ctx, start, "did not find expected comment or line break"));
+        }
+        if is_break(self.ch(0)) {
+            self.skip_line();
+        }
+        let mut end = self.mark;
+        let mut indent: usize = 0;
+        if increment > 0 {
+            indent = if self.indent >= 0 {
+                self.indent as usize + increment
+            } else {
+                increment
+            };
+        }
+        let mut string = String::new();
+        let mut leading_break = String::new();
+        let mut trailing_breaks = String::new();
+        self.block_scalar_breaks(&mut indent, &mut trailing_breaks, start, &mut end)?;
+        let mut leading_blank = false;
+        while self.mark.column == indent && !is_z(self.ch(0)) {
+            let trailing_blank = is_blank(self.ch(0));
+            if !literal && leading_break.starts_with('\n') && !leading_blank && !trailing_blank {
+                if trailing_breaks.is_empty() {
+                    string.push(' ');
+                }
+                leading_break.clear();
+            } else {
+                string.push_str(&leading_break);
+                leading_break.clear();
+            }
+            string.push_str(&trailing_breaks);
+            trailing_breaks.clear();
+            leading_blank = is_blank(self.ch(0));
+            while !is_breakz(self.ch(0)) {
+                self.read(&mut string);
+            }
+            self.read_line(&mut leading_break);
+            self.block_scalar_breaks(&mut indent, &mut trailing_breaks, start, &mut end)?;
+        }
+        if chomping != -1 {
+            string.push_str(&leading_break);
+        }
+        if chomping == 1 {
+            string.push_str(&trailing_breaks);
+        }
+        self.push(
+            Tok::Scalar(
+                string,
+                if literal {
+                    Style::Literal
+                } else {
+                    Style::Folded
+                },
+            ),
+            start,
+            end,
+        );
+        Ok(())
+    }
+
+    fn block_scalar_breaks(
+        &mut self,
+        indent: &mut usize,
+        breaks: &mut String,
+        start: Pos,
+        end: &mut Pos,
+    ) -> R<()> {
+        let mut max_indent = 0usize;
+        *end = self.mark;
+        loop {
+            while (*indent == 0 || self.mark.column < *indent) && self.ch(0) == ' ' {
+                self.skip();
+            }
+            if self.mark.column > max_indent {
+                max_indent = self.mark.column;
+            }
+            if (*indent == 0 || self.mark.column < *indent) && self.ch(0) == '\t' {
+                return Err(self.ctx_err(
+                    "while scanning a block scalar",
+                    start,
+                    "found a tab character where an indentation space is expected",
+                ));
+            }
+            if !is_break(self.ch(0)) {
+                break;
+            }
+            self.read_line(breaks);
+            *end = self.mark;
+        }
+        if *indent == 0 {
+            *indent = max_indent;
+            let min = (self.indent + 1).max(1) as usize;
+            if *indent < min {
+                *indent = min;
+            }
+        }
+        Ok(())
+    }
+
+    fn fetch_flow_scalar(&mut self, single: bool) -> R<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let ctx = "while scanning a quoted scalar";
+        let start = self.mark;
+        self.skip();
+        let mut string = String::new();
+        let mut leading_break = String::new();
+        let mut trailing_breaks = String::new();
+        let mut whitespaces = String::new();
+        loop {
+            if self.mark.column == 0
+                && (self.check3('-') || self.check3('.'))
+                && is_blankz(self.ch(3))
+            {
+                return Err(self.ctx_err(ctx, start, "found unexpected document indicator"));
+            }
+            if is_z(self.ch(0)) {
+                return Err(self.ctx_err(ctx, start, "found unexpected end of stream"));
+            }
+            let mut leading_blanks = false;
+            while !is_blankz(self.ch(0)) {
+                let c = self.ch(0);
+                if single && c == '\'' && self.ch(1) == '\'' {
+                    string.push('\'');
+                    self.skip();
+                    self.skip();
+                } else if c == if single { '\'' } else { '"' } {
+                    break;
+                } else if !single && c == '\\' && is_break(self.ch(1)) {
+                    self.skip();
+                    self.skip_line();
+                    leading_blanks = true;
+                    break;
+                } else if !single && c == '\\' {
+                    let mut code_length = 0;
+                    match self.ch(1) {
+                        '0' => string.push('\0'),
+                        'a' => string.push('\x07'),
+                        'b' => string.push('\x08'),
+                        't' | '\t' => string.push('\t'),
+                        'n' => string.push('\n'),
+                        'v' => string.push('\x0B'),
+                        'f' => string.push('\x0C'),
+                        'r' => string.push('\r'),
+                        'e' => string.push('\x1B'),
+                        ' ' => string.push(' '),
+                        '"' => string.push('"'),
+                        '/' => string.push('/'),
+                        '\'' => string.push('\''),
+                        '\\' => string.push('\\'),
+                        'N' => string.push('\u{85}'),
+                        '_' => string.push('\u{A0}'),
+                        'L' => string.push('\u{2028}'),
+                        'P' => string.push('\u{2029}'),
+                        'x' => code_length = 2,
+                        'u' => code_length = 4,
+                        'U' => code_length = 8,
+                        _ => {
+                            return Err(self.ctx_err(ctx, start, "found unknown escape character"));
+                        }
+                    }
+                    self.skip();
+                    self.skip();
+                    if code_length > 0 {
+                        let mut value: u32 = 0;
+                        for k in 0..code_length {
+                            match self.ch(k).to_digit(16) {
+                                Some(d) => value = (value << 4) + d,
+                                None => {
+                                    return Err(self.ctx_err(
+                                        ctx,
+                                        start,
+                                        "did not find expected hexadecimal number",
+                                    ));
+                                }
+                            }
+                        }
+                        match char::from_u32(value) {
+                            Some(ch) => string.push(ch),
+                            None => {
+                                return Err(self.ctx_err(
+                                    ctx,
+                                    start,
+                                    "found invalid Unicode character escape code",
+                                ));
+                            }
+                        }
+                        for _ in 0..code_length {
+                            self.skip();
+                        }
+                    }
+                } else {
+                    self.read(&mut string);
+                }
+            }
+            if self.ch(0) == if single { '\'' } else { '"' } {
+                break;
+            }
+            while is_blank(self.ch(0)) || is_break(self.ch(0)) {
+                if is_blank(self.ch(0)) {
+                    if leading_blanks {
+                        self.skip();
+                    } else {
+                        self.read(&mut whitespaces);
+                    }
+                } else if !leading_blanks {
+                    whitespaces.clear();
+                    self.read_line(&mut leading_break);
+                    leading_blanks = true;
+                } else {
+                    self.read_line(&mut trailing_breaks);
+                }
+            }
+            if leading_blanks {
+                if leading_break.starts_with('\n') {
+                    if trailing_breaks.is_empty() {
+                        string.push(' ');
+                    } else {
+                        string.push_str(&trailing_breaks);
+                    }
+                } else {
+                    string.push_str(&leading_break);
+                    string.push_str(&trailing_breaks);
+                }
+                leading_break.clear();
+                trailing_breaks.clear();
+            } else {
+                string.push_str(&whitespaces);
+                whitespaces.clear();
+            }
+        }
+        self.skip();
+        let end = self.mark;
+        self.push(
+            Tok::Scalar(string, if single { Style::Single } else { Style::Double }),
+            start,
+            end,
+        );
+        Ok(())
+    }
+
+    fn fetch_plain_scalar(&mut self) -> R<()> {
+        self.save_simple_key()?;
+        self.simple_key_allowed = false;
+        let start = self.mark;
+        let mut end = self.mark;
+        let indent = self.indent + 1;
+        let mut string = String::new();
+        let mut leading_break = String::new();
+        let mut trailing_breaks = String::new();
+        let mut whitespaces = String::new();
+        let mut leading_blanks = false;
+        loop {
+            if self.mark.column == 0
+                && (self.check3('-') || self.check3('.'))
+                && is_blankz(self.ch(3))
+            {
+                break;
+            }
+            if self.ch(0) == '#' {
+                break;
+            }
+            while !is_blankz(self.ch(0)) {
+                let c = self.ch(0);
+                if (c == ':' && is_blankz(self.ch(1)))
+                    || (self.flow_level > 0 && ",?[]{}".contains(c))
+                {
+                    break;
+                }
+                if leading_blanks || !whitespaces.is_empty() {
+                    if leading_blanks {
+                        if leading_break.starts_with('\n') {
+                            if trailing_breaks.is_empty() {
+                                string.push(' ');
+                            } else {
+                                string.push_str(&trailing_breaks);
+                            }
+                        } else {
+                            string.push_str(&leading_break);
+                            string.push_str(&trailing_breaks);
+                        }
+                        leading_break.clear();
+                        trailing_breaks.clear();
+                        leading_blanks = false;
+                    } else {
+                        string.push_str(&whitespaces);
+                        whitespaces.clear();
+                    }
+                }
+                self.read(&mut string);
+                end = self.mark;
+            }
+            if !(is_blank(self.ch(0)) || is_break(self.ch(0))) {
+                break;
+            }
+            while is_blank(self.ch(0)) || is_break(self.ch(0)) {
+                if is_blank(self.ch(0)) {
+                    if leading_blanks && (self.mark.column as isize) < indent && self.ch(0) == '\t'
+                    {
+                        return Err(self.ctx_err(
+                            "while scanning a plain scalar",
+                            start,
+                            "found a tab character that violates indentation",
+                        ));
+                    }
+                    if leading_blanks {
+                        self.skip();
+                    } else {
+                        self.read(&mut whitespaces);
+                    }
+                } else if !leading_blanks {
+                    whitespaces.clear();
+                    self.read_line(&mut leading_break);
+                    leading_blanks = true;
+                } else {
+                    self.read_line(&mut trailing_breaks);
+                }
+            }
+            if self.flow_level == 0 && (self.mark.column as isize) < indent {
+                break;
+            }
+        }
+        self.push(Tok::Scalar(string, Style::Plain), start, end);
+        if leading_blanks {
+            self.simple_key_allowed = true;
+        }
+        Ok(())
+    }
+}
