@@ -9,9 +9,7 @@ use talos_config::yaml::parse::parse_documents;
 
 /// The peer testdata produced by Talos v1.13.9.
 pub fn peer_dir() -> std::path::PathBuf {
-    std::env::var_os("TALOS_PEER_DIR")
-        .map(Into::into)
-        .unwrap_or_else(|| "/work/shared/peer/talos-v1.13.9".into())
+    std::env::var_os("TALOS_PEER_DIR").map(Into::into).unwrap_or_else(|| "/work/shared/peer/talos-v1.13.9".into())
 }
 
 /// Decodes every document of `text` (strict, as the loader does).
@@ -22,20 +20,12 @@ pub fn decode_all(text: &str) -> Vec<Box<dyn Document>> {
         if root.as_mapping().is_none() {
             continue;
         }
-        let kind = root
-            .get("kind")
-            .and_then(|k| k.as_scalar())
-            .map(|s| s.text.clone())
-            .unwrap_or_default();
+        let kind = root.get("kind").and_then(|k| k.as_scalar()).map(|s| s.text.clone()).unwrap_or_default();
         let entry = lookup(&kind).unwrap_or_else(|| panic!("{kind} not registered"));
         let mut cx = DecodeCx::new();
         let doc = (entry.decode)(&root, &mut cx);
         assert_eq!(cx.into_error(), None, "decode errors");
-        assert_eq!(
-            (entry.unknown_keys)(&root).expect("unknown keys"),
-            None,
-            "unknown keys"
-        );
+        assert_eq!((entry.unknown_keys)(&root).expect("unknown keys"), None, "unknown keys");
         out.push(doc);
     }
     out
@@ -51,10 +41,7 @@ pub fn decode_one(text: &str) -> Box<dyn Document> {
 /// Decodes one document of type `T`.
 pub fn decode_as<T: Clone + 'static>(text: &str) -> T {
     let doc = decode_one(text);
-    doc.as_any()
-        .downcast_ref::<T>()
-        .expect("document type")
-        .clone()
+    doc.as_any().downcast_ref::<T>().expect("document type").clone()
 }
 
 /// `merge.Merge(left, right)` on two documents given as YAML, printed by the Talos encoder.

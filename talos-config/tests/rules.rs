@@ -35,136 +35,314 @@ macro_rules! rule {
 
 // ---- §12 worked examples (exact bytes from the spec) ----
 
-rule!(w01_strategic_on_minimal_legacy, W1_BASE, ["machine: {network: {hostname: foo}}"],
-    format!("{W1_HEAD}    network:\n        hostname: foo\ncluster: null\n"));
-rule!(w02_json6902_only, W1_BASE, [r#"[{"op":"add","path":"/machine/certSANs","value":["a.example.com"]}]"#],
-    "machine:\n  certSANs:\n  - a.example.com\n  type: worker\nversion: v1alpha1\n");
-rule!(w03_replace_idiom, "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    hostname: old\n    nameservers: [1.1.1.1]\n",
+rule!(
+    w01_strategic_on_minimal_legacy,
+    W1_BASE,
+    ["machine: {network: {hostname: foo}}"],
+    format!("{W1_HEAD}    network:\n        hostname: foo\ncluster: null\n")
+);
+rule!(
+    w02_json6902_only,
+    W1_BASE,
+    [r#"[{"op":"add","path":"/machine/certSANs","value":["a.example.com"]}]"#],
+    "machine:\n  certSANs:\n  - a.example.com\n  type: worker\nversion: v1alpha1\n"
+);
+rule!(
+    w03_replace_idiom,
+    "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    hostname: old\n    nameservers: [1.1.1.1]\n",
     ["machine:\n  network:\n    $patch: delete\n---\nmachine:\n  network:\n    hostname: new\n"],
-    format!("{W1_HEAD}    network:\n        hostname: new\ncluster: null\n"));
+    format!("{W1_HEAD}    network:\n        hostname: new\ncluster: null\n")
+);
 rule!(w04_zero_string_is_ignored, W1_BASE, ["machine: {type: \"\"}"], format!("{W1_HEAD}cluster: null\n"));
 rule!(w04_empty_list_appends_nothing, W1_BASE, ["machine: {certSANs: []}"], format!("{W1_HEAD}cluster: null\n"));
-rule!(w04_false_through_pointer, W1_BASE, ["machine: {features: {rbac: false}}"],
-    format!("{W1_HEAD}    features:\n        rbac: false\ncluster: null\n"));
-rule!(w04_replace_field_cleared, "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  network:\n    podSubnets: [10.244.0.0/16]\n",
+rule!(
+    w04_false_through_pointer,
+    W1_BASE,
+    ["machine: {features: {rbac: false}}"],
+    format!("{W1_HEAD}    features:\n        rbac: false\ncluster: null\n")
+);
+rule!(
+    w04_replace_field_cleared,
+    "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  network:\n    podSubnets: [10.244.0.0/16]\n",
     ["cluster: {network: {podSubnets: []}}"],
-    format!("{W1_HEAD}cluster:\n    controlPlane: null\n    network:\n        dnsDomain: \"\"\n        podSubnets: []\n        serviceSubnets: []\n"));
-rule!(w05_lists_append, "version: v1alpha1\nmachine:\n  type: worker\n  certSANs: [a]\n", ["machine: {certSANs: [b, a]}"],
-    "version: v1alpha1\nmachine:\n    type: worker\n    token: \"\"\n    certSANs:\n        - a\n        - b\n        - a\ncluster: null\n");
-rule!(w06_extra_args_per_key_replace, "version: v1alpha1\nmachine:\n  type: worker\n  kubelet: {extraArgs: {a: \"1\", b: x}}\n",
+    format!(
+        "{W1_HEAD}cluster:\n    controlPlane: null\n    network:\n        dnsDomain: \"\"\n        podSubnets: []\n        serviceSubnets: []\n"
+    )
+);
+rule!(
+    w05_lists_append,
+    "version: v1alpha1\nmachine:\n  type: worker\n  certSANs: [a]\n",
+    ["machine: {certSANs: [b, a]}"],
+    "version: v1alpha1\nmachine:\n    type: worker\n    token: \"\"\n    certSANs:\n        - a\n        - b\n        - a\ncluster: null\n"
+);
+rule!(
+    w06_extra_args_per_key_replace,
+    "version: v1alpha1\nmachine:\n  type: worker\n  kubelet: {extraArgs: {a: \"1\", b: x}}\n",
     ["machine: {kubelet: {extraArgs: {b: [y, z]}}}"],
-    format!("{W1_HEAD}    kubelet:\n        extraArgs:\n            a: \"1\"\n            b:\n                - y\n                - z\ncluster: null\n"));
-rule!(w07_always_overwrite_volume_fields,
+    format!(
+        "{W1_HEAD}    kubelet:\n        extraArgs:\n            a: \"1\"\n            b:\n                - y\n                - z\ncluster: null\n"
+    )
+);
+rule!(
+    w07_always_overwrite_volume_fields,
     "apiVersion: v1alpha1\nkind: VolumeConfig\nname: EPHEMERAL\nprovisioning:\n    diskSelector:\n        match: disk.transport == \"nvme\"\n    minSize: 2GiB\n    maxSize: 40GiB\n",
     ["apiVersion: v1alpha1\nkind: VolumeConfig\nname: EPHEMERAL\nprovisioning:\n  grow: true\n"],
-    "apiVersion: v1alpha1\nkind: VolumeConfig\nname: EPHEMERAL\nprovisioning:\n    grow: true\n    maxSize: 40GiB\n");
-rule!(w08_delete_absent_unnamed_document, W1_BASE, ["apiVersion: v1alpha1\nkind: SideroLinkConfig\n$patch: delete\n"],
-    format!("{W1_HEAD}cluster: null\n---\n{{}}\n"));
-rule!(w08_delete_absent_named_document_is_refused, W1_BASE,
+    "apiVersion: v1alpha1\nkind: VolumeConfig\nname: EPHEMERAL\nprovisioning:\n    grow: true\n    maxSize: 40GiB\n"
+);
+rule!(
+    w08_delete_absent_unnamed_document,
+    W1_BASE,
+    ["apiVersion: v1alpha1\nkind: SideroLinkConfig\n$patch: delete\n"],
+    format!("{W1_HEAD}cluster: null\n---\n{{}}\n")
+);
+rule!(
+    w08_delete_absent_named_document_is_refused,
+    W1_BASE,
     ["apiVersion: v1alpha1\nkind: DummyLinkConfig\nname: dummy0\n$patch: delete\n"],
-    "ERROR: named patch delete: document v1alpha1/DummyLinkConfig/dummy0 does not exist");
+    "ERROR: named patch delete: document v1alpha1/DummyLinkConfig/dummy0 does not exist"
+);
 rule!(w09_empty_patch_reencodes_single_document, W1_BASE, [""], "machine:\n  type: worker\nversion: v1alpha1\n");
-rule!(w09_empty_patch_on_multi_document, "version: v1alpha1\nmachine:\n  type: worker\n---\napiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n",
-    ["[]"], "ERROR: JSON6902 patches are not supported for multi-document machine configuration");
-rule!(w10_unknown_key, W1_BASE, ["machine: {foo: bar}"],
-    "ERROR: error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\nmachine:\n    foo: bar\n");
-rule!(w10_delete_missing_element, "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n",
+rule!(
+    w09_empty_patch_on_multi_document,
+    "version: v1alpha1\nmachine:\n  type: worker\n---\napiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n",
+    ["[]"],
+    "ERROR: JSON6902 patches are not supported for multi-document machine configuration"
+);
+rule!(
+    w10_unknown_key,
+    W1_BASE,
+    ["machine: {foo: bar}"],
+    "ERROR: error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\nmachine:\n    foo: bar\n"
+);
+rule!(
+    w10_delete_missing_element,
+    "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n",
     ["machine:\n  network:\n    interfaces:\n      - interface: eth9\n        $patch: delete\n"],
-    "ERROR: patch delete: path 'machine.network.interfaces.[0]' in document '/v1alpha1': failed to delete path 'machine.network.interfaces.[0]': lookup failed");
-rule!(w10_delete_inner_key_of_element, W1_BASE,
+    "ERROR: patch delete: path 'machine.network.interfaces.[0]' in document '/v1alpha1': failed to delete path 'machine.network.interfaces.[0]': lookup failed"
+);
+rule!(
+    w10_delete_inner_key_of_element,
+    W1_BASE,
     ["machine:\n  network:\n    interfaces:\n      - interface: eth0\n        vip:\n          $patch: delete\n"],
-    "ERROR: error processing patch delete statements at line 1: cannot delete an inner key in 'machine.network.interfaces.[0].vip'");
-rule!(w10_delete_nested_list_element, "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n        vlans:\n          - vlanId: 100\n",
-    ["machine:\n  network:\n    interfaces:\n      - interface: eth0\n        vlans:\n          - vlanId: 100\n            $patch: delete\n"],
-    "ERROR: patch delete: path 'machine.network.interfaces.[0].vlans.[0]' in document '/v1alpha1': failed to delete path 'machine.network.interfaces.[0].vlans.[0]': searching for complex paths in slices is not supported");
-rule!(w10_conflicting_link_documents, "apiVersion: v1alpha1\nkind: BondConfig\nname: eth0\nlinks: [eth1]\nbondMode: active-backup\n",
+    "ERROR: error processing patch delete statements at line 1: cannot delete an inner key in 'machine.network.interfaces.[0].vip'"
+);
+rule!(
+    w10_delete_nested_list_element,
+    "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n        vlans:\n          - vlanId: 100\n",
+    [
+        "machine:\n  network:\n    interfaces:\n      - interface: eth0\n        vlans:\n          - vlanId: 100\n            $patch: delete\n"
+    ],
+    "ERROR: patch delete: path 'machine.network.interfaces.[0].vlans.[0]' in document '/v1alpha1': failed to delete path 'machine.network.interfaces.[0].vlans.[0]': searching for complex paths in slices is not supported"
+);
+rule!(
+    w10_conflicting_link_documents,
+    "apiVersion: v1alpha1\nkind: BondConfig\nname: eth0\nlinks: [eth1]\nbondMode: active-backup\n",
     ["apiVersion: v1alpha1\nkind: LinkConfig\nname: eth0\nmtu: 1500\n"],
-    "ERROR: conflicting documents: BondConfig/eth0 and LinkConfig/eth0");
-rule!(w10_routing_rule_merge_defect, "apiVersion: v1alpha1\nkind: RoutingRuleConfig\nname: \"100\"\ntable: 100\n",
+    "ERROR: conflicting documents: BondConfig/eth0 and LinkConfig/eth0"
+);
+rule!(
+    w10_routing_rule_merge_defect,
+    "apiVersion: v1alpha1\nkind: RoutingRuleConfig\nname: \"100\"\ntable: 100\n",
     ["apiVersion: v1alpha1\nkind: RoutingRuleConfig\nname: \"100\"\npriority: 5\n"],
-    "ERROR: merge field network.RoutingRuleConfigV1Alpha1.RuleSrc: merge field network.Prefix.Prefix: merge field netip.Prefix.ip: merge field netip.Addr.addr: merge field netip.uint128.hi: merge not possible, left 0 is not settable");
-rule!(w11_json_step_changes_arg_words, "version: v1alpha1\nmachine:\n    type: worker\n    kubelet:\n        extraArgs:\n            a: on\n",
+    "ERROR: merge field network.RoutingRuleConfigV1Alpha1.RuleSrc: merge field network.Prefix.Prefix: merge field netip.Prefix.ip: merge field netip.Addr.addr: merge field netip.uint128.hi: merge not possible, left 0 is not settable"
+);
+rule!(
+    w11_json_step_changes_arg_words,
+    "version: v1alpha1\nmachine:\n    type: worker\n    kubelet:\n        extraArgs:\n            a: on\n",
     [r#"[{"op":"replace","path":"/machine/type","value":"worker"}]"#, "machine: {type: worker}"],
-    format!("{W1_HEAD}    kubelet:\n        extraArgs:\n            a: \"true\"\ncluster: null\n"));
-rule!(w12_unloadable_block_scalar, W1_BASE, [r#"cluster: {inlineManifests: [{name: m, contents: " x: 1\n"}]}"#],
-    format!("{W1_HEAD}cluster:\n    controlPlane: null\n    inlineManifests:\n        - name: m\n          contents: |4\n             x: 1\n"));
-rule!(w13_outside_bmp, W1_BASE, ["{\"machine\":{\"nodeLabels\":{\"e\":\"\u{1F600}\"}}}"],
-    format!("{W1_HEAD}    nodeLabels:\n        e: \"\\U0001F600\"\ncluster: null\n"));
-rule!(w14_named_kind_deleted_without_name, "version: v1alpha1\nmachine:\n  type: worker\n---\napiVersion: v1alpha1\nkind: DummyLinkConfig\nname: dummy0\n",
+    format!("{W1_HEAD}    kubelet:\n        extraArgs:\n            a: \"true\"\ncluster: null\n")
+);
+rule!(
+    w12_unloadable_block_scalar,
+    W1_BASE,
+    [r#"cluster: {inlineManifests: [{name: m, contents: " x: 1\n"}]}"#],
+    format!(
+        "{W1_HEAD}cluster:\n    controlPlane: null\n    inlineManifests:\n        - name: m\n          contents: |4\n             x: 1\n"
+    )
+);
+rule!(
+    w13_outside_bmp,
+    W1_BASE,
+    ["{\"machine\":{\"nodeLabels\":{\"e\":\"\u{1F600}\"}}}"],
+    format!("{W1_HEAD}    nodeLabels:\n        e: \"\\U0001F600\"\ncluster: null\n")
+);
+rule!(
+    w14_named_kind_deleted_without_name,
+    "version: v1alpha1\nmachine:\n  type: worker\n---\napiVersion: v1alpha1\nkind: DummyLinkConfig\nname: dummy0\n",
     ["apiVersion: v1alpha1\nkind: DummyLinkConfig\n$patch: delete\n"],
-    format!("{W1_HEAD}cluster: null\n---\napiVersion: v1alpha1\nkind: DummyLinkConfig\nname: dummy0\n---\n{{}}\n"));
-rule!(w14_named_kind_deleted_with_name, "version: v1alpha1\nmachine:\n  type: worker\n---\napiVersion: v1alpha1\nkind: DummyLinkConfig\nname: dummy0\n",
+    format!("{W1_HEAD}cluster: null\n---\napiVersion: v1alpha1\nkind: DummyLinkConfig\nname: dummy0\n---\n{{}}\n")
+);
+rule!(
+    w14_named_kind_deleted_with_name,
+    "version: v1alpha1\nmachine:\n  type: worker\n---\napiVersion: v1alpha1\nkind: DummyLinkConfig\nname: dummy0\n",
     ["apiVersion: v1alpha1\nkind: DummyLinkConfig\nname: dummy0\n$patch: delete\n"],
-    format!("{W1_HEAD}cluster: null\n"));
+    format!("{W1_HEAD}cluster: null\n")
+);
 
 // ---- §7 generic merge rules ----
 
 rule!(r7_scalar_replaces, W1_BASE, ["machine: {type: controlplane}"]);
-rule!(r7_zero_int_ignored_on_plain_field, "version: v1alpha1\nmachine:\n  type: worker\n  features:\n    kubePrism:\n      enabled: true\n      port: 7445\n",
-    ["machine: {features: {kubePrism: {port: 0, enabled: false}}}"]);
-rule!(r7_zero_through_pointer_overwrites, "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    kubespan:\n      mtu: 1420\n",
-    ["machine: {network: {kubespan: {mtu: 0}}}"]);
-rule!(r7_null_is_no_effect, "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    hostname: keep\n",
-    ["machine:\n  network:\n    hostname: null\n"]);
-rule!(r7_empty_map_is_no_effect, "version: v1alpha1\nmachine:\n  type: worker\n  nodeLabels:\n    a: b\n", ["machine: {nodeLabels: {}}"]);
-rule!(r7_map_merged_per_key, "version: v1alpha1\nmachine:\n  type: worker\n  nodeLabels:\n    a: b\n    c: d\n",
-    ["machine: {nodeLabels: {c: e, f: g}}"]);
-rule!(r7_unstructured_deep_merge, "version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraConfig:\n      map: {slice: [s1], some: value}\n      a: aa\n",
-    ["machine: {kubelet: {extraConfig: {b: bb, map: {slice: [s2], other: thing}}}}"]);
-rule!(r7_unstructured_false_overwrites_zero_ignored, "version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraConfig:\n      flag: true\n      n: 5\n      s: x\n",
-    ["machine: {kubelet: {extraConfig: {flag: false, n: 0, s: \"\"}}}"]);
-rule!(r7_unstructured_type_mismatch, "version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraConfig:\n      a: 1\n",
-    ["machine: {kubelet: {extraConfig: {a: text}}}"]);
-rule!(r7_empty_string_map_value_added_not_overwriting, "version: v1alpha1\nmachine:\n  type: worker\n  nodeLabels:\n    a: b\n",
-    ["machine: {nodeLabels: {a: \"\", n: \"\"}}"]);
+rule!(
+    r7_zero_int_ignored_on_plain_field,
+    "version: v1alpha1\nmachine:\n  type: worker\n  features:\n    kubePrism:\n      enabled: true\n      port: 7445\n",
+    ["machine: {features: {kubePrism: {port: 0, enabled: false}}}"]
+);
+rule!(
+    r7_zero_through_pointer_overwrites,
+    "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    kubespan:\n      mtu: 1420\n",
+    ["machine: {network: {kubespan: {mtu: 0}}}"]
+);
+rule!(
+    r7_null_is_no_effect,
+    "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    hostname: keep\n",
+    ["machine:\n  network:\n    hostname: null\n"]
+);
+rule!(
+    r7_empty_map_is_no_effect,
+    "version: v1alpha1\nmachine:\n  type: worker\n  nodeLabels:\n    a: b\n",
+    ["machine: {nodeLabels: {}}"]
+);
+rule!(
+    r7_map_merged_per_key,
+    "version: v1alpha1\nmachine:\n  type: worker\n  nodeLabels:\n    a: b\n    c: d\n",
+    ["machine: {nodeLabels: {c: e, f: g}}"]
+);
+rule!(
+    r7_unstructured_deep_merge,
+    "version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraConfig:\n      map: {slice: [s1], some: value}\n      a: aa\n",
+    ["machine: {kubelet: {extraConfig: {b: bb, map: {slice: [s2], other: thing}}}}"]
+);
+rule!(
+    r7_unstructured_false_overwrites_zero_ignored,
+    "version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraConfig:\n      flag: true\n      n: 5\n      s: x\n",
+    ["machine: {kubelet: {extraConfig: {flag: false, n: 0, s: \"\"}}}"]
+);
+rule!(
+    r7_unstructured_type_mismatch,
+    "version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraConfig:\n      a: 1\n",
+    ["machine: {kubelet: {extraConfig: {a: text}}}"]
+);
+rule!(
+    r7_empty_string_map_value_added_not_overwriting,
+    "version: v1alpha1\nmachine:\n  type: worker\n  nodeLabels:\n    a: b\n",
+    ["machine: {nodeLabels: {a: \"\", n: \"\"}}"]
+);
 
 // ---- §8 type-specific behaviour ----
 
-rule!(r8_service_subnets_replaced, "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  network:\n    serviceSubnets: [10.96.0.0/12]\n",
-    ["cluster: {network: {serviceSubnets: [10.100.0.0/16]}}"]);
-rule!(r8_audit_policy_replaced, "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  apiServer:\n    auditPolicy:\n      kind: Policy\n      rules: [{level: Metadata}]\n",
-    ["cluster: {apiServer: {auditPolicy: {rules: [{level: None}]}}}"]);
-rule!(r8_audit_policy_empty_is_no_op, "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  apiServer:\n    auditPolicy:\n      kind: Policy\n",
-    ["cluster: {apiServer: {auditPolicy: {}}}"]);
-rule!(r8_interfaces_keyed_by_name_and_selector,
+rule!(
+    r8_service_subnets_replaced,
+    "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  network:\n    serviceSubnets: [10.96.0.0/12]\n",
+    ["cluster: {network: {serviceSubnets: [10.100.0.0/16]}}"]
+);
+rule!(
+    r8_audit_policy_replaced,
+    "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  apiServer:\n    auditPolicy:\n      kind: Policy\n      rules: [{level: Metadata}]\n",
+    ["cluster: {apiServer: {auditPolicy: {rules: [{level: None}]}}}"]
+);
+rule!(
+    r8_audit_policy_empty_is_no_op,
+    "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  apiServer:\n    auditPolicy:\n      kind: Policy\n",
+    ["cluster: {apiServer: {auditPolicy: {}}}"]
+);
+rule!(
+    r8_interfaces_keyed_by_name_and_selector,
     "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n        dhcp: true\n      - deviceSelector: {driver: macvtap}\n        addresses: [10.0.0.1/24]\n",
-    ["machine:\n  network:\n    interfaces:\n      - interface: eth0\n        dhcp: false\n        addresses: [10.0.0.2/24]\n      - deviceSelector: {driver: macvtap}\n        addresses: [10.0.0.3/24]\n      - interface: eth1\n        dhcp: true\n"]);
-rule!(r8_vlans_keyed_by_id, "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n        vlans:\n          - vlanId: 100\n            addresses: [10.3.4.5/32]\n",
-    ["machine:\n  network:\n    interfaces:\n      - interface: eth0\n        vlans:\n          - vlanId: 100\n            addresses: [10.3.4.6/32]\n          - vlanId: 101\n            dhcp: true\n"]);
-rule!(r8_admission_control_keyed_by_name,
+    [
+        "machine:\n  network:\n    interfaces:\n      - interface: eth0\n        dhcp: false\n        addresses: [10.0.0.2/24]\n      - deviceSelector: {driver: macvtap}\n        addresses: [10.0.0.3/24]\n      - interface: eth1\n        dhcp: true\n"
+    ]
+);
+rule!(
+    r8_vlans_keyed_by_id,
+    "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n        vlans:\n          - vlanId: 100\n            addresses: [10.3.4.5/32]\n",
+    [
+        "machine:\n  network:\n    interfaces:\n      - interface: eth0\n        vlans:\n          - vlanId: 100\n            addresses: [10.3.4.6/32]\n          - vlanId: 101\n            dhcp: true\n"
+    ]
+);
+rule!(
+    r8_admission_control_keyed_by_name,
     "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  apiServer:\n    admissionControl:\n      - name: PodSecurity\n        configuration:\n          defaults: {enforce: baseline}\n          exemptions: {namespaces: [kube-system]}\n",
-    ["cluster:\n  apiServer:\n    admissionControl:\n      - name: PodSecurity\n        configuration:\n          defaults: {enforce: restricted}\n          exemptions: {namespaces: [rook-system]}\n      - name: Other\n        configuration: {a: b}\n"]);
-rule!(r8_extra_args_empty_patch_map_no_op, "version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraArgs:\n      a: b\n",
-    ["machine: {kubelet: {extraArgs: {}}}"]);
-rule!(r8_extension_service_config_files_keyed_by_mount_path,
+    [
+        "cluster:\n  apiServer:\n    admissionControl:\n      - name: PodSecurity\n        configuration:\n          defaults: {enforce: restricted}\n          exemptions: {namespaces: [rook-system]}\n      - name: Other\n        configuration: {a: b}\n"
+    ]
+);
+rule!(
+    r8_extra_args_empty_patch_map_no_op,
+    "version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraArgs:\n      a: b\n",
+    ["machine: {kubelet: {extraArgs: {}}}"]
+);
+rule!(
+    r8_extension_service_config_files_keyed_by_mount_path,
     "apiVersion: v1alpha1\nkind: ExtensionServiceConfig\nname: foo\nconfigFiles:\n  - content: hello\n    mountPath: /etc/foo\nenvironment: [A=1]\n",
-    ["apiVersion: v1alpha1\nkind: ExtensionServiceConfig\nname: foo\nconfigFiles:\n  - content: hello world\n    mountPath: /etc/foo\n  - content: bar\n    mountPath: /etc/bar\nenvironment: [B=2]\n"]);
-rule!(r8_registry_mirror_endpoints_appended, "version: v1alpha1\nmachine:\n  type: worker\n  registries:\n    mirrors:\n      docker.io:\n        endpoints: [https://a]\n",
-    ["machine: {registries: {mirrors: {docker.io: {endpoints: [https://b]}, ghcr.io: {endpoints: [https://c]}}}}"]);
-rule!(r8_endpoint_url_merged_by_component, "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  controlPlane:\n    endpoint: https://127.0.0.1:6643/\n",
-    ["cluster: {controlPlane: {endpoint: https://10.0.0.1}}"]);
-rule!(r8_endpoint_port_dropped_with_host, "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  controlPlane:\n    endpoint: https://10.0.0.2:6443\n",
-    ["cluster: {controlPlane: {endpoint: https://10.0.0.3}}"]);
-rule!(r8_inline_manifest_leading_blank_lines_stripped, W1_BASE,
-    ["cluster:\n  inlineManifests:\n    - name: m\n      contents: |\n\n        apiVersion: v1\n        kind: Namespace\n"]);
-rule!(r8_ethernet_features_false_overwrites, "apiVersion: v1alpha1\nkind: EthernetConfig\nname: eth0\nfeatures:\n  tx-tcp-segmentation: true\n",
-    ["apiVersion: v1alpha1\nkind: EthernetConfig\nname: eth0\nfeatures:\n  tx-tcp-segmentation: false\n"]);
+    [
+        "apiVersion: v1alpha1\nkind: ExtensionServiceConfig\nname: foo\nconfigFiles:\n  - content: hello world\n    mountPath: /etc/foo\n  - content: bar\n    mountPath: /etc/bar\nenvironment: [B=2]\n"
+    ]
+);
+rule!(
+    r8_registry_mirror_endpoints_appended,
+    "version: v1alpha1\nmachine:\n  type: worker\n  registries:\n    mirrors:\n      docker.io:\n        endpoints: [https://a]\n",
+    ["machine: {registries: {mirrors: {docker.io: {endpoints: [https://b]}, ghcr.io: {endpoints: [https://c]}}}}"]
+);
+rule!(
+    r8_endpoint_url_merged_by_component,
+    "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  controlPlane:\n    endpoint: https://127.0.0.1:6643/\n",
+    ["cluster: {controlPlane: {endpoint: https://10.0.0.1}}"]
+);
+rule!(
+    r8_endpoint_port_dropped_with_host,
+    "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  controlPlane:\n    endpoint: https://10.0.0.2:6443\n",
+    ["cluster: {controlPlane: {endpoint: https://10.0.0.3}}"]
+);
+rule!(
+    r8_inline_manifest_leading_blank_lines_stripped,
+    W1_BASE,
+    [
+        "cluster:\n  inlineManifests:\n    - name: m\n      contents: |\n\n        apiVersion: v1\n        kind: Namespace\n"
+    ]
+);
+rule!(
+    r8_ethernet_features_false_overwrites,
+    "apiVersion: v1alpha1\nkind: EthernetConfig\nname: eth0\nfeatures:\n  tx-tcp-segmentation: true\n",
+    ["apiVersion: v1alpha1\nkind: EthernetConfig\nname: eth0\nfeatures:\n  tx-tcp-segmentation: false\n"]
+);
 
 // ---- `$patch: delete` forms ----
 
-rule!(d_whole_document, "version: v1alpha1\nmachine:\n  type: worker\n---\napiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n",
-    ["apiVersion: v1alpha1\nkind: HostnameConfig\n$patch: delete\n"]);
-rule!(d_field, "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    hostname: foo\n    nameservers: [1.1.1.1]\n",
-    ["machine:\n  network:\n    hostname:\n      $patch: delete\n"]);
-rule!(d_map_key, "version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraArgs:\n      max-pod: \"150\"\n      v: \"2\"\n",
-    ["machine:\n  kubelet:\n    extraArgs:\n      max-pod:\n        $patch: delete\n"]);
-rule!(d_map_key_with_dots_and_slashes, "version: v1alpha1\nmachine:\n  type: worker\n  nodeLabels:\n    lab.talos.dev/pool: blue\n    lab.talos.dev/canary: \"on\"\n",
-    ["machine:\n  nodeLabels:\n    lab.talos.dev/canary:\n      $patch: delete\n"]);
-rule!(d_list_element, "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n        dhcp: true\n      - interface: eth1\n        dhcp: true\n",
-    ["machine:\n  network:\n    interfaces:\n      - interface: eth0\n        $patch: delete\n"]);
-rule!(d_missing_intermediate_pointer, "version: v1alpha1\nmachine: {}\n", ["machine:\n  network:\n    hostname:\n      $patch: delete\n"],
-    "ERROR: patch delete: path 'machine.network.hostname' in document '/v1alpha1': failed to delete path 'machine.network.hostname': lookup failed");
-rule!(d_scalar_list_elements_cannot_be_deleted, "version: v1alpha1\nmachine:\n  type: worker\n  certSANs: [a, b]\n",
-    ["machine:\n  certSANs:\n    - a\n    - x: a\n      $patch: delete\n"]);
+rule!(
+    d_whole_document,
+    "version: v1alpha1\nmachine:\n  type: worker\n---\napiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n",
+    ["apiVersion: v1alpha1\nkind: HostnameConfig\n$patch: delete\n"]
+);
+rule!(
+    d_field,
+    "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    hostname: foo\n    nameservers: [1.1.1.1]\n",
+    ["machine:\n  network:\n    hostname:\n      $patch: delete\n"]
+);
+rule!(
+    d_map_key,
+    "version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraArgs:\n      max-pod: \"150\"\n      v: \"2\"\n",
+    ["machine:\n  kubelet:\n    extraArgs:\n      max-pod:\n        $patch: delete\n"]
+);
+rule!(
+    d_map_key_with_dots_and_slashes,
+    "version: v1alpha1\nmachine:\n  type: worker\n  nodeLabels:\n    lab.talos.dev/pool: blue\n    lab.talos.dev/canary: \"on\"\n",
+    ["machine:\n  nodeLabels:\n    lab.talos.dev/canary:\n      $patch: delete\n"]
+);
+rule!(
+    d_list_element,
+    "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n        dhcp: true\n      - interface: eth1\n        dhcp: true\n",
+    ["machine:\n  network:\n    interfaces:\n      - interface: eth0\n        $patch: delete\n"]
+);
+rule!(
+    d_missing_intermediate_pointer,
+    "version: v1alpha1\nmachine: {}\n",
+    ["machine:\n  network:\n    hostname:\n      $patch: delete\n"],
+    "ERROR: patch delete: path 'machine.network.hostname' in document '/v1alpha1': failed to delete path 'machine.network.hostname': lookup failed"
+);
+rule!(
+    d_scalar_list_elements_cannot_be_deleted,
+    "version: v1alpha1\nmachine:\n  type: worker\n  certSANs: [a, b]\n",
+    ["machine:\n  certSANs:\n    - a\n    - x: a\n      $patch: delete\n"]
+);
 rule!(d_other_patch_value_is_content, W1_BASE, ["machine:\n  network:\n    hostname:\n      $patch: Delete\n"]);
 rule!(d_whole_legacy_document_needs_api_version, W1_BASE, ["machine:\n  type: worker\n$patch: delete\n"]);

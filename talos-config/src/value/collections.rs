@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 
 use super::decode::{construct_error, is_null};
 use super::{COMPLEX_SLICE_PATH, DecodeCx, DeletePath, LOOKUP_FAILED, MergeFlags, Value};
-use crate::yaml::resolve::key_cmp_v4;
 use crate::yaml::{Node, NodeValue};
 
 /// A Go slice `[]T` (nil and empty are both the empty `Vec`; see [`Replaced`] for the one place
@@ -191,11 +190,9 @@ pub fn map_unknown_keys<V: Value>(node: &Node) -> Result<Option<Node>, String> {
 
 /// A mapping node with entries sorted in go-yaml's key order.
 pub fn sorted_mapping(mut entries: Vec<(Node, Node)>) -> Node {
-    entries.sort_by(|(a, _), (b, _)| {
-        let a = a.as_scalar().map(|s| s.text.as_str()).unwrap_or("");
-        let b = b.as_scalar().map(|s| s.text.as_str()).unwrap_or("");
-        key_cmp_v4(a, b)
-    });
+    // The emitter's own stable sort: go-yaml's key order is not a total order, and std's sort
+    // may panic on such a comparison.
+    crate::yaml::emit_v4::sort_keys_v4(&mut entries);
     Node::mapping(entries)
 }
 

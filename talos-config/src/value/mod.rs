@@ -11,6 +11,7 @@ mod collections;
 mod decode;
 mod scalars;
 mod structs;
+pub mod url;
 
 pub use any::{Any, Unstructured};
 pub use collections::Replaced;

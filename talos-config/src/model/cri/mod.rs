@@ -39,5 +39,68 @@ pub struct RegistryEndpoint {
     pub override_path: Option<bool>,
 }
 
+/// `RegistryAuthConfig` (named by the registry endpoint): pull credentials.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "cri.RegistryAuthConfigV1Alpha1")]
+pub struct RegistryAuthConfig {
+    #[talos(inline)]
+    pub meta: Meta,
+    #[talos(key = "name", go_name = "MetaName")]
+    pub name: String,
+    #[talos(key = "username", omitempty, go_name = "RegistryUsername")]
+    pub username: String,
+    #[talos(key = "password", omitempty, go_name = "RegistryPassword")]
+    pub password: String,
+    #[talos(key = "auth", omitempty, go_name = "RegistryAuth")]
+    pub auth: String,
+    #[talos(key = "identityToken", omitempty, go_name = "RegistryIdentityToken")]
+    pub identity_token: String,
+}
+
+impl Kind for RegistryAuthConfig {
+    const KIND: &'static str = "RegistryAuthConfig";
+    const NAMED: bool = true;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// `RegistryTLSConfig` (named by the registry endpoint): TLS settings.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "cri.RegistryTLSConfigV1Alpha1")]
+pub struct RegistryTlsConfig {
+    #[talos(inline)]
+    pub meta: Meta,
+    #[talos(key = "name", go_name = "MetaName")]
+    pub name: String,
+    #[talos(key = "clientIdentity", omitempty, go_name = "TLSClientIdentity")]
+    pub client_identity: Option<CertificateAndKey>,
+    #[talos(key = "ca", omitempty, go_name = "TLSCA")]
+    pub ca: String,
+    #[talos(key = "insecureSkipVerify", omitempty, go_name = "TLSInsecureSkipVerify")]
+    pub insecure_skip_verify: Option<bool>,
+}
+
+impl Kind for RegistryTlsConfig {
+    const KIND: &'static str = "RegistryTLSConfig";
+    const NAMED: bool = true;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// `meta.CertificateAndKey`: PEM certificate and key text.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "meta.CertificateAndKey")]
+pub struct CertificateAndKey {
+    #[talos(key = "cert", omitempty, go_name = "Cert")]
+    pub cert: String,
+    #[talos(key = "key", omitempty, go_name = "Key")]
+    pub key: String,
+}
+
 /// The kinds of this area, as registered upstream.
-pub const KINDS: &[KindEntry] = &[entry::<RegistryMirrorConfig>()];
+pub const KINDS: &[KindEntry] =
+    &[entry::<RegistryAuthConfig>(), entry::<RegistryMirrorConfig>(), entry::<RegistryTlsConfig>()];

@@ -1,6 +1,30 @@
 //! Document kinds of upstream `pkg/machinery/config/types/hardware`.
 
-use crate::document::KindEntry;
+use talos_config_derive::Talos;
+
+use crate::document::{Kind, KindEntry, entry};
+use crate::model::meta::Meta;
+
+/// `PCIDriverRebindConfig` (named by the PCI device id): rebinds a device to another driver.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "hardware.PCIDriverRebindConfigV1Alpha1")]
+pub struct PciDriverRebindConfig {
+    #[talos(inline)]
+    pub meta: Meta,
+    #[talos(key = "name", go_name = "MetaName")]
+    pub name: String,
+    #[talos(key = "targetDriver", go_name = "PCITargetDriver")]
+    pub target_driver: String,
+}
+
+impl Kind for PciDriverRebindConfig {
+    const KIND: &'static str = "PCIDriverRebindConfig";
+    const NAMED: bool = true;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 
 /// The kinds of this area, as registered upstream.
-pub const KINDS: &[KindEntry] = &[];
+pub const KINDS: &[KindEntry] = &[entry::<PciDriverRebindConfig>()];

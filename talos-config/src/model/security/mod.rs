@@ -1,6 +1,144 @@
 //! Document kinds of upstream `pkg/machinery/config/types/security`.
 
-use crate::document::KindEntry;
+use talos_config_derive::Talos;
+
+use crate::document::{Kind, KindEntry, entry};
+use crate::model::meta::Meta;
+use crate::value::{DecodeCx, DeletePath, MergeFlags, Value, decode_seq, delete_element, seq_unknown_keys};
+use crate::yaml::Node;
+
+/// `ImageVerificationConfig` (unnamed): image signature verification rules.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "security.ImageVerificationConfigV1Alpha1")]
+pub struct ImageVerificationConfig {
+    #[talos(inline)]
+    pub meta: Meta,
+    #[talos(key = "rules", omitempty, go_name = "ConfigRules")]
+    pub rules: ImageVerificationRules,
+}
+
+impl Kind for ImageVerificationConfig {
+    const KIND: &'static str = "ImageVerificationConfig";
+    const NAMED: bool = false;
+}
+
+/// One verification rule.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "security.ImageVerificationRuleV1Alpha1")]
+pub struct ImageVerificationRule {
+    #[talos(key = "image", omitempty, go_name = "RuleImagePattern")]
+    pub image: String,
+    #[talos(key = "keyless", omitempty, go_name = "RuleKeylessVerifier")]
+    pub keyless: Option<ImageKeylessVerifier>,
+    #[talos(key = "publicKey", omitempty, go_name = "RulePublicKeyVerifier")]
+    pub public_key: Option<ImagePublicKeyVerifier>,
+    #[talos(key = "skip", omitempty, go_name = "RuleSkip")]
+    pub skip: Option<bool>,
+    #[talos(key = "deny", omitempty, go_name = "RuleDeny")]
+    pub deny: Option<bool>,
+}
+
+/// Cosign keyless verification.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "security.ImageKeylessVerifierV1Alpha1")]
+pub struct ImageKeylessVerifier {
+    #[talos(key = "issuer", omitempty, go_name = "KeylessIssuer")]
+    pub issuer: String,
+    #[talos(key = "subject", omitempty, go_name = "KeylessSubject")]
+    pub subject: String,
+    #[talos(key = "subjectRegex", omitempty, go_name = "KeylessSubjectRegex")]
+    pub subject_regex: String,
+    #[talos(key = "rekorURL", omitempty, go_name = "KeylessRekorURL")]
+    pub rekor_url: String,
+}
+
+/// Static public key verification.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "security.ImagePublicKeyVerifierV1Alpha1")]
+pub struct ImagePublicKeyVerifier {
+    #[talos(key = "certificate", omitempty, go_name = "ConfigCertificate")]
+    pub certificate: String,
+}
+
+/// `security.ImageVerificationRules`: a slice with a custom `Merge` keyed by `image`. A patch
+/// rule whose pattern exists on the left replaces that rule entirely; others are appended. The
+/// index is built from the left side before the merge, so two new rules with the same pattern
+/// are both appended.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ImageVerificationRules(pub Vec<ImageVerificationRule>);
+
+impl Value for ImageVerificationRules {
+    fn go_type() -> String {
+        "security.ImageVerificationRules".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        ImageVerificationRules(decode_seq(node, cx, &Self::go_type()))
+    }
+
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        seq_unknown_keys::<ImageVerificationRule>(node)
+    }
+
+    fn encode(&self) -> Node {
+        self.0.encode()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn replace_keeps_left(&self) -> bool {
+        false
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        // Go map semantics: a later left rule with the same pattern wins the index slot.
+        let mut index: Vec<(String, usize)> = Vec::new();
+        for (i, rule) in self.0.iter().enumerate() {
+            match index.iter_mut().find(|(p, _)| *p == rule.image) {
+                Some(slot) => slot.1 = i,
+                None => index.push((rule.image.clone(), i)),
+            }
+        }
+        for rule in &right.0 {
+            match index.iter().find(|(p, _)| *p == rule.image).map(|(_, i)| *i) {
+                Some(i) => {
+                    if let Some(slot) = self.0.get_mut(i) {
+                        *slot = rule.clone();
+                    }
+                }
+                None => self.0.push(rule.clone()),
+            }
+        }
+        Ok(())
+    }
+
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
+        delete_element(&mut self.0, path)
+    }
+}
+
+/// `TrustedRootsConfig` (named): extra trusted CA certificates.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "security.TrustedRootsConfigV1Alpha1")]
+pub struct TrustedRootsConfig {
+    #[talos(inline)]
+    pub meta: Meta,
+    #[talos(key = "name", go_name = "MetaName")]
+    pub name: String,
+    #[talos(key = "certificates", go_name = "Certificates")]
+    pub certificates: String,
+}
+
+impl Kind for TrustedRootsConfig {
+    const KIND: &'static str = "TrustedRootsConfig";
+    const NAMED: bool = true;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
 
 /// The kinds of this area, as registered upstream.
-pub const KINDS: &[KindEntry] = &[];
+pub const KINDS: &[KindEntry] = &[entry::<ImageVerificationConfig>(), entry::<TrustedRootsConfig>()];

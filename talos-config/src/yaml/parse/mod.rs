@@ -48,11 +48,7 @@ pub(crate) struct Pos {
 
 impl Pos {
     fn to_mark(self) -> Mark {
-        Mark {
-            line: self.line + 1,
-            column: self.column + 1,
-            offset: self.offset,
-        }
+        Mark { line: self.line + 1, column: self.column + 1, offset: self.offset }
     }
 }
 
@@ -83,11 +79,7 @@ fn mark_string((line, column, _): (usize, usize, usize)) -> String {
     if line == 0 {
         return "<unknown position>".to_string();
     }
-    if column != 0 {
-        format!("line {line}, column {}", column + 1)
-    } else {
-        format!("line {line}")
-    }
+    if column != 0 { format!("line {line}, column {}", column + 1) } else { format!("line {line}") }
 }
 
 impl Failure {
@@ -104,20 +96,12 @@ impl Failure {
             message.push_str(&format!("{}: ", mark_string(problem_mark)));
         }
         message.push_str(&self.problem);
-        YamlError {
-            message,
-            line: Some(self.mark.line + 1),
-            column: Some(self.mark.column + 1),
-        }
+        YamlError { message, line: Some(self.mark.line + 1), column: Some(self.mark.column + 1) }
     }
 }
 
 fn plain_error(message: String, at: Option<Pos>) -> YamlError {
-    YamlError {
-        message,
-        line: at.map(|p| p.line + 1),
-        column: at.map(|p| p.column + 1),
-    }
+    YamlError { message, line: at.map(|p| p.line + 1), column: at.map(|p| p.column + 1) }
 }
 
 /// Parses every document of a YAML stream, as go-yaml v4's decoder yields them: one root node
@@ -178,11 +162,7 @@ fn scalar_style(style: Style) -> ScalarStyle {
 
 fn compose(parser: &mut Parser<'_>) -> Result<Vec<Node>, YamlError> {
     let mut docs = Vec::new();
-    let mut composer = Composer {
-        anchors: HashMap::new(),
-        open_anchors: Vec::new(),
-        expanded: 0,
-    };
+    let mut composer = Composer { anchors: HashMap::new(), open_anchors: Vec::new(), expanded: 0 };
     let mut stack: Vec<Frame> = Vec::new();
     let mut root: Option<Node> = None;
     loop {
@@ -205,38 +185,20 @@ fn compose(parser: &mut Parser<'_>) -> Result<Vec<Node>, YamlError> {
             }
             Event::Alias { name, start } => {
                 if composer.open_anchors.contains(&name) {
-                    return Err(plain_error(
-                        format!("yaml: anchor '{name}' value contains itself"),
-                        Some(start),
-                    ));
+                    return Err(plain_error(format!("yaml: anchor '{name}' value contains itself"), Some(start)));
                 }
                 let Some((node, count)) = composer.anchors.get(&name) else {
-                    return Err(plain_error(
-                        format!("yaml: unknown anchor '{name}' referenced"),
-                        Some(start),
-                    ));
+                    return Err(plain_error(format!("yaml: unknown anchor '{name}' referenced"), Some(start)));
                 };
                 composer.expanded = composer.expanded.saturating_add(*count);
                 if composer.expanded > MAX_ALIAS_EXPANSION {
-                    return Err(plain_error(
-                        "yaml: document contains excessive aliasing".to_string(),
-                        Some(start),
-                    ));
+                    return Err(plain_error("yaml: document contains excessive aliasing".to_string(), Some(start)));
                 }
                 Some((node.clone(), *count))
             }
-            Event::Scalar {
-                value,
-                style,
-                anchor,
-                tag,
-                start,
-            } => {
+            Event::Scalar { value, style, anchor, tag, start } => {
                 let node = Node {
-                    value: NodeValue::Scalar(Scalar {
-                        text: value,
-                        style: scalar_style(style),
-                    }),
+                    value: NodeValue::Scalar(Scalar { text: value, style: scalar_style(style) }),
                     tag: short_tag(tag),
                     mark: start.to_mark(),
                 };
@@ -245,50 +207,21 @@ fn compose(parser: &mut Parser<'_>) -> Result<Vec<Node>, YamlError> {
                 }
                 Some((node, 1))
             }
-            Event::SequenceStart {
-                anchor,
-                tag,
-                flow,
-                start,
-            } => {
-                open(
-                    &mut stack,
-                    &mut composer,
-                    anchor,
-                    tag,
-                    start,
-                    NodeValue::Sequence(Vec::new(), style_of(flow)),
-                );
+            Event::SequenceStart { anchor, tag, flow, start } => {
+                open(&mut stack, &mut composer, anchor, tag, start, NodeValue::Sequence(Vec::new(), style_of(flow)));
                 None
             }
-            Event::MappingStart {
-                anchor,
-                tag,
-                flow,
-                start,
-            } => {
-                open(
-                    &mut stack,
-                    &mut composer,
-                    anchor,
-                    tag,
-                    start,
-                    NodeValue::Mapping(Vec::new(), style_of(flow)),
-                );
+            Event::MappingStart { anchor, tag, flow, start } => {
+                open(&mut stack, &mut composer, anchor, tag, start, NodeValue::Mapping(Vec::new(), style_of(flow)));
                 None
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let Some(frame) = stack.pop() else {
-                    return Err(plain_error(
-                        "yaml: unbalanced collection end".to_string(),
-                        None,
-                    ));
+                    return Err(plain_error("yaml: unbalanced collection end".to_string(), None));
                 };
                 if let Some(a) = frame.anchor {
                     composer.open_anchors.retain(|x| *x != a);
-                    composer
-                        .anchors
-                        .insert(a, (frame.node.clone(), frame.count));
+                    composer.anchors.insert(a, (frame.node.clone(), frame.count));
                 }
                 Some((frame.node, frame.count))
             }
@@ -301,11 +234,7 @@ fn compose(parser: &mut Parser<'_>) -> Result<Vec<Node>, YamlError> {
 }
 
 fn style_of(flow: bool) -> CollectionStyle {
-    if flow {
-        CollectionStyle::Flow
-    } else {
-        CollectionStyle::Block
-    }
+    if flow { CollectionStyle::Flow } else { CollectionStyle::Block }
 }
 
 fn open(
@@ -320,11 +249,7 @@ fn open(
         composer.open_anchors.push(a.clone());
     }
     stack.push(Frame {
-        node: Node {
-            value,
-            tag: short_tag(tag),
-            mark: start.to_mark(),
-        },
+        node: Node { value, tag: short_tag(tag), mark: start.to_mark() },
         anchor,
         pending_key: None,
         count: 1,

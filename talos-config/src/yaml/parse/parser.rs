@@ -9,30 +9,11 @@ pub(super) enum Event {
     StreamEnd,
     DocumentStart,
     DocumentEnd,
-    Alias {
-        name: String,
-        start: Pos,
-    },
-    Scalar {
-        value: String,
-        style: Style,
-        anchor: Option<String>,
-        tag: Option<String>,
-        start: Pos,
-    },
-    SequenceStart {
-        anchor: Option<String>,
-        tag: Option<String>,
-        flow: bool,
-        start: Pos,
-    },
+    Alias { name: String, start: Pos },
+    Scalar { value: String, style: Style, anchor: Option<String>, tag: Option<String>, start: Pos },
+    SequenceStart { anchor: Option<String>, tag: Option<String>, flow: bool, start: Pos },
     SequenceEnd,
-    MappingStart {
-        anchor: Option<String>,
-        tag: Option<String>,
-        flow: bool,
-        start: Pos,
-    },
+    MappingStart { anchor: Option<String>, tag: Option<String>, flow: bool, start: Pos },
     MappingEnd,
 }
 
@@ -73,28 +54,16 @@ pub(super) struct Parser<'a> {
 type R<T> = Result<T, Failure>;
 
 fn perr(context: Option<(&'static str, Pos)>, problem: &str, mark: Pos) -> Failure {
-    Failure {
-        kind: FailureKind::Parser,
-        context,
-        problem: problem.to_string(),
-        mark,
-    }
+    Failure { kind: FailureKind::Parser, context, problem: problem.to_string(), mark }
 }
 
 fn is(t: &Token, toks: &[Tok]) -> bool {
-    toks.iter()
-        .any(|k| std::mem::discriminant(k) == std::mem::discriminant(&t.tok))
+    toks.iter().any(|k| std::mem::discriminant(k) == std::mem::discriminant(&t.tok))
 }
 
 impl<'a> Parser<'a> {
     pub fn new(scanner: Scanner<'a>) -> Self {
-        Parser {
-            scanner,
-            state: State::StreamStart,
-            states: Vec::new(),
-            marks: Vec::new(),
-            tag_directives: Vec::new(),
-        }
+        Parser { scanner, state: State::StreamStart, states: Vec::new(), marks: Vec::new(), tag_directives: Vec::new() }
     }
 
     fn pop_state(&mut self) -> State {
@@ -223,11 +192,7 @@ impl<'a> Parser<'a> {
             self.process_directives()?;
             let t = self.scanner.peek()?.clone();
             if t.tok != Tok::DocumentStart {
-                return Err(perr(
-                    None,
-                    "did not find expected <document start>",
-                    t.start,
-                ));
+                return Err(perr(None, "did not find expected <document start>", t.start));
             }
             self.states.push(State::DocumentEnd);
             self.state = State::DocumentContent;
@@ -276,11 +241,7 @@ impl<'a> Parser<'a> {
         match handle {
             "!" => Ok(format!("!{suffix}")),
             "!!" => Ok(format!("tag:yaml.org,2002:{suffix}")),
-            _ => Err(perr(
-                Some(("while parsing a node", start)),
-                "found undefined tag handle",
-                tag_mark,
-            )),
+            _ => Err(perr(Some(("while parsing a node", start)), "found undefined tag handle", tag_mark)),
         }
     }
 
@@ -290,10 +251,7 @@ impl<'a> Parser<'a> {
             let name = name.clone();
             self.state = self.pop_state();
             self.scanner.skip_token();
-            return Ok(Event::Alias {
-                name,
-                start: t.start,
-            });
+            return Ok(Event::Alias { name, start: t.start });
         }
         let mut start = t.start;
         let mut anchor = None;
@@ -324,82 +282,37 @@ impl<'a> Parser<'a> {
         };
         if indentless && t.tok == Tok::BlockEntry {
             self.state = State::IndentlessSequenceEntry;
-            return Ok(Event::SequenceStart {
-                anchor,
-                tag,
-                flow: false,
-                start,
-            });
+            return Ok(Event::SequenceStart { anchor, tag, flow: false, start });
         }
         match t.tok {
             Tok::Scalar(value, style) => {
                 self.state = self.pop_state();
                 self.scanner.skip_token();
-                Ok(Event::Scalar {
-                    value,
-                    style,
-                    anchor,
-                    tag,
-                    start,
-                })
+                Ok(Event::Scalar { value, style, anchor, tag, start })
             }
             Tok::FlowSequenceStart => {
                 self.state = State::FlowSequenceFirstEntry;
-                Ok(Event::SequenceStart {
-                    anchor,
-                    tag,
-                    flow: true,
-                    start,
-                })
+                Ok(Event::SequenceStart { anchor, tag, flow: true, start })
             }
             Tok::FlowMappingStart => {
                 self.state = State::FlowMappingFirstKey;
-                Ok(Event::MappingStart {
-                    anchor,
-                    tag,
-                    flow: true,
-                    start,
-                })
+                Ok(Event::MappingStart { anchor, tag, flow: true, start })
             }
             Tok::BlockSequenceStart if block => {
                 self.state = State::BlockSequenceFirstEntry;
-                Ok(Event::SequenceStart {
-                    anchor,
-                    tag,
-                    flow: false,
-                    start,
-                })
+                Ok(Event::SequenceStart { anchor, tag, flow: false, start })
             }
             Tok::BlockMappingStart if block => {
                 self.state = State::BlockMappingFirstKey;
-                Ok(Event::MappingStart {
-                    anchor,
-                    tag,
-                    flow: false,
-                    start,
-                })
+                Ok(Event::MappingStart { anchor, tag, flow: false, start })
             }
             _ if anchor.is_some() || tag.is_some() => {
                 self.state = self.pop_state();
-                Ok(Event::Scalar {
-                    value: String::new(),
-                    style: Style::Plain,
-                    anchor,
-                    tag,
-                    start,
-                })
+                Ok(Event::Scalar { value: String::new(), style: Style::Plain, anchor, tag, start })
             }
             _ => {
-                let ctx = if block {
-                    "while parsing a block node"
-                } else {
-                    "while parsing a flow node"
-                };
-                Err(perr(
-                    Some((ctx, start)),
-                    "did not find expected node content",
-                    t.start,
-                ))
+                let ctx = if block { "while parsing a block node" } else { "while parsing a flow node" };
+                Err(perr(Some((ctx, start)), "did not find expected node content", t.start))
             }
         }
     }
@@ -427,11 +340,7 @@ impl<'a> Parser<'a> {
             return Ok(Event::SequenceEnd);
         }
         let m = self.pop_mark();
-        Err(perr(
-            Some(("while parsing a block collection", m)),
-            "did not find expected '-' indicator",
-            t.start,
-        ))
+        Err(perr(Some(("while parsing a block collection", m)), "did not find expected '-' indicator", t.start))
     }
 
     fn indentless_sequence_entry(&mut self) -> R<Event> {
@@ -473,11 +382,7 @@ impl<'a> Parser<'a> {
             return Ok(Event::MappingEnd);
         }
         let m = self.pop_mark();
-        Err(perr(
-            Some(("while parsing a block mapping", m)),
-            "did not find expected key",
-            t.start,
-        ))
+        Err(perr(Some(("while parsing a block mapping", m)), "did not find expected key", t.start))
     }
 
     fn block_mapping_value(&mut self) -> R<Event> {
@@ -519,12 +424,7 @@ impl<'a> Parser<'a> {
             if t.tok == Tok::Key {
                 self.state = State::FlowSequenceEntryMappingKey;
                 self.scanner.skip_token();
-                return Ok(Event::MappingStart {
-                    anchor: None,
-                    tag: None,
-                    flow: true,
-                    start: t.start,
-                });
+                return Ok(Event::MappingStart { anchor: None, tag: None, flow: true, start: t.start });
             }
             if t.tok != Tok::FlowSequenceEnd {
                 self.states.push(State::FlowSequenceEntry);
@@ -600,11 +500,5 @@ impl<'a> Parser<'a> {
 }
 
 fn empty_scalar(start: Pos) -> Event {
-    Event::Scalar {
-        value: String::new(),
-        style: Style::Plain,
-        anchor: None,
-        tag: None,
-        start,
-    }
+    Event::Scalar { value: String::new(), style: Style::Plain, anchor: None, tag: None, start }
 }

@@ -36,11 +36,7 @@ fn allowed(value: u32) -> bool {
 /// Decodes one character at `pos` (which is `< input.len()`); `end` is the end of the bytes
 /// available in the current chunk. Returns `Ok(None)` when the character is cut by the chunk
 /// end (and more input follows).
-fn decode_one(
-    input: &[u8],
-    pos: usize,
-    end: usize,
-) -> Result<Option<(char, usize)>, (usize, &'static str)> {
+fn decode_one(input: &[u8], pos: usize, end: usize) -> Result<Option<(char, usize)>, (usize, &'static str)> {
     let Some(&first) = input.get(pos) else {
         return Ok(None);
     };
@@ -98,11 +94,7 @@ fn decode_one(
 
 /// Decodes the whole input; stops at the first problem.
 pub(super) fn decode(input: &[u8]) -> Decoded {
-    let start_offset = if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        3
-    } else {
-        0
-    };
+    let start_offset = if input.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
     let mut chars = Vec::with_capacity(input.len() - start_offset);
     let mut pos = start_offset;
     // go-yaml reads the first raw chunk (512 bytes) from the start of the input, BOM included.
@@ -128,18 +120,10 @@ pub(super) fn decode(input: &[u8]) -> Decoded {
                 return Decoded {
                     chars,
                     start_offset,
-                    problem: Some(ReaderProblem {
-                        offset,
-                        problem,
-                        surfaces_at_char: chars_before_chunk,
-                    }),
+                    problem: Some(ReaderProblem { offset, problem, surfaces_at_char: chars_before_chunk }),
                 };
             }
         }
     }
-    Decoded {
-        chars,
-        start_offset,
-        problem: None,
-    }
+    Decoded { chars, start_offset, problem: None }
 }

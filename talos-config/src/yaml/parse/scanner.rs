@@ -103,12 +103,7 @@ impl<'a> Scanner<'a> {
         Scanner {
             chars,
             pos: 0,
-            mark: Pos {
-                index: 0,
-                line: 0,
-                column: 0,
-                offset: start_offset,
-            },
+            mark: Pos { index: 0, line: 0, column: 0, offset: start_offset },
             max_seen: Cell::new(0),
             tokens: VecDeque::new(),
             tokens_parsed: 0,
@@ -179,12 +174,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn err(&self, context: Option<(&'static str, Pos)>, problem: impl Into<String>) -> Failure {
-        Failure {
-            kind: FailureKind::Scanner,
-            context,
-            problem: problem.into(),
-            mark: self.mark,
-        }
+        Failure { kind: FailureKind::Scanner, context, problem: problem.into(), mark: self.mark }
     }
 
     fn ctx_err(&self, context: &'static str, ctx_mark: Pos, problem: impl Into<String>) -> Failure {
@@ -215,10 +205,7 @@ impl<'a> Scanner<'a> {
         }
         match self.tokens.front() {
             Some(t) => Ok(t),
-            None => Err(self.err(
-                None,
-                "attempted to go past the end of stream; corrupted value?",
-            )),
+            None => Err(self.err(None, "attempted to go past the end of stream; corrupted value?")),
         }
     }
 
@@ -239,9 +226,7 @@ impl<'a> Scanner<'a> {
             if !need_more {
                 return Ok(());
             }
-            if self.stream_end_produced
-                || self.tokens.back().is_some_and(|t| t.tok == Tok::StreamEnd)
-            {
+            if self.stream_end_produced || self.tokens.back().is_some_and(|t| t.tok == Tok::StreamEnd) {
                 return Ok(());
             }
             self.fetch_next_token()?;
@@ -254,11 +239,7 @@ impl<'a> Scanner<'a> {
             let sk = self.simple_keys[i];
             if sk.possible && (sk.mark.line < mark.line || sk.mark.index + 1024 < mark.index) {
                 if sk.required {
-                    return Err(self.ctx_err(
-                        "while scanning a simple key",
-                        sk.mark,
-                        "could not find expected ':'",
-                    ));
+                    return Err(self.ctx_err("while scanning a simple key", sk.mark, "could not find expected ':'"));
                 }
                 self.simple_keys[i].possible = false;
             }
@@ -318,18 +299,12 @@ impl<'a> Scanner<'a> {
             _ => {}
         }
         let indicator = is_blankz(c) || "-?:,[]{}#&*!|>'\"%@`".contains(c);
-        if !indicator
-            || (c == '-' && !is_blank(n))
-            || (self.flow_level == 0 && (c == '?' || c == ':') && !is_blankz(n))
+        if !indicator || (c == '-' && !is_blank(n)) || (self.flow_level == 0 && (c == '?' || c == ':') && !is_blankz(n))
         {
             return self.fetch_plain_scalar();
         }
         let m = self.mark;
-        Err(self.ctx_err(
-            "while scanning for the next token",
-            m,
-            "found character that cannot start any token",
-        ))
+        Err(self.ctx_err("while scanning for the next token", m, "found character that cannot start any token"))
     }
 
     fn scan_to_next_token(&mut self) {
@@ -337,9 +312,7 @@ impl<'a> Scanner<'a> {
             if self.mark.column == 0 && self.ch(0) == '\u{FEFF}' {
                 self.skip();
             }
-            while self.ch(0) == ' '
-                || ((self.flow_level > 0 || !self.simple_key_allowed) && self.ch(0) == '\t')
-            {
+            while self.ch(0) == ' ' || ((self.flow_level > 0 || !self.simple_key_allowed) && self.ch(0) == '\t') {
                 self.skip();
             }
             if self.ch(0) == '#' {
@@ -385,11 +358,7 @@ impl<'a> Scanner<'a> {
                 ));
             }
             self.indent = column;
-            let token = Token {
-                tok,
-                start: mark,
-                end: mark,
-            };
+            let token = Token { tok, start: mark, end: mark };
             match number {
                 Some(n) => {
                     let at = n.saturating_sub(self.tokens_parsed).min(self.tokens.len());
@@ -406,11 +375,7 @@ impl<'a> Scanner<'a> {
             && sk.possible
             && sk.required
         {
-            return Err(self.ctx_err(
-                "while scanning a simple key",
-                sk.mark,
-                "could not find expected ':'",
-            ));
+            return Err(self.ctx_err("while scanning a simple key", sk.mark, "could not find expected ':'"));
         }
         if let Some(sk) = self.simple_keys.last_mut() {
             sk.possible = false;
@@ -466,18 +431,8 @@ impl<'a> Scanner<'a> {
         self.simple_keys.push(SimpleKey::default());
         self.flow_level += 1;
         if self.flow_level > MAX_DEPTH {
-            let m = self
-                .simple_keys
-                .iter()
-                .rev()
-                .nth(1)
-                .map(|k| k.mark)
-                .unwrap_or(self.mark);
-            return Err(self.ctx_err(
-                "while increasing flow level",
-                m,
-                format!("exceeded max depth of {MAX_DEPTH}"),
-            ));
+            let m = self.simple_keys.iter().rev().nth(1).map(|k| k.mark).unwrap_or(self.mark);
+            return Err(self.ctx_err("while increasing flow level", m, format!("exceeded max depth of {MAX_DEPTH}")));
         }
         self.simple_key_allowed = true;
         let start = self.mark;
@@ -514,10 +469,7 @@ impl<'a> Scanner<'a> {
     fn fetch_block_entry(&mut self) -> R<()> {
         if self.flow_level == 0 {
             if !self.simple_key_allowed {
-                return Err(self.err(
-                    None,
-                    "block sequence entries are not allowed in this context",
-                ));
+                return Err(self.err(None, "block sequence entries are not allowed in this context"));
             }
             let m = self.mark;
             self.roll_indent(m.column, None, Tok::BlockSequenceStart, m)?;
@@ -551,24 +503,9 @@ impl<'a> Scanner<'a> {
     fn fetch_value(&mut self) -> R<()> {
         let sk = self.simple_keys.last().copied().unwrap_or_default();
         if sk.possible {
-            let at = sk
-                .token_number
-                .saturating_sub(self.tokens_parsed)
-                .min(self.tokens.len());
-            self.tokens.insert(
-                at,
-                Token {
-                    tok: Tok::Key,
-                    start: sk.mark,
-                    end: sk.mark,
-                },
-            );
-            self.roll_indent(
-                sk.mark.column,
-                Some(sk.token_number),
-                Tok::BlockMappingStart,
-                sk.mark,
-            )?;
+            let at = sk.token_number.saturating_sub(self.tokens_parsed).min(self.tokens.len());
+            self.tokens.insert(at, Token { tok: Tok::Key, start: sk.mark, end: sk.mark });
+            self.roll_indent(sk.mark.column, Some(sk.token_number), Tok::BlockMappingStart, sk.mark)?;
             if let Some(last) = self.simple_keys.last_mut() {
                 last.possible = false;
             }
@@ -601,27 +538,11 @@ impl<'a> Scanner<'a> {
         }
         let c = self.ch(0);
         if name.is_empty() || !(is_blankz(c) || "?:,]}%@`".contains(c)) {
-            let ctx = if alias {
-                "while scanning an alias"
-            } else {
-                "while scanning an anchor"
-            };
-            return Err(self.ctx_err(
-                ctx,
-                start,
-                "did not find expected alphabetic or numeric character",
-            ));
+            let ctx = if alias { "while scanning an alias" } else { "while scanning an anchor" };
+            return Err(self.ctx_err(ctx, start, "did not find expected alphabetic or numeric character"));
         }
         let end = self.mark;
-        self.push(
-            if alias {
-                Tok::Alias(name)
-            } else {
-                Tok::Anchor(name)
-            },
-            start,
-            end,
-        );
+        self.push(if alias { Tok::Alias(name) } else { Tok::Anchor(name) }, start, end);
         Ok(())
     }
 
@@ -635,11 +556,7 @@ impl<'a> Scanner<'a> {
             self.skip();
             suffix = self.scan_tag_uri(false, None, start)?;
             if self.ch(0) != '>' {
-                return Err(self.ctx_err(
-                    "while scanning a tag",
-                    start,
-                    "did not find the expected '>'",
-                ));
+                return Err(self.ctx_err("while scanning a tag", start, "did not find the expected '>'"));
             }
             self.skip();
             handle = String::new();
@@ -661,11 +578,7 @@ impl<'a> Scanner<'a> {
         }
         let c = self.ch(0);
         if !is_blankz(c) && (self.flow_level == 0 || c != ',') {
-            return Err(self.ctx_err(
-                "while scanning a tag",
-                start,
-                "did not find expected whitespace or line break",
-            ));
+            return Err(self.ctx_err("while scanning a tag", start, "did not find expected whitespace or line break"));
         }
         let end = self.mark;
         self.push(Tok::Tag(handle, suffix), start, end);
@@ -673,11 +586,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn scan_tag_handle(&mut self, directive: bool, start: Pos) -> R<String> {
-        let ctx = if directive {
-            "while scanning a tag directive"
-        } else {
-            "while scanning a tag"
-        };
+        let ctx = if directive { "while scanning a tag directive" } else { "while scanning a tag" };
         if self.ch(0) != '!' {
             return Err(self.ctx_err(ctx, start, "did not find expected '!'"));
         }
@@ -689,21 +598,13 @@ impl<'a> Scanner<'a> {
         if self.ch(0) == '!' {
             self.read(&mut s);
         } else if directive && s != "!" {
-            return Err(self.ctx_err(
-                "while parsing a tag directive",
-                start,
-                "did not find expected '!'",
-            ));
+            return Err(self.ctx_err("while parsing a tag directive", start, "did not find expected '!'"));
         }
         Ok(s)
     }
 
     fn scan_tag_uri(&mut self, directive: bool, head: Option<&str>, start: Pos) -> R<String> {
-        let ctx = if directive {
-            "while parsing a %TAG directive"
-        } else {
-            "while parsing a tag"
-        };
+        let ctx = if directive { "while parsing a %TAG directive" } else { "while parsing a tag" };
         let mut s = String::new();
         let mut length = 0;
         if let Some(h) = head {
@@ -730,11 +631,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn scan_uri_escapes(&mut self, directive: bool, start: Pos, s: &mut String) -> R<()> {
-        let ctx = if directive {
-            "while parsing a %TAG directive"
-        } else {
-            "while parsing a tag"
-        };
+        let ctx = if directive { "while parsing a %TAG directive" } else { "while parsing a tag" };
         let mut bytes: Vec<u8> = Vec::new();
         let mut width = 0usize;
         loop {
@@ -784,11 +681,7 @@ impl<'a> Scanner<'a> {
             self.read(&mut name);
         }
         if name.is_empty() {
-            return Err(self.ctx_err(
-                "while scanning a directive",
-                start,
-                "could not find expected directive name",
-            ));
+            return Err(self.ctx_err("while scanning a directive", start, "could not find expected directive name"));
         }
         if !is_blankz(self.ch(0)) {
             return Err(self.ctx_err(
@@ -818,11 +711,7 @@ impl<'a> Scanner<'a> {
             }
             let handle = self.scan_tag_handle(true, start)?;
             if !is_blank(self.ch(0)) {
-                return Err(self.ctx_err(
-                    "while scanning a %TAG directive",
-                    start,
-                    "did not find expected whitespace",
-                ));
+                return Err(self.ctx_err("while scanning a %TAG directive", start, "did not find expected whitespace"));
             }
             while is_blank(self.ch(0)) {
                 self.skip();
@@ -837,11 +726,7 @@ impl<'a> Scanner<'a> {
             }
             Tok::TagDirective(handle, prefix)
         } else {
-            return Err(self.ctx_err(
-                "while scanning a directive",
-                start,
-                "found unknown directive name",
-            ));
+            return Err(self.ctx_err("while scanning a directive", start, "found unknown directive name"));
         };
         let end = self.mark;
         while is_blank(self.ch(0)) {
@@ -903,11 +788,7 @@ impl<'a> Scanner<'a> {
             self.skip();
             if let Some(d) = self.ch(0).to_digit(10) {
                 if d == 0 {
-                    return Err(self.ctx_err(
-                        ctx,
-                        start,
-                        "found an indentation indicator equal to 0",
-                    ));
+                    return Err(self.ctx_err(ctx, start, "found an indentation indicator equal to 0"));
                 }
                 increment = d as usize;
                 self.skip();
@@ -941,11 +822,7 @@ impl<'a> Scanner<'a> {
         let mut end = self.mark;
         let mut indent: usize = 0;
         if increment > 0 {
-            indent = if self.indent >= 0 {
-                self.indent as usize + increment
-            } else {
-                increment
-            };
+            indent = if self.indent >= 0 { self.indent as usize + increment } else { increment };
         }
         let mut string = String::new();
         let mut leading_break = String::new();
@@ -978,28 +855,11 @@ impl<'a> Scanner<'a> {
         if chomping == 1 {
             string.push_str(&trailing_breaks);
         }
-        self.push(
-            Tok::Scalar(
-                string,
-                if literal {
-                    Style::Literal
-                } else {
-                    Style::Folded
-                },
-            ),
-            start,
-            end,
-        );
+        self.push(Tok::Scalar(string, if literal { Style::Literal } else { Style::Folded }), start, end);
         Ok(())
     }
 
-    fn block_scalar_breaks(
-        &mut self,
-        indent: &mut usize,
-        breaks: &mut String,
-        start: Pos,
-        end: &mut Pos,
-    ) -> R<()> {
+    fn block_scalar_breaks(&mut self, indent: &mut usize, breaks: &mut String, start: Pos, end: &mut Pos) -> R<()> {
         let mut max_indent = 0usize;
         *end = self.mark;
         loop {
@@ -1043,10 +903,7 @@ impl<'a> Scanner<'a> {
         let mut trailing_breaks = String::new();
         let mut whitespaces = String::new();
         loop {
-            if self.mark.column == 0
-                && (self.check3('-') || self.check3('.'))
-                && is_blankz(self.ch(3))
-            {
+            if self.mark.column == 0 && (self.check3('-') || self.check3('.')) && is_blankz(self.ch(3)) {
                 return Err(self.ctx_err(ctx, start, "found unexpected document indicator"));
             }
             if is_z(self.ch(0)) {
@@ -1102,22 +959,14 @@ impl<'a> Scanner<'a> {
                             match self.ch(k).to_digit(16) {
                                 Some(d) => value = (value << 4) + d,
                                 None => {
-                                    return Err(self.ctx_err(
-                                        ctx,
-                                        start,
-                                        "did not find expected hexadecimal number",
-                                    ));
+                                    return Err(self.ctx_err(ctx, start, "did not find expected hexadecimal number"));
                                 }
                             }
                         }
                         match char::from_u32(value) {
                             Some(ch) => string.push(ch),
                             None => {
-                                return Err(self.ctx_err(
-                                    ctx,
-                                    start,
-                                    "found invalid Unicode character escape code",
-                                ));
+                                return Err(self.ctx_err(ctx, start, "found invalid Unicode character escape code"));
                             }
                         }
                         for _ in 0..code_length {
@@ -1166,11 +1015,7 @@ impl<'a> Scanner<'a> {
         }
         self.skip();
         let end = self.mark;
-        self.push(
-            Tok::Scalar(string, if single { Style::Single } else { Style::Double }),
-            start,
-            end,
-        );
+        self.push(Tok::Scalar(string, if single { Style::Single } else { Style::Double }), start, end);
         Ok(())
     }
 
@@ -1186,10 +1031,7 @@ impl<'a> Scanner<'a> {
         let mut whitespaces = String::new();
         let mut leading_blanks = false;
         loop {
-            if self.mark.column == 0
-                && (self.check3('-') || self.check3('.'))
-                && is_blankz(self.ch(3))
-            {
+            if self.mark.column == 0 && (self.check3('-') || self.check3('.')) && is_blankz(self.ch(3)) {
                 break;
             }
             if self.ch(0) == '#' {
@@ -1197,9 +1039,7 @@ impl<'a> Scanner<'a> {
             }
             while !is_blankz(self.ch(0)) {
                 let c = self.ch(0);
-                if (c == ':' && is_blankz(self.ch(1)))
-                    || (self.flow_level > 0 && ",?[]{}".contains(c))
-                {
+                if (c == ':' && is_blankz(self.ch(1))) || (self.flow_level > 0 && ",?[]{}".contains(c)) {
                     break;
                 }
                 if leading_blanks || !whitespaces.is_empty() {
@@ -1230,8 +1070,7 @@ impl<'a> Scanner<'a> {
             }
             while is_blank(self.ch(0)) || is_break(self.ch(0)) {
                 if is_blank(self.ch(0)) {
-                    if leading_blanks && (self.mark.column as isize) < indent && self.ch(0) == '\t'
-                    {
+                    if leading_blanks && (self.mark.column as isize) < indent && self.ch(0) == '\t' {
                         return Err(self.ctx_err(
                             "while scanning a plain scalar",
                             start,

@@ -1,0 +1,819 @@
+//! A JSON value that keeps the text of its leaves, a parser with Go `encoding/json` syntax-error
+//! texts, and the Go encoding/decoding helpers the JSON6902 pipeline needs.
+
+/// Deepest container nesting Go's `encoding/json` scanner accepts.
+const MAX_NESTING_DEPTH: usize = 10_000;
+
+/// A JSON value as evanphx/json-patch holds it.
+///
+/// Leaves keep their exact text (the patch library compares leaves by their compacted bytes), and
+/// the three ways a Go `*lazyNode` can stand for `null` are kept apart.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Json {
+    /// A nil `*lazyNode`: a JSON `null` inside a decoded object or array, or an op without `value`.
+    Nil,
+    /// A `lazyNode` whose raw message is a nil pointer: `"value": null` of a JSON-form op.
+    RawNil,
+    /// The raw text `null` (e.g. a YAML-form op value `~`); decodes as a nil map.
+    Null,
+    Bool(bool),
+    /// The number's text.
+    Number(String),
+    /// The string's JSON text between the quotes (escapes as written).
+    String(String),
+    Array(Vec<Json>),
+    /// Members in first-seen order; a repeated key replaces the earlier value (Go map semantics).
+    Object(Vec<(String, Json)>),
+}
+
+impl Json {
+    /// Kind word Go uses in `UnmarshalTypeError` texts.
+    pub(crate) fn go_kind(&self) -> &'static str {
+        match self {
+            Json::Nil | Json::RawNil | Json::Null => "null",
+            Json::Bool(_) => "bool",
+            Json::Number(_) => "number",
+            Json::String(_) => "string",
+            Json::Array(_) => "array",
+            Json::Object(_) => "object",
+        }
+    }
+
+    /// Compact JSON text (keys in stored order; nil-ish nodes as `null`).
+    pub(crate) fn to_text(&self) -> String {
+        let mut out = String::new();
+        self.write_text(&mut out);
+        out
+    }
+
+    fn write_text(&self, out: &mut String) {
+        match self {
+            Json::Nil | Json::RawNil | Json::Null => out.push_str("null"),
+            Json::Bool(true) => out.push_str("true"),
+            Json::Bool(false) => out.push_str("false"),
+            Json::Number(n) => out.push_str(n),
+            Json::String(raw) => {
+                out.push('"');
+                out.push_str(raw);
+                out.push('"');
+            }
+            Json::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write_text(out);
+                }
+                out.push(']');
+            }
+            Json::Object(members) => {
+                out.push('{');
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push('"');
+                    out.push_str(&go_encode_string(k));
+                    out.push_str("\":");
+                    v.write_text(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+/// Inserts or replaces `key` (Go map assignment).
+pub(crate) fn object_set(members: &mut Vec<(String, Json)>, key: String, value: Json) {
+    if let Some(slot) = members.iter_mut().find(|(k, _)| *k == key) {
+        slot.1 = value;
+    } else {
+        members.push((key, value));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing.
+
+enum Frame {
+    Array(Vec<Json>),
+    Object(Vec<(String, Json)>, String),
+}
+
+#[derive(Clone, Copy)]
+enum State {
+    /// A value is expected; `true` when `]` may close an empty array here.
+    Value(bool),
+    /// An object key is expected; `true` when `}` may close an empty object here.
+    Key(bool),
+    /// `:` is expected.
+    Colon,
+    /// A value ended.
+    AfterValue,
+}
+
+fn syntax_error(c: u8, context: &str) -> String {
+    format!("invalid character {} {context}", quote_char(c))
+}
+
+const UNEXPECTED_END: &str = "unexpected end of JSON input";
+
+fn is_json_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Parses a complete JSON text like Go's `json.Unmarshal` syntax check. `null` at the top level
+/// gives [`Json::Null`]; `null` inside a container gives [`Json::Nil`]. The error is Go's
+/// `SyntaxError` text.
+pub(crate) fn parse(input: &[u8]) -> Result<Json, String> {
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut state = State::Value(false);
+    let mut i = 0usize;
+    loop {
+        match state {
+            State::Value(allow_close) => {
+                while i < input.len() && is_json_space(input[i]) {
+                    i += 1;
+                }
+                let Some(&c) = input.get(i) else {
+                    return Err(UNEXPECTED_END.to_string());
+                };
+                let value = match c {
+                    b']' if allow_close => {
+                        i += 1;
+                        let Some(Frame::Array(items)) = stack.pop() else {
+                            return Err(UNEXPECTED_END.to_string());
+                        };
+                        Json::Array(items)
+                    }
+                    b'{' | b'[' => {
+                        if stack.len() + 1 > MAX_NESTING_DEPTH {
+                            return Err(syntax_error(c, "exceeded max depth"));
+                        }
+                        i += 1;
+                        if c == b'{' {
+                            stack.push(Frame::Object(Vec::new(), String::new()));
+                            state = State::Key(true);
+                        } else {
+                            stack.push(Frame::Array(Vec::new()));
+                            state = State::Value(true);
+                        }
+                        continue;
+                    }
+                    b'"' => {
+                        let (raw, end) = scan_string(input, i)?;
+                        i = end;
+                        Json::String(raw)
+                    }
+                    b'-' | b'0'..=b'9' => {
+                        let end = scan_number(input, i)?;
+                        let text = String::from_utf8_lossy(&input[i..end]).into_owned();
+                        i = end;
+                        Json::Number(text)
+                    }
+                    b't' => {
+                        i = scan_literal(input, i, "true")?;
+                        Json::Bool(true)
+                    }
+                    b'f' => {
+                        i = scan_literal(input, i, "false")?;
+                        Json::Bool(false)
+                    }
+                    b'n' => {
+                        i = scan_literal(input, i, "null")?;
+                        if stack.is_empty() { Json::Null } else { Json::Nil }
+                    }
+                    _ => return Err(syntax_error(c, "looking for beginning of value")),
+                };
+                match stack.last_mut() {
+                    None => {
+                        // Top level: only white space may follow.
+                        while i < input.len() {
+                            if !is_json_space(input[i]) {
+                                return Err(syntax_error(input[i], "after top-level value"));
+                            }
+                            i += 1;
+                        }
+                        return Ok(value);
+                    }
+                    Some(Frame::Array(items)) => items.push(value),
+                    Some(Frame::Object(members, key)) => {
+                        let key = std::mem::take(key);
+                        object_set(members, key, value);
+                    }
+                }
+                state = State::AfterValue;
+            }
+            State::Key(allow_close) => {
+                while i < input.len() && is_json_space(input[i]) {
+                    i += 1;
+                }
+                let Some(&c) = input.get(i) else {
+                    return Err(UNEXPECTED_END.to_string());
+                };
+                if c == b'}' && allow_close {
+                    i += 1;
+                    let Some(Frame::Object(members, _)) = stack.pop() else {
+                        return Err(UNEXPECTED_END.to_string());
+                    };
+                    if finish_container(&mut stack, Json::Object(members), input, &mut i)? {
+                        return Ok(take_top(stack));
+                    }
+                    state = State::AfterValue;
+                    continue;
+                }
+                if c != b'"' {
+                    return Err(syntax_error(c, "looking for beginning of object key string"));
+                }
+                let (raw, end) = scan_string(input, i)?;
+                i = end;
+                if let Some(Frame::Object(_, key)) = stack.last_mut() {
+                    *key = go_decode_string(&raw);
+                }
+                state = State::Colon;
+            }
+            State::Colon => {
+                while i < input.len() && is_json_space(input[i]) {
+                    i += 1;
+                }
+                let Some(&c) = input.get(i) else {
+                    return Err(UNEXPECTED_END.to_string());
+                };
+                if c != b':' {
+                    return Err(syntax_error(c, "after object key"));
+                }
+                i += 1;
+                state = State::Value(false);
+            }
+            State::AfterValue => {
+                while i < input.len() && is_json_space(input[i]) {
+                    i += 1;
+                }
+                let Some(&c) = input.get(i) else {
+                    return Err(UNEXPECTED_END.to_string());
+                };
+                let in_object = matches!(stack.last(), Some(Frame::Object(..)));
+                match (in_object, c) {
+                    (true, b',') => {
+                        i += 1;
+                        state = State::Key(false);
+                    }
+                    (false, b',') => {
+                        i += 1;
+                        state = State::Value(false);
+                    }
+                    (true, b'}') | (false, b']') => {
+                        i += 1;
+                        let value = match stack.pop() {
+                            Some(Frame::Object(members, _)) => Json::Object(members),
+                            Some(Frame::Array(items)) => Json::Array(items),
+                            None => return Err(UNEXPECTED_END.to_string()),
+                        };
+                        if finish_container(&mut stack, value, input, &mut i)? {
+                            return Ok(take_top(stack));
+                        }
+                    }
+                    (true, _) => return Err(syntax_error(c, "after object key:value pair")),
+                    (false, _) => return Err(syntax_error(c, "after array element")),
+                }
+            }
+        }
+    }
+}
+
+/// Stores a finished container in its parent. Returns `true` when it was the top-level value
+/// (then left alone on the stack as an array frame holding it) and the rest of the input is
+/// white space.
+fn finish_container(stack: &mut Vec<Frame>, value: Json, input: &[u8], i: &mut usize) -> Result<bool, String> {
+    match stack.last_mut() {
+        None => {
+            while *i < input.len() {
+                if !is_json_space(input[*i]) {
+                    return Err(syntax_error(input[*i], "after top-level value"));
+                }
+                *i += 1;
+            }
+            stack.push(Frame::Array(vec![value]));
+            Ok(true)
+        }
+        Some(Frame::Array(items)) => {
+            items.push(value);
+            Ok(false)
+        }
+        Some(Frame::Object(members, key)) => {
+            let key = std::mem::take(key);
+            object_set(members, key, value);
+            Ok(false)
+        }
+    }
+}
+
+fn take_top(mut stack: Vec<Frame>) -> Json {
+    match stack.pop() {
+        Some(Frame::Array(mut items)) => items.pop().unwrap_or(Json::Null),
+        _ => Json::Null,
+    }
+}
+
+/// Scans a string starting at the opening quote; returns its raw text and the index after it.
+fn scan_string(input: &[u8], start: usize) -> Result<(String, usize), String> {
+    let mut i = start + 1;
+    loop {
+        let Some(&c) = input.get(i) else {
+            return Err(UNEXPECTED_END.to_string());
+        };
+        match c {
+            b'"' => {
+                let raw = String::from_utf8_lossy(&input[start + 1..i]).into_owned();
+                return Ok((raw, i + 1));
+            }
+            b'\\' => {
+                let Some(&e) = input.get(i + 1) else {
+                    return Err(UNEXPECTED_END.to_string());
+                };
+                match e {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                    b'u' => {
+                        for k in 0..4 {
+                            let Some(&h) = input.get(i + 2 + k) else {
+                                return Err(UNEXPECTED_END.to_string());
+                            };
+                            if !h.is_ascii_hexdigit() {
+                                return Err(syntax_error(h, "in \\u hexadecimal character escape"));
+                            }
+                        }
+                        i += 6;
+                    }
+                    _ => return Err(syntax_error(e, "in string escape code")),
+                }
+            }
+            c if c < 0x20 => return Err(syntax_error(c, "in string literal")),
+            _ => i += 1,
+        }
+    }
+}
+
+/// Scans a number; at the end of input Go's scanner sees a space.
+fn scan_number(input: &[u8], start: usize) -> Result<usize, String> {
+    let at = |i: usize| input.get(i).copied().unwrap_or(b' ');
+    let mut i = start;
+    if at(i) == b'-' {
+        i += 1;
+        if !at(i).is_ascii_digit() {
+            return Err(syntax_error(at(i), "in numeric literal"));
+        }
+    }
+    if at(i) == b'0' {
+        i += 1;
+    } else {
+        while at(i).is_ascii_digit() {
+            i += 1;
+        }
+    }
+    if at(i) == b'.' {
+        i += 1;
+        if !at(i).is_ascii_digit() {
+            return Err(syntax_error(at(i), "after decimal point in numeric literal"));
+        }
+        while at(i).is_ascii_digit() {
+            i += 1;
+        }
+    }
+    if matches!(at(i), b'e' | b'E') {
+        i += 1;
+        if matches!(at(i), b'+' | b'-') {
+            i += 1;
+        }
+        if !at(i).is_ascii_digit() {
+            return Err(syntax_error(at(i), "in exponent of numeric literal"));
+        }
+        while at(i).is_ascii_digit() {
+            i += 1;
+        }
+    }
+    Ok(i)
+}
+
+fn scan_literal(input: &[u8], start: usize, word: &str) -> Result<usize, String> {
+    for (k, expected) in word.bytes().enumerate().skip(1) {
+        let c = input.get(start + k).copied().unwrap_or(b' ');
+        if c != expected {
+            return Err(syntax_error(c, &format!("in literal {word} (expecting {})", quote_char(expected))));
+        }
+    }
+    Ok(start + word.len())
+}
+
+/// Go `encoding/json` `quoteChar`.
+fn quote_char(c: u8) -> String {
+    match c {
+        b'\'' => "'\\''".to_string(),
+        b'"' => "'\"'".to_string(),
+        _ => format!("'{}'", go_quote_inner(&char::from(c).to_string())),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Go string helpers.
+
+/// Go `strconv.IsPrint`, approximated for the characters that matter in texts (controls,
+/// non-ASCII spaces, format characters, private use).
+fn go_is_print(c: char) -> bool {
+    let u = c as u32;
+    !(u < 0x20
+        || (0x7F..=0xA0).contains(&u)
+        || u == 0xAD
+        || (0x600..=0x605).contains(&u)
+        || u == 0x61C
+        || u == 0x6DD
+        || u == 0x70F
+        || u == 0x1680
+        || u == 0x180E
+        || (0x2000..=0x200F).contains(&u)
+        || (0x2028..=0x202F).contains(&u)
+        || (0x205F..=0x2064).contains(&u)
+        || (0x2066..=0x206F).contains(&u)
+        || u == 0x3000
+        || (0xE000..=0xF8FF).contains(&u)
+        || u == 0xFEFF
+        || (0xFFF9..=0xFFFB).contains(&u)
+        || u == 0xFFFE
+        || u == 0xFFFF
+        || u >= 0xF0000)
+}
+
+/// Go `strconv.Quote(s)` without the surrounding quotes.
+fn go_quote_inner(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if go_is_print(c) => out.push(c),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out
+}
+
+/// Go `strconv.Quote(s)`.
+pub(crate) fn go_quote(s: &str) -> String {
+    format!("\"{}\"", go_quote_inner(s))
+}
+
+/// Go `json.Marshal` of a string (HTML escaping on), without the quotes.
+pub(crate) fn go_encode_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '<' | '>' | '&' => out.push_str(&format!("\\u00{:02x}", c as u32)),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u00{:02x}", c as u32)),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Go `json.Marshal` of a Go string holding arbitrary bytes (invalid UTF-8 becomes U+FFFD).
+pub(crate) fn go_encode_bytes(b: &[u8]) -> String {
+    go_encode_string(&String::from_utf8_lossy(b))
+}
+
+/// The `json.Compact` HTML escaping `json.Marshal` applies to a raw message.
+pub(crate) fn html_escape_raw(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn hex4(b: &[u8]) -> Option<u32> {
+    if b.len() < 4 {
+        return None;
+    }
+    let s = std::str::from_utf8(&b[..4]).ok()?;
+    u32::from_str_radix(s, 16).ok()
+}
+
+/// Go `encoding/json` unquoting of a (syntactically valid) string body: surrogate pairs are
+/// combined, lone surrogates become U+FFFD.
+pub(crate) fn go_decode_string(raw: &str) -> String {
+    let b = raw.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let Some(&e) = b.get(i + 1) else {
+            break;
+        };
+        i += 2;
+        let simple = match e {
+            b'"' => Some(b'"'),
+            b'\\' => Some(b'\\'),
+            b'/' => Some(b'/'),
+            b'b' => Some(8),
+            b'f' => Some(12),
+            b'n' => Some(b'\n'),
+            b'r' => Some(b'\r'),
+            b't' => Some(b'\t'),
+            _ => None,
+        };
+        if let Some(s) = simple {
+            out.push(s);
+            continue;
+        }
+        let Some(r) = hex4(&b[i..]) else {
+            break;
+        };
+        i += 4;
+        let mut ch = char::from_u32(r);
+        if (0xD800..0xE000).contains(&r) {
+            ch = None;
+            if r < 0xDC00
+                && b.get(i) == Some(&b'\\')
+                && b.get(i + 1) == Some(&b'u')
+                && let Some(r2) = hex4(&b[i + 2..])
+                && (0xDC00..0xE000).contains(&r2)
+            {
+                ch = char::from_u32(0x10000 + ((r - 0xD800) << 10) + (r2 - 0xDC00));
+                i += 6;
+            }
+        }
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(ch.unwrap_or('\u{FFFD}').encode_utf8(&mut buf).as_bytes());
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers.
+
+/// Go `json.Marshal` of a float64 (`None` for NaN and infinities, which Go refuses with
+/// `json: unsupported value: ...`).
+pub(crate) fn go_json_float(f: f64) -> Option<String> {
+    if !f.is_finite() {
+        return None;
+    }
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        let e = format!("{f:e}");
+        let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+        let (sign, digits) = match exp.strip_prefix('-') {
+            Some(d) => ('-', d),
+            None => ('+', exp),
+        };
+        Some(format!("{mantissa}e{sign}{digits}"))
+    } else {
+        Some(format!("{f}"))
+    }
+}
+
+/// The text of Go's `json: unsupported value` error for a non-finite float.
+pub(crate) fn unsupported_float(f: f64) -> String {
+    let v = if f.is_nan() {
+        "NaN"
+    } else if f > 0.0 {
+        "+Inf"
+    } else {
+        "-Inf"
+    };
+    format!("json: unsupported value: {v}")
+}
+
+/// Go `strconv.FormatFloat(f, 'g', -1, 32)` with go-yaml's `.inf`/`-.inf`/`.nan` (ghodss's
+/// float map-key text).
+pub(crate) fn go_format_float32_key(f: f64) -> String {
+    let v = f as f32;
+    if v.is_nan() {
+        return ".nan".to_string();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { ".inf" } else { "-.inf" }.to_string();
+    }
+    let neg = v.is_sign_negative();
+    if v == 0.0 {
+        return if neg { "-0" } else { "0" }.to_string();
+    }
+    let e = format!("{:e}", v.abs());
+    let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let mut out = String::new();
+    if neg {
+        out.push('-');
+    }
+    if !(-4..6).contains(&exp) {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        out.push(if exp < 0 { '-' } else { '+' });
+        out.push_str(&format!("{:02}", exp.abs()));
+    } else if exp < 0 {
+        out.push_str("0.");
+        for _ in 0..(-exp - 1) {
+            out.push('0');
+        }
+        out.push_str(&digits);
+    } else {
+        let dp = (exp + 1) as usize;
+        if digits.len() <= dp {
+            out.push_str(&digits);
+            for _ in digits.len()..dp {
+                out.push('0');
+            }
+        } else {
+            out.push_str(&digits[..dp]);
+            out.push('.');
+            out.push_str(&digits[dp..]);
+        }
+    }
+    out
+}
+
+/// Go `strconv.Atoi` on a 64-bit platform, with its error text.
+pub(crate) fn go_atoi(s: &str) -> Result<i64, String> {
+    let syntax = || format!("strconv.Atoi: parsing {}: invalid syntax", go_quote(s));
+    let range = || format!("strconv.Atoi: parsing {}: value out of range", go_quote(s));
+    let (neg, digits) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(syntax());
+    }
+    let mut n: u64 = 0;
+    let mut overflow = false;
+    for c in digits.bytes() {
+        match n.checked_mul(10).and_then(|m| m.checked_add(u64::from(c - b'0'))) {
+            Some(m) => n = m,
+            None => {
+                overflow = true;
+                break;
+            }
+        }
+    }
+    if overflow {
+        return Err(range());
+    }
+    if neg {
+        if n > 1u64 << 63 {
+            return Err(range());
+        }
+        Ok((n as i64).wrapping_neg())
+    } else if n >= 1u64 << 63 {
+        Err(range())
+    } else {
+        Ok(n as i64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(s: &str) -> String {
+        parse(s.as_bytes()).err().unwrap_or_default()
+    }
+
+    #[test]
+    fn syntax_errors_match_go() {
+        assert_eq!(err(""), "unexpected end of JSON input");
+        assert_eq!(err("   "), "unexpected end of JSON input");
+        assert_eq!(err("[1,"), "unexpected end of JSON input");
+        assert_eq!(err("[{\"a\""), "unexpected end of JSON input");
+        assert_eq!(err("x"), "invalid character 'x' looking for beginning of value");
+        assert_eq!(err("[1,]"), "invalid character ']' looking for beginning of value");
+        assert_eq!(err("{\"a\" 1}"), "invalid character '1' after object key");
+        assert_eq!(err("{\"a\":1 \"b\"}"), "invalid character '\"' after object key:value pair");
+        assert_eq!(err("[1 2]"), "invalid character '2' after array element");
+        assert_eq!(err("{1:2}"), "invalid character '1' looking for beginning of object key string");
+        assert_eq!(err("{\"a\":1,}"), "invalid character '}' looking for beginning of object key string");
+        assert_eq!(err("[] x"), "invalid character 'x' after top-level value");
+        assert_eq!(err("01"), "invalid character '1' after top-level value");
+        assert_eq!(err("[01]"), "invalid character '1' after array element");
+        assert_eq!(err("\"a\tb\""), "invalid character '\\t' in string literal");
+        assert_eq!(err("\"\\x\""), "invalid character 'x' in string escape code");
+        assert_eq!(err("\"\\u12g4\""), "invalid character 'g' in \\u hexadecimal character escape");
+        assert_eq!(err("-a"), "invalid character 'a' in numeric literal");
+        assert_eq!(err("-"), "invalid character ' ' in numeric literal");
+        assert_eq!(err("1."), "invalid character ' ' after decimal point in numeric literal");
+        assert_eq!(err("[1.x]"), "invalid character 'x' after decimal point in numeric literal");
+        assert_eq!(err("1e"), "invalid character ' ' in exponent of numeric literal");
+        assert_eq!(err("[1e+]"), "invalid character ']' in exponent of numeric literal");
+        assert_eq!(err("tru"), "invalid character ' ' in literal true (expecting 'e')");
+        assert_eq!(err("[nul]"), "invalid character ']' in literal null (expecting 'l')");
+        assert_eq!(err("fx"), "invalid character 'x' in literal false (expecting 'a')");
+        assert_eq!(err("'a'"), "invalid character '\\'' looking for beginning of value");
+        assert_eq!(err("\u{7f}"), "invalid character '\\x7f' looking for beginning of value");
+        assert_eq!(err("[\"\\u00e9\"] \u{e9}"), "invalid character 'Ã' after top-level value");
+        assert_eq!(err("{\"a\":}"), "invalid character '}' looking for beginning of value");
+    }
+
+    #[test]
+    fn depth_limit() {
+        let ok = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        assert!(parse(ok.as_bytes()).is_ok());
+        let bad = format!("{}{}", "[".repeat(10_001), "]".repeat(10_001));
+        assert_eq!(parse(bad.as_bytes()).err().unwrap_or_default(), "invalid character '[' exceeded max depth");
+    }
+
+    #[test]
+    fn values_keep_text() {
+        let v = parse(br#"{"a": 1.0, "b": "x\u0041", "c": null, "a": -0}"#).ok();
+        assert_eq!(
+            v,
+            Some(Json::Object(vec![
+                ("a".into(), Json::Number("-0".into())),
+                ("b".into(), Json::String("x\\u0041".into())),
+                ("c".into(), Json::Nil),
+            ]))
+        );
+        assert_eq!(parse(b"null").ok(), Some(Json::Null));
+    }
+
+    #[test]
+    fn decode_strings() {
+        assert_eq!(go_decode_string("a\\u0041\\n\\/"), "aA\n/");
+        assert_eq!(go_decode_string("\\ud83d\\ude00"), "😀");
+        assert_eq!(go_decode_string("\\ud83dx"), "\u{FFFD}x");
+        assert_eq!(go_decode_string("\\ude00"), "\u{FFFD}");
+    }
+
+    #[test]
+    fn encode_strings() {
+        assert_eq!(
+            go_encode_string("a<b>&\"\\\n\u{1}\u{7f}\u{2028}é"),
+            "a\\u003cb\\u003e\\u0026\\\"\\\\\\n\\u0001\u{7f}\\u2028é"
+        );
+    }
+
+    #[test]
+    fn floats() {
+        assert_eq!(go_json_float(1.0).as_deref(), Some("1"));
+        assert_eq!(go_json_float(-0.0).as_deref(), Some("-0"));
+        assert_eq!(go_json_float(1e20).as_deref(), Some("100000000000000000000"));
+        assert_eq!(go_json_float(1e21).as_deref(), Some("1e+21"));
+        assert_eq!(go_json_float(1.5e-7).as_deref(), Some("1.5e-7"));
+        assert_eq!(go_json_float(0.000001).as_deref(), Some("0.000001"));
+        assert_eq!(go_json_float(f64::NAN), None);
+        assert_eq!(go_format_float32_key(1.5), "1.5");
+        assert_eq!(go_format_float32_key(0.1), "0.1");
+        assert_eq!(go_format_float32_key(1e6), "1e+06");
+        assert_eq!(go_format_float32_key(123456.0), "123456");
+        assert_eq!(go_format_float32_key(0.0001), "0.0001");
+        assert_eq!(go_format_float32_key(0.00001), "1e-05");
+        assert_eq!(go_format_float32_key(f64::INFINITY), ".inf");
+    }
+
+    #[test]
+    fn atoi() {
+        assert_eq!(go_atoi("01"), Ok(1));
+        assert_eq!(go_atoi("+3"), Ok(3));
+        assert_eq!(go_atoi("-1"), Ok(-1));
+        assert_eq!(go_atoi("x"), Err("strconv.Atoi: parsing \"x\": invalid syntax".into()));
+        assert_eq!(go_atoi("-"), Err("strconv.Atoi: parsing \"-\": invalid syntax".into()));
+        assert_eq!(go_atoi(""), Err("strconv.Atoi: parsing \"\": invalid syntax".into()));
+        assert_eq!(
+            go_atoi("99999999999999999999"),
+            Err("strconv.Atoi: parsing \"99999999999999999999\": value out of range".into())
+        );
+        assert_eq!(go_atoi("-9223372036854775808"), Ok(i64::MIN));
+    }
+}

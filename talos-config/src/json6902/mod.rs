@@ -1,0 +1,236 @@
+//! JSON6902 (RFC 6902 JSON Patch) patches as `talosctl machineconfig patch` applies them:
+//! evanphx/json-patch v5.9.11 (root package) semantics and error texts, with the ghodss/yaml
+//! (yaml.v2) conversions around it (merge.md §1.2 steps 2–3, §3).
+
+mod apply;
+mod convert;
+mod json;
+
+pub use convert::YamlListError;
+
+use apply::Op;
+use json::Json;
+
+use crate::yaml::emit_v2::emit_v2;
+use crate::yaml::parse::parse_documents;
+
+/// An RFC 6902 patch: ordered operations, each keeping the raw JSON of its fields.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JsonPatch {
+    ops: Vec<Op>,
+}
+
+impl JsonPatch {
+    /// Decodes the JSON form (`jsonpatch.DecodePatch`: `encoding/json` into
+    /// `[]map[string]*json.RawMessage`). The error is Go's text, e.g.
+    /// `json: cannot unmarshal number into Patch.0 of type jsonpatch.Operation`.
+    pub fn from_json(bytes: &[u8]) -> Result<JsonPatch, String> {
+        let items = match json::parse(bytes)? {
+            Json::Null => return Ok(JsonPatch::default()),
+            Json::Array(items) => items,
+            other => {
+                return Err(format!(
+                    "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
+                    other.go_kind()
+                ));
+            }
+        };
+        let mut first_err = None;
+        let mut ops = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
+            match item {
+                Json::Object(fields) => ops.push(Op {
+                    // A JSON `null` field is a nil `*json.RawMessage`.
+                    fields: fields
+                        .into_iter()
+                        .map(|(k, v)| (k, if v == Json::Nil { Json::RawNil } else { v }))
+                        .collect(),
+                }),
+                Json::Nil | Json::Null => ops.push(Op::default()),
+                other => {
+                    if first_err.is_none() {
+                        first_err = Some(format!(
+                            "json: cannot unmarshal {} into Patch.{i} of type jsonpatch.Operation",
+                            other.go_kind()
+                        ));
+                    }
+                    ops.push(Op::default());
+                }
+            }
+        }
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok(JsonPatch { ops }),
+        }
+    }
+
+    /// Decodes the YAML-list form (go-yaml v4 `Unmarshal` into `[]map[string]any` of the first
+    /// document, every value then `encoding/json.Marshal`led). See [`JsonPatch::decode_yaml_list`]
+    /// for telling a decode failure from a marshal failure.
+    pub fn from_yaml_list(bytes: &[u8]) -> Result<JsonPatch, String> {
+        Self::decode_yaml_list(bytes).map_err(|e| e.to_string())
+    }
+
+    /// Like [`JsonPatch::from_yaml_list`], but says whether go-yaml failed (upstream `LoadPatch`
+    /// then falls back to the JSON or strategic error) or `json.Marshal` failed (upstream
+    /// returns that error, e.g. `json: unsupported value: NaN`).
+    pub fn decode_yaml_list(bytes: &[u8]) -> Result<JsonPatch, YamlListError> {
+        let docs = parse_documents(bytes).map_err(|e| YamlListError::Decode(e.to_string()))?;
+        let ops = convert::yaml_list_ops(&docs)?;
+        Ok(JsonPatch { ops: ops.into_iter().map(|fields| Op { fields }).collect() })
+    }
+
+    /// Appends `other`'s operations (consecutive JSON patches are coalesced, §1.1 step 3).
+    pub fn append(&mut self, other: JsonPatch) {
+        self.ops.extend(other.ops);
+    }
+
+    /// Number of operations.
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// True when there are no operations.
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    /// Each operation's kind as upstream reads it (`add`, …; `unknown` when `op` is missing or
+    /// not a string).
+    pub fn op_kinds(&self) -> Vec<String> {
+        self.ops.iter().map(Op::kind).collect()
+    }
+
+    /// Each operation's decoded `path` (`None` when missing or not a string).
+    pub fn paths(&self) -> Vec<Option<String>> {
+        self.ops.iter().map(|op| op.path().ok()).collect()
+    }
+
+    /// Each operation as compact JSON with its fields in first-seen order (e.g.
+    /// `{"op":"add","path":"/a","value":["x"]}`).
+    pub fn ops_json(&self) -> Vec<String> {
+        self.ops.iter().map(|op| Json::Object(op.fields.clone()).to_text()).collect()
+    }
+}
+
+/// §3 `configpatcher.JSON6902`: counts the documents, converts the config to JSON (yaml.v2, YAML
+/// 1.1), applies the patch and converts back (yaml.v2 emitter). The error is Talos's full text,
+/// e.g. `failure applying rfc6902 patches to talos machine config: Unexpected kind: crash`.
+pub fn apply_json6902(config: &[u8], patch: &JsonPatch) -> Result<String, String> {
+    with_big_stack(|| apply_json6902_inner(config, patch))
+        .unwrap_or_else(|| Err("cannot run the JSON6902 step".to_string()))
+}
+
+/// Stack for the recursive tree walks: JSON accepts 10 000 nesting levels, which Go's growable
+/// stacks handle and a default Rust thread stack does not.
+const DEEP_STACK: usize = 1 << 29;
+
+/// Runs `f` on a scoped thread with a large stack; inline when no thread can be spawned.
+/// `None` only if the task could not be run at all.
+fn with_big_stack<T: Send, F: FnOnce() -> T + Send>(f: F) -> Option<T> {
+    let cell = std::sync::Mutex::new(Some(f));
+    let joined = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(DEEP_STACK)
+            .spawn_scoped(scope, || {
+                let task = cell.lock().ok().and_then(|mut guard| guard.take());
+                task.map(|t| t())
+            })
+            .ok()
+            .map(|handle| handle.join())
+    });
+    match joined {
+        Some(Ok(Some(v))) => Some(v),
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        _ => {
+            let task = cell.into_inner().ok().flatten();
+            task.map(|t| t())
+        }
+    }
+}
+
+fn apply_json6902_inner(config: &[u8], patch: &JsonPatch) -> Result<String, String> {
+    let docs = parse_documents(config).map_err(|e| format!("failure decoding talos machine config: {e}"))?;
+    let [doc] = docs.as_slice() else {
+        return Err("JSON6902 patches are not supported for multi-document machine configuration".to_string());
+    };
+    let json =
+        convert::yaml_to_json_v2(doc).map_err(|e| format!("failure converting talos machine config to json: {e}"))?;
+    let json = apply::apply(json, &patch.ops)
+        .map_err(|e| format!("failure applying rfc6902 patches to talos machine config: {e}"))?;
+    let node = convert::json_to_yaml_v2(&json)
+        .map_err(|e| format!("failure converting talos machine config from json to yaml: {e}"))?;
+    Ok(emit_v2(&node))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_json_decodes_ops() {
+        let p = JsonPatch::from_json(
+            br#"[{"op": "add", "path": "/machine/certSANs", "value": ["foo.com"]}, {"op":"replace","path":"/some","value": []}]"#,
+        );
+        let p = p.unwrap_or_default();
+        assert_eq!(p.len(), 2);
+        assert_eq!(p.op_kinds(), vec!["add", "replace"]);
+        assert_eq!(p.paths(), vec![Some("/machine/certSANs".into()), Some("/some".into())]);
+        assert_eq!(p.ops_json()[0], r#"{"op":"add","path":"/machine/certSANs","value":["foo.com"]}"#);
+    }
+
+    #[test]
+    fn from_json_errors_are_go_texts() {
+        let e = |s: &str| JsonPatch::from_json(s.as_bytes()).err().unwrap_or_default();
+        assert_eq!(e("[1, 2]"), "json: cannot unmarshal number into Patch.0 of type jsonpatch.Operation");
+        assert_eq!(e(r#"[{}, "x"]"#), "json: cannot unmarshal string into Patch.1 of type jsonpatch.Operation");
+        assert_eq!(e("[[]]"), "json: cannot unmarshal array into Patch.0 of type jsonpatch.Operation");
+        assert_eq!(e("[true]"), "json: cannot unmarshal bool into Patch.0 of type jsonpatch.Operation");
+        assert_eq!(e(r#"{"machine": {}}"#), "json: cannot unmarshal object into Go value of type jsonpatch.Patch");
+        assert_eq!(e("it's not even a json"), "invalid character 'i' looking for beginning of value");
+        assert_eq!(e(""), "unexpected end of JSON input");
+        assert_eq!(
+            e(r#"[{"op": "add", "path": "/x", "value": }]"#),
+            "invalid character '}' looking for beginning of value"
+        );
+        assert_eq!(e("- op: add"), "invalid character ' ' in numeric literal");
+    }
+
+    #[test]
+    fn from_json_null_and_empty() {
+        assert_eq!(JsonPatch::from_json(b"null").map(|p| p.len()), Ok(0));
+        assert_eq!(JsonPatch::from_json(b" [] ").map(|p| p.len()), Ok(0));
+        let p = JsonPatch::from_json(b"[null, {\"op\": null}]").unwrap_or_default();
+        assert_eq!(p.op_kinds(), vec!["unknown", "unknown"]);
+    }
+
+    #[test]
+    fn append_coalesces() {
+        let mut a = JsonPatch::from_json(br#"[{"op":"add","path":"/a","value":1}]"#).unwrap_or_default();
+        let b = JsonPatch::from_json(br#"[{"op":"remove","path":"/b"},{"op":"test","path":"/c","value":1}]"#)
+            .unwrap_or_default();
+        a.append(b);
+        assert_eq!(a.len(), 3);
+        assert!(!a.is_empty());
+        assert_eq!(a.op_kinds(), vec!["add", "remove", "test"]);
+    }
+}
+
+#[cfg(test)]
+mod depth_tests {
+    use super::*;
+
+    #[test]
+    fn deep_values_do_not_overflow() {
+        let deep = format!("{}{}", "[".repeat(9_990), "]".repeat(9_990));
+        let text = format!(
+            r#"[{{"op":"add","path":"/a","value":{deep}}},{{"op":"copy","from":"/a","path":"/b"}},{{"op":"test","path":"/a","value":{deep}}}]"#
+        );
+        let p = JsonPatch::from_json(text.as_bytes()).unwrap_or_default();
+        assert_eq!(p.len(), 3);
+        let ok = with_big_stack(|| {
+            apply::apply(Json::Object(Vec::new()), &p.ops).and_then(|j| convert::json_to_yaml_v2(&j)).is_ok()
+        });
+        assert_eq!(ok, Some(true));
+    }
+}

@@ -1,0 +1,314 @@
+//! Text-form value types of the block documents: `meta.ByteSize`, `meta.PercentageSize`,
+//! `meta.Size`, `cel.Expression`, and the enumer-generated enums printed by name.
+
+use crate::model::siderolink::unmarshal_string;
+use crate::value::{DecodeCx, MergeFlags, Value};
+use crate::yaml::Node;
+
+/// `humanize.ParseBytes`, accepting a leading `-` as Talos's sizes do. Returns the magnitude.
+fn parse_bytes(text: &str) -> Result<f64, String> {
+    let body = text.strip_prefix('-').unwrap_or(text);
+    let split = body.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).unwrap_or(body.len());
+    let (num, unit) = body.split_at(split);
+    let num: String = num.chars().filter(|&c| c != ',').collect();
+    let value: f64 = num.parse().map_err(|_| format!("strconv.ParseFloat: parsing {num:?}: invalid syntax"))?;
+    let unit = unit.trim().to_lowercase();
+    let mult: f64 = match unit.as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" => 1e3,
+        "ki" | "kib" => 1024.0,
+        "m" | "mb" => 1e6,
+        "mi" | "mib" => 1024f64.powi(2),
+        "g" | "gb" => 1e9,
+        "gi" | "gib" => 1024f64.powi(3),
+        "t" | "tb" => 1e12,
+        "ti" | "tib" => 1024f64.powi(4),
+        "p" | "pb" => 1e15,
+        "pi" | "pib" => 1024f64.powi(5),
+        "e" | "eb" => 1e18,
+        "ei" | "eib" => 1024f64.powi(6),
+        _ => return Err(format!("unhandled size name: {unit}")),
+    };
+    Ok(value * mult)
+}
+
+/// `meta.ByteSize`: a byte count kept as the text it was written in (`2.5GiB`).
+///
+/// Upstream gives it a `Merge` that always copies the patch value, so a patch that does not
+/// restate it clears it (merge.md §8.2/§8.3).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ByteSize {
+    /// The text as written; `None` is the zero value.
+    pub raw: Option<String>,
+}
+
+impl ByteSize {
+    /// Parses size text (`""` is the zero value).
+    pub fn parse(text: &str) -> Result<ByteSize, String> {
+        if text.is_empty() {
+            return Ok(ByteSize::default());
+        }
+        parse_bytes(text)?;
+        Ok(ByteSize { raw: Some(text.to_string()) })
+    }
+}
+
+/// Decodes a text-unmarshaled value: null leaves the zero value, parse errors are recorded at
+/// the node's line.
+fn decode_text<T: Default>(node: &Node, cx: &mut DecodeCx, parse: impl Fn(&str) -> Result<T, String>) -> T {
+    match unmarshal_string(node, cx) {
+        Ok(Some(text)) => parse(&text).unwrap_or_else(|e| {
+            cx.error(node, e);
+            T::default()
+        }),
+        _ => T::default(),
+    }
+}
+
+impl Value for ByteSize {
+    fn go_type() -> String {
+        "meta.ByteSize".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        decode_text(node, cx, ByteSize::parse)
+    }
+
+    fn encode(&self) -> Node {
+        Node::go_string(self.raw.clone().unwrap_or_default())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.raw.is_none()
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        self.clone_from(right);
+        Ok(())
+    }
+}
+
+/// `meta.PercentageSize`: `80%` (kept as written). Its `Merge` always copies the patch value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PercentageSize {
+    /// The text as written; `None` is the zero value.
+    pub raw: Option<String>,
+}
+
+impl PercentageSize {
+    /// Parses `N%` text (`""` is the zero value).
+    pub fn parse(text: &str) -> Result<PercentageSize, String> {
+        if text.is_empty() {
+            return Ok(PercentageSize::default());
+        }
+        let Some(num) = text.strip_suffix('%') else {
+            return Err("percentage must end with '%'".into());
+        };
+        let num = num.strip_prefix('-').unwrap_or(num);
+        let value: f64 = num
+            .parse()
+            .map_err(|_| format!("invalid percentage value: strconv.ParseFloat: parsing {num:?}: invalid syntax"))?;
+        if !(0.0..=100.0).contains(&value) {
+            return Err(format!("percentage must be between 0 and 100, got {value}"));
+        }
+        Ok(PercentageSize { raw: Some(text.to_string()) })
+    }
+}
+
+impl Value for PercentageSize {
+    fn go_type() -> String {
+        "meta.PercentageSize".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        decode_text(node, cx, PercentageSize::parse)
+    }
+
+    fn encode(&self) -> Node {
+        Node::go_string(self.raw.clone().unwrap_or_default())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.raw.is_none()
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        self.clone_from(right);
+        Ok(())
+    }
+}
+
+/// `meta.Size`: either a percentage or a byte size, held as two pointers. A patch value replaces
+/// the pointer it sets and keeps the other; the byte size wins when printing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Size {
+    pub percentage: Option<PercentageSize>,
+    pub bytes: Option<ByteSize>,
+}
+
+impl Size {
+    /// Parses `80%` or byte-size text (`""` is the zero value).
+    pub fn parse(text: &str) -> Result<Size, String> {
+        if text.is_empty() {
+            return Ok(Size::default());
+        }
+        if text.ends_with('%') {
+            Ok(Size { percentage: Some(PercentageSize::parse(text)?), bytes: None })
+        } else {
+            Ok(Size { percentage: None, bytes: Some(ByteSize::parse(text)?) })
+        }
+    }
+
+    /// The printed text.
+    pub fn text(&self) -> String {
+        match (&self.bytes, &self.percentage) {
+            (Some(b), _) => b.raw.clone().unwrap_or_default(),
+            (None, Some(p)) => p.raw.clone().unwrap_or_default(),
+            (None, None) => String::new(),
+        }
+    }
+}
+
+impl Value for Size {
+    fn go_type() -> String {
+        "meta.Size".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        decode_text(node, cx, Size::parse)
+    }
+
+    fn encode(&self) -> Node {
+        Node::go_string(self.text())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.percentage.is_none() && self.bytes.is_none()
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        if right.percentage.is_some() {
+            self.percentage.clone_from(&right.percentage);
+        }
+        if right.bytes.is_some() {
+            self.bytes.clone_from(&right.bytes);
+        }
+        Ok(())
+    }
+}
+
+/// `cel.Expression`: CEL source text. Its `Merge` always copies the patch value, so a patch
+/// that does not restate it clears it (merge.md §8.3).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CelExpression(pub String);
+
+impl Value for CelExpression {
+    fn go_type() -> String {
+        "cel.Expression".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        decode_text(node, cx, |t| Ok(CelExpression(t.to_string())))
+    }
+
+    fn encode(&self) -> Node {
+        Node::go_string(self.0.clone())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        self.clone_from(right);
+        Ok(())
+    }
+}
+
+/// An enumer-generated Go enum read and printed through its name (`-text`); the first name is
+/// the zero value.
+macro_rules! text_enum {
+    ($(#[$m:meta])* $name:ident, $go:literal, $short:literal, [$($text:literal),* $(,)?]) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// Names in value order.
+            pub const NAMES: &'static [&'static str] = &[$($text),*];
+
+            /// The value named `text` (exact, then case-insensitive).
+            pub fn parse(text: &str) -> Option<Self> {
+                let pos = Self::NAMES
+                    .iter()
+                    .position(|n| *n == text)
+                    .or_else(|| Self::NAMES.iter().position(|n| n.eq_ignore_ascii_case(text)))?;
+                u32::try_from(pos).ok().map($name)
+            }
+
+            /// The name (`<Short>(N)` for an unknown value).
+            pub fn text(&self) -> String {
+                usize::try_from(self.0)
+                    .ok()
+                    .and_then(|i| Self::NAMES.get(i))
+                    .map(|n| (*n).to_string())
+                    .unwrap_or_else(|| format!("{}({})", $short, self.0))
+            }
+        }
+
+        impl Value for $name {
+            fn go_type() -> String {
+                $go.into()
+            }
+
+            fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+                decode_text(node, cx, |t| {
+                    Self::parse(t).ok_or_else(|| format!("{} does not belong to {} values", t, $short))
+                })
+            }
+
+            fn encode(&self) -> Node {
+                Node::go_string(self.text())
+            }
+
+            fn is_empty(&self) -> bool {
+                self.0 == 0
+            }
+
+            fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
+                if right.0 != 0 || flags.overwrite {
+                    *self = *right;
+                }
+                Ok(())
+            }
+
+            fn match_text(&self) -> Option<String> {
+                Some(self.text())
+            }
+        }
+    };
+}
+
+text_enum!(
+    /// `block.VolumeType`.
+    VolumeType,
+    "block.VolumeType",
+    "VolumeType",
+    ["partition", "disk", "tmpfs", "directory", "symlink", "overlay", "external"]
+);
+
+text_enum!(
+    /// `block.FilesystemType`.
+    FilesystemType,
+    "block.FilesystemType",
+    "FilesystemType",
+    ["none", "xfs", "vfat", "ext4", "iso9660", "swap", "virtiofs", "nfs"]
+);
+
+text_enum!(
+    /// `block.EncryptionProviderType`.
+    EncryptionProviderType,
+    "block.EncryptionProviderType",
+    "EncryptionProviderType",
+    ["none", "luks2"]
+);
