@@ -9,7 +9,7 @@ pub use strategic::strategic_merge;
 
 use crate::config::{Config, Entry, load_entries};
 use crate::error::{Error, Location};
-use crate::json6902::{JsonPatch, apply_json6902};
+use crate::json6902::{JsonPatch, YamlListError, apply_json6902};
 
 /// A loaded strategic merge patch: its documents and delete selectors in upstream
 /// `Documents()` order.
@@ -42,8 +42,10 @@ impl Patch {
             Ok(p) => return Ok(Patch::Json6902(p)),
             Err(e) => e,
         };
-        match JsonPatch::from_yaml_list(bytes) {
+        match JsonPatch::decode_yaml_list(bytes) {
             Ok(p) => Ok(Patch::Json6902(p)),
+            // The list decoded but a value has no JSON form: upstream returns that error.
+            Err(YamlListError::Marshal(message)) => Err(Error::PatchLoad { message, location: Location::default() }),
             Err(_) if trim_go_space(bytes).starts_with(b"[") => {
                 Err(Error::PatchLoad { message: json_err, location: Location::default() })
             }

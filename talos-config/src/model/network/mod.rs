@@ -1,11 +1,100 @@
-//! Document kinds of upstream `pkg/machinery/config/types/network`.
+//! Document kinds of upstream `pkg/machinery/config/types/network` that Talos v1.13.9
+//! registers (Appendix B of the merge spec).
 
-use crate::document::{KindEntry, entry};
+use crate::document::{Kind, KindEntry, entry};
 
-mod hostname;
+mod links;
+mod other;
 pub mod types;
 
-pub use hostname::HostnameConfig;
+pub use links::{
+    AddressConfig, BondConfig, BridgeConfig, BridgeStpConfig, BridgeVlanConfig, CommonLinkConfig, DummyLinkConfig,
+    LinkConfig, RouteConfig, VlanConfig, VrfConfig, WireguardConfig, WireguardPeer,
+};
+pub use other::{
+    BlackholeRouteConfig, CommonProbeConfig, Dhcpv4Config, Dhcpv6Config, EthernetChannelsConfig, EthernetConfig,
+    EthernetRingsConfig, HcloudVipConfig, HostDnsConfig, HostnameConfig, IngressRule, KubeSpanConfig,
+    KubeSpanEndpointsConfig, KubeSpanFiltersConfig, Layer2VipConfig, LinkAliasConfig, LinkSelector, NameserverConfig,
+    NetworkDefaultActionConfig, NetworkRuleConfig, NtpConfig, PtpConfig, ResolverConfig, RoutingRuleConfig,
+    RulePortSelector, SearchDomainsConfig, StaticHostConfig, TcpProbeConfig, TimeSyncConfig,
+};
+
+macro_rules! named_kind {
+    ($($ty:ident => $kind:literal),* $(,)?) => {$(
+        impl Kind for $ty {
+            const KIND: &'static str = $kind;
+            const NAMED: bool = true;
+
+            fn name(&self) -> &str {
+                &self.name
+            }
+        }
+    )*};
+}
+
+macro_rules! unnamed_kind {
+    ($($ty:ident => $kind:literal),* $(,)?) => {$(
+        impl Kind for $ty {
+            const KIND: &'static str = $kind;
+            const NAMED: bool = false;
+        }
+    )*};
+}
+
+named_kind!(
+    BlackholeRouteConfig => "BlackholeRouteConfig",
+    BondConfig => "BondConfig",
+    BridgeConfig => "BridgeConfig",
+    Dhcpv4Config => "DHCPv4Config",
+    Dhcpv6Config => "DHCPv6Config",
+    DummyLinkConfig => "DummyLinkConfig",
+    EthernetConfig => "EthernetConfig",
+    HcloudVipConfig => "HCloudVIPConfig",
+    Layer2VipConfig => "Layer2VIPConfig",
+    LinkAliasConfig => "LinkAliasConfig",
+    LinkConfig => "LinkConfig",
+    NetworkRuleConfig => "NetworkRuleConfig",
+    RoutingRuleConfig => "RoutingRuleConfig",
+    StaticHostConfig => "StaticHostConfig",
+    TcpProbeConfig => "TCPProbeConfig",
+    VlanConfig => "VLANConfig",
+    VrfConfig => "VRFConfig",
+    WireguardConfig => "WireguardConfig",
+);
+
+unnamed_kind!(
+    HostnameConfig => "HostnameConfig",
+    KubeSpanConfig => "KubeSpanConfig",
+    KubeSpanEndpointsConfig => "KubeSpanEndpointsConfig",
+    NetworkDefaultActionConfig => "NetworkDefaultActionConfig",
+    ResolverConfig => "ResolverConfig",
+    TimeSyncConfig => "TimeSyncConfig",
+);
 
 /// The kinds of this area, as registered upstream.
-pub const KINDS: &[KindEntry] = &[entry::<HostnameConfig>()];
+pub const KINDS: &[KindEntry] = &[
+    entry::<BlackholeRouteConfig>(),
+    entry::<BondConfig>(),
+    entry::<BridgeConfig>(),
+    entry::<Dhcpv4Config>(),
+    entry::<Dhcpv6Config>(),
+    entry::<DummyLinkConfig>(),
+    entry::<EthernetConfig>(),
+    entry::<HcloudVipConfig>(),
+    entry::<Layer2VipConfig>(),
+    entry::<LinkAliasConfig>(),
+    entry::<LinkConfig>(),
+    entry::<NetworkRuleConfig>(),
+    entry::<NetworkDefaultActionConfig>(),
+    entry::<RoutingRuleConfig>(),
+    entry::<StaticHostConfig>(),
+    entry::<TcpProbeConfig>(),
+    entry::<VlanConfig>(),
+    entry::<VrfConfig>(),
+    entry::<WireguardConfig>(),
+    entry::<HostnameConfig>(),
+    entry::<KubeSpanConfig>(),
+    entry::<KubeSpanEndpointsConfig>(),
+    entry::<ResolverConfig>(),
+    entry::<TimeSyncConfig>(),
+];
