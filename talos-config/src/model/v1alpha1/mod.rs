@@ -1,6 +1,49 @@
-//! Document kinds of upstream `pkg/machinery/config/types/v1alpha1`.
+//! The legacy `v1alpha1` document (`version: v1alpha1`, `machine:`, `cluster:`) of upstream
+//! `pkg/machinery/config/types/v1alpha1`, field for field (merge.md Appendix A).
 
-use crate::document::KindEntry;
+use talos_config_derive::Talos;
+
+use crate::document::{Kind, KindEntry, entry};
+
+pub mod cluster;
+pub mod install;
+pub mod lists;
+pub mod machine;
+pub mod network;
+pub mod registries;
+pub mod types;
+
+pub use cluster::*;
+pub use install::*;
+pub use lists::{AdmissionPluginConfigList, NetworkDeviceList, VlanList};
+pub use machine::*;
+pub use network::*;
+pub use registries::*;
+pub use types::{
+    ARG_VALUE_ERROR, ArgValue, Args, Base64Bytes, ClusterInlineManifests, DiskSize, Endpoint, Env,
+    InstallDiskSizeMatcher, InstallDiskType, PEMEncodedCertificate, PEMEncodedCertificateAndKey, PEMEncodedKey,
+};
+
+/// `v1alpha1.Config`: the legacy document.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "v1alpha1.Config")]
+pub struct Config {
+    #[talos(key = "version", go_name = "ConfigVersion")]
+    pub version: String,
+    #[talos(key = "debug", omitempty, go_name = "ConfigDebug")]
+    pub debug: Option<bool>,
+    #[talos(key = "persist", omitempty, go_name = "ConfigPersist")]
+    pub persist: Option<bool>,
+    #[talos(key = "machine", go_name = "MachineConfig")]
+    pub machine: Option<MachineConfig>,
+    #[talos(key = "cluster", go_name = "ClusterConfig")]
+    pub cluster: Option<ClusterConfig>,
+}
+
+impl Kind for Config {
+    const KIND: &'static str = "v1alpha1";
+    const NAMED: bool = false;
+}
 
 /// The kinds of this area, as registered upstream.
-pub const KINDS: &[KindEntry] = &[];
+pub const KINDS: &[KindEntry] = &[entry::<Config>()];

@@ -34,7 +34,7 @@ pub struct YamlError {
 }
 
 /// Cap on the number of nodes that alias expansion may create in one stream.
-pub const MAX_ALIAS_EXPANSION: usize = 10_000_000;
+pub const MAX_ALIAS_EXPANSION: usize = 1_000_000;
 
 /// A position inside the decoded input: 0-based line and column (in characters), character
 /// index and byte offset into the original input.

@@ -73,6 +73,9 @@ pub(super) struct Scanner<'a> {
     indents: Vec<isize>,
     simple_key_allowed: bool,
     simple_keys: Vec<SimpleKey>,
+    /// Levels (indices into `simple_keys`) whose key is possible, in increasing order: keeps
+    /// the per-token checks proportional to the possible keys, not to the nesting depth.
+    possible_levels: Vec<usize>,
     flow_level: usize,
 }
 
@@ -114,6 +117,7 @@ impl<'a> Scanner<'a> {
             indents: Vec::new(),
             simple_key_allowed: false,
             simple_keys: Vec::new(),
+            possible_levels: Vec::new(),
             flow_level: 0,
         }
     }
@@ -211,18 +215,14 @@ impl<'a> Scanner<'a> {
 
     fn fetch_more_tokens(&mut self) -> R<()> {
         loop {
-            let mut need_more = false;
-            if self.tokens.is_empty() {
-                need_more = true;
+            let need_more = if self.tokens.is_empty() {
+                true
             } else {
                 self.stale_simple_keys()?;
-                for sk in &self.simple_keys {
-                    if sk.possible && sk.token_number == self.tokens_parsed {
-                        need_more = true;
-                        break;
-                    }
-                }
-            }
+                self.possible_levels.iter().any(|&l| {
+                    self.simple_keys.get(l).is_some_and(|sk| sk.possible && sk.token_number == self.tokens_parsed)
+                })
+            };
             if !need_more {
                 return Ok(());
             }
@@ -235,16 +235,38 @@ impl<'a> Scanner<'a> {
 
     fn stale_simple_keys(&mut self) -> R<()> {
         let mark = self.mark;
-        for i in 0..self.simple_keys.len() {
-            let sk = self.simple_keys[i];
-            if sk.possible && (sk.mark.line < mark.line || sk.mark.index + 1024 < mark.index) {
-                if sk.required {
-                    return Err(self.ctx_err("while scanning a simple key", sk.mark, "could not find expected ':'"));
-                }
-                self.simple_keys[i].possible = false;
+        for &level in &self.possible_levels {
+            let Some(sk) = self.simple_keys.get(level) else {
+                continue;
+            };
+            if sk.possible && (sk.mark.line < mark.line || sk.mark.index + 1024 < mark.index) && sk.required {
+                return Err(self.ctx_err("while scanning a simple key", sk.mark, "could not find expected ':'"));
             }
         }
+        let keys = &mut self.simple_keys;
+        self.possible_levels.retain(|&level| match keys.get_mut(level) {
+            Some(sk) if sk.possible => {
+                if sk.mark.line < mark.line || sk.mark.index + 1024 < mark.index {
+                    sk.possible = false;
+                    false
+                } else {
+                    true
+                }
+            }
+            _ => false,
+        });
         Ok(())
+    }
+
+    /// Marks the key of the innermost level impossible.
+    fn drop_top_key(&mut self) {
+        let top = self.simple_keys.len().saturating_sub(1);
+        if let Some(sk) = self.simple_keys.last_mut() {
+            sk.possible = false;
+        }
+        if self.possible_levels.last() == Some(&top) {
+            self.possible_levels.pop();
+        }
     }
 
     fn push(&mut self, tok: Tok, start: Pos, end: Pos) {
@@ -377,9 +399,7 @@ impl<'a> Scanner<'a> {
         {
             return Err(self.ctx_err("while scanning a simple key", sk.mark, "could not find expected ':'"));
         }
-        if let Some(sk) = self.simple_keys.last_mut() {
-            sk.possible = false;
-        }
+        self.drop_top_key();
         Ok(())
     }
 
@@ -395,6 +415,10 @@ impl<'a> Scanner<'a> {
             self.remove_simple_key()?;
             if let Some(last) = self.simple_keys.last_mut() {
                 *last = sk;
+                let top = self.simple_keys.len() - 1;
+                if self.possible_levels.last() != Some(&top) {
+                    self.possible_levels.push(top);
+                }
             }
         }
         Ok(())
@@ -447,6 +471,8 @@ impl<'a> Scanner<'a> {
         if self.flow_level > 0 {
             self.flow_level -= 1;
             self.simple_keys.pop();
+            let len = self.simple_keys.len();
+            self.possible_levels.retain(|&l| l < len);
         }
         self.simple_key_allowed = false;
         let start = self.mark;
@@ -506,9 +532,7 @@ impl<'a> Scanner<'a> {
             let at = sk.token_number.saturating_sub(self.tokens_parsed).min(self.tokens.len());
             self.tokens.insert(at, Token { tok: Tok::Key, start: sk.mark, end: sk.mark });
             self.roll_indent(sk.mark.column, Some(sk.token_number), Tok::BlockMappingStart, sk.mark)?;
-            if let Some(last) = self.simple_keys.last_mut() {
-                last.possible = false;
-            }
+            self.drop_top_key();
             self.simple_key_allowed = false;
         } else {
             if self.flow_level == 0 {

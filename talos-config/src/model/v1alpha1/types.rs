@@ -1,0 +1,874 @@
+//! The hand-written value types of the legacy document: extra args, endpoints, PEM material,
+//! base64 bytes, disk sizes and matchers, inline manifests.
+
+use std::collections::BTreeMap;
+
+use crate::value::url::GoUrl;
+use crate::value::{
+    DecodeCx, DeletePath, LOOKUP_FAILED, MergeFlags, Value, construct_error, decode_seq, delete_element, encode_map,
+    is_null, seq_unknown_keys,
+};
+use crate::yaml::{Node, NodeValue, ScalarStyle};
+
+use super::cluster::ClusterInlineManifest;
+
+/// `v1alpha1.Env`: an alias of `map[string]string`.
+pub type Env = BTreeMap<String, String>;
+
+// ---------------------------------------------------------------------------------------------
+// Args / ArgValue
+
+/// One `extraArgs` value: a string or a list of strings (`ArgValue{listValue, strValue}`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ArgValue {
+    /// `listValue`: `None` is Go's nil slice (then the string form is used).
+    pub list: Option<Vec<String>>,
+    /// `strValue`.
+    pub string: String,
+}
+
+impl ArgValue {
+    /// A string value.
+    pub fn string(s: impl Into<String>) -> ArgValue {
+        ArgValue { list: None, string: s.into() }
+    }
+
+    /// A list value.
+    pub fn list<I: IntoIterator<Item = S>, S: Into<String>>(items: I) -> ArgValue {
+        ArgValue { list: Some(items.into_iter().map(Into::into).collect()), string: String::new() }
+    }
+
+    /// Upstream `ToMap` for one value: the string (when non-empty) then the list.
+    pub fn values(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.string.is_empty() {
+            out.push(self.string.clone());
+        }
+        if let Some(l) = &self.list {
+            out.extend(l.iter().cloned());
+        }
+        out
+    }
+}
+
+/// The error of `ArgValue.UnmarshalYAML` for anything but a string or a list of strings.
+pub const ARG_VALUE_ERROR: &str = "arg value must be a string or list of strings";
+
+impl Value for ArgValue {
+    fn go_type() -> String {
+        "v1alpha1.ArgValue".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) {
+            return ArgValue::default();
+        }
+        match &node.value {
+            NodeValue::Scalar(_) => {
+                let mut sub = DecodeCx::new();
+                let s = String::decode(node, &mut sub);
+                if sub.errors().is_empty() {
+                    return ArgValue::string(s);
+                }
+                cx.error(node, ARG_VALUE_ERROR);
+                ArgValue::default()
+            }
+            NodeValue::Sequence(..) => {
+                let mut sub = DecodeCx::new();
+                let l = Vec::<String>::decode(node, &mut sub);
+                if sub.errors().is_empty() {
+                    return ArgValue { list: Some(l), string: String::new() };
+                }
+                cx.error(node, ARG_VALUE_ERROR);
+                ArgValue::default()
+            }
+            NodeValue::Mapping(..) => {
+                cx.error(node, ARG_VALUE_ERROR);
+                ArgValue::default()
+            }
+        }
+    }
+
+    fn encode(&self) -> Node {
+        if let Some(l) = &self.list {
+            return Node::sequence(l.iter().map(|s| Node::scalar(s.clone(), ScalarStyle::GoNode)).collect());
+        }
+        if !self.string.is_empty() {
+            return Node::scalar(self.string.clone(), ScalarStyle::GoNode);
+        }
+        Node::null()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.list.is_none() && self.string.is_empty()
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        // Only reached through `Args`, whose merge replaces values wholesale.
+        self.clone_from(right);
+        Ok(())
+    }
+}
+
+impl crate::value::MapValue for ArgValue {}
+
+/// `v1alpha1.Args` (`map[string]ArgValue`) with its custom merge: an empty patch is a no-op,
+/// otherwise every patch key replaces the base value (`maps.Copy`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Args(pub BTreeMap<String, ArgValue>);
+
+impl Args {
+    /// Upstream `ToMap`.
+    pub fn to_map(&self) -> BTreeMap<String, Vec<String>> {
+        self.0.iter().map(|(k, v)| (k.clone(), v.values())).collect()
+    }
+}
+
+impl Value for Args {
+    fn go_type() -> String {
+        "v1alpha1.Args".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        let mut out = BTreeMap::new();
+        if is_null(node) {
+            return Args(out);
+        }
+        match &node.value {
+            NodeValue::Mapping(entries, _) => {
+                cx.check_duplicate_keys(entries);
+                for (k, v) in entries {
+                    let key = String::decode(k, cx);
+                    out.insert(key, ArgValue::decode(v, cx));
+                }
+            }
+            _ => construct_error(cx, node, &Self::go_type()),
+        }
+        Args(out)
+    }
+
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        crate::value::map_unknown_keys::<ArgValue>(node)
+    }
+
+    fn encode(&self) -> Node {
+        encode_map(self.0.iter().map(|(k, v)| (k.as_str(), v.encode())))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn replace_keeps_left(&self) -> bool {
+        false
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        for (k, v) in &right.0 {
+            self.0.insert(k.clone(), v.clone());
+        }
+        Ok(())
+    }
+
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
+        self.0.delete(path)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Endpoint
+
+/// `v1alpha1.Endpoint` (`struct{ *url.URL }`): parsed with `url.Parse`, printed with
+/// `URL.String`, merged component by component.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Endpoint(pub GoUrl);
+
+impl Endpoint {
+    /// Parses like `url.Parse`.
+    pub fn parse(text: &str) -> Result<Endpoint, String> {
+        GoUrl::parse(text).map(Endpoint)
+    }
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Value for Endpoint {
+    fn go_type() -> String {
+        "v1alpha1.Endpoint".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        Endpoint(GoUrl::decode(node, cx))
+    }
+
+    fn encode(&self) -> Node {
+        Node::go_string(self.0.to_string())
+    }
+
+    fn is_empty(&self) -> bool {
+        false
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        self.0.merge_components(&right.0).map_err(|e| format!("merge field v1alpha1.Endpoint.URL: {e}"))
+    }
+
+    fn match_text(&self) -> Option<String> {
+        Some(self.0.to_string())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// base64 (Go's encoding/base64 StdEncoding)
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// `base64.StdEncoding.EncodeToString`.
+pub fn base64_encode(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
+        let v = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        out.push(B64[(v >> 18) as usize & 63] as char);
+        out.push(B64[(v >> 12) as usize & 63] as char);
+        out.push(if chunk.len() > 1 { B64[(v >> 6) as usize & 63] as char } else { '=' });
+        out.push(if chunk.len() > 2 { B64[v as usize & 63] as char } else { '=' });
+    }
+    out
+}
+
+fn b64_value(c: u8) -> Option<u8> {
+    match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    }
+}
+
+/// `base64.StdEncoding.DecodeString`, with Go's error text
+/// (`illegal base64 data at input byte N`); `\r` and `\n` are skipped.
+pub fn base64_decode(s: &str) -> Result<Vec<u8>, String> {
+    let src = s.as_bytes();
+    let corrupt = |n: usize| format!("illegal base64 data at input byte {n}");
+    let mut out = Vec::with_capacity(src.len() / 4 * 3);
+    let mut si = 0;
+    while si < src.len() {
+        let mut dbuf = [0u8; 4];
+        let mut dlen = 4;
+        let mut trailing_err = None;
+        let mut j = 0;
+        while j < 4 {
+            if si == src.len() {
+                if j == 0 {
+                    return Ok(out);
+                }
+                return Err(corrupt(si - j));
+            }
+            let c = src[si];
+            si += 1;
+            if let Some(v) = b64_value(c) {
+                dbuf[j] = v;
+                j += 1;
+                continue;
+            }
+            if c == b'\n' || c == b'\r' {
+                continue;
+            }
+            if c != b'=' {
+                return Err(corrupt(si - 1));
+            }
+            match j {
+                0 | 1 => return Err(corrupt(si - 1)),
+                2 => {
+                    while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
+                        si += 1;
+                    }
+                    if si == src.len() {
+                        return Err(corrupt(src.len()));
+                    }
+                    if src[si] != b'=' {
+                        return Err(corrupt(si - 1));
+                    }
+                    si += 1;
+                }
+                _ => {}
+            }
+            while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
+                si += 1;
+            }
+            if si < src.len() {
+                trailing_err = Some(corrupt(si));
+            }
+            dlen = j;
+            break;
+        }
+        let val =
+            (u32::from(dbuf[0]) << 18) | (u32::from(dbuf[1]) << 12) | (u32::from(dbuf[2]) << 6) | u32::from(dbuf[3]);
+        let bytes = [(val >> 16) as u8, (val >> 8) as u8, val as u8];
+        out.extend_from_slice(&bytes[..dlen - 1]);
+        if let Some(e) = trailing_err {
+            return Err(e);
+        }
+    }
+    Ok(out)
+}
+
+/// Decodes a base64 text scalar; a bad text is a construct error at the node.
+fn decode_b64_node(node: &Node, cx: &mut DecodeCx) -> Vec<u8> {
+    let text = String::decode(node, cx);
+    match base64_decode(&text) {
+        Ok(b) => b,
+        Err(e) => {
+            cx.error(node, e);
+            Vec::new()
+        }
+    }
+}
+
+/// `v1alpha1.Base64Bytes`: bytes written as base64 text. Merged like a byte slice (replaced
+/// when the patch side is non-nil).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Base64Bytes(pub Option<Vec<u8>>);
+
+impl Value for Base64Bytes {
+    fn go_type() -> String {
+        "v1alpha1.Base64Bytes".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) {
+            return Base64Bytes(None);
+        }
+        Base64Bytes(Some(decode_b64_node(node, cx)))
+    }
+
+    fn encode(&self) -> Node {
+        Node::go_string(base64_encode(self.0.as_deref().unwrap_or(&[])))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(Vec::is_empty)
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        if right.0.is_some() {
+            self.0.clone_from(&right.0);
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PEM material (siderolabs/crypto x509)
+
+/// Decodes the `crt`/`key` text fields of a PEM mapping.
+fn decode_pem_fields(node: &Node, cx: &mut DecodeCx, go_type: &str, keys: &[&str]) -> Vec<Vec<u8>> {
+    let mut texts = vec![String::new(); keys.len()];
+    match &node.value {
+        NodeValue::Mapping(entries, _) => {
+            cx.check_duplicate_keys(entries);
+            for (k, v) in entries {
+                if let Some(i) = k.as_scalar().and_then(|s| keys.iter().position(|key| *key == s.text)) {
+                    texts[i] = String::decode(v, cx);
+                }
+            }
+        }
+        _ => {
+            construct_error(cx, node, go_type);
+            return vec![Vec::new(); keys.len()];
+        }
+    }
+    let mut out = Vec::new();
+    for t in texts {
+        match base64_decode(&t) {
+            Ok(b) => out.push(b),
+            Err(e) => {
+                cx.error(node, e);
+                return vec![Vec::new(); keys.len()];
+            }
+        }
+    }
+    out
+}
+
+fn pem_unknown_keys(node: &Node, keys: &[&str]) -> Result<Option<Node>, String> {
+    let NodeValue::Mapping(entries, _) = &node.value else {
+        return Ok(None);
+    };
+    let mut found = Vec::new();
+    for (k, v) in entries {
+        let Some(key) = k.as_scalar() else {
+            return Err("unexpected mapping key type".into());
+        };
+        if !keys.contains(&key.text.as_str()) {
+            found.push((k.clone(), v.clone()));
+        }
+    }
+    Ok(if found.is_empty() { None } else { Some(crate::value::sorted_mapping(found)) })
+}
+
+fn merge_bytes(left: &mut Option<Vec<u8>>, right: &Option<Vec<u8>>) {
+    if right.is_some() {
+        left.clone_from(right);
+    }
+}
+
+fn b64_node(v: &Option<Vec<u8>>) -> Node {
+    Node::go_string(base64_encode(v.as_deref().unwrap_or(&[])))
+}
+
+/// `x509.PEMEncodedCertificateAndKey`: `crt` and `key`, base64 text, both always printed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PEMEncodedCertificateAndKey {
+    /// `Crt` (PEM bytes); `None` is Go's nil slice.
+    pub crt: Option<Vec<u8>>,
+    /// `Key` (PEM bytes); `None` is Go's nil slice.
+    pub key: Option<Vec<u8>>,
+}
+
+impl Value for PEMEncodedCertificateAndKey {
+    fn go_type() -> String {
+        "x509.PEMEncodedCertificateAndKey".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) {
+            return Self::default();
+        }
+        let mut f = decode_pem_fields(node, cx, &Self::go_type(), &["crt", "key"]).into_iter();
+        Self { crt: f.next(), key: f.next() }
+    }
+
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        pem_unknown_keys(node, &["crt", "key"])
+    }
+
+    fn encode(&self) -> Node {
+        Node::mapping(vec![
+            (Node::go_string("crt"), b64_node(&self.crt)),
+            (Node::go_string("key"), b64_node(&self.key)),
+        ])
+    }
+
+    fn is_empty(&self) -> bool {
+        self.crt.as_ref().is_none_or(Vec::is_empty) && self.key.as_ref().is_none_or(Vec::is_empty)
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        merge_bytes(&mut self.crt, &right.crt);
+        merge_bytes(&mut self.key, &right.key);
+        Ok(())
+    }
+
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
+        match (path.head(), path.is_last()) {
+            (Some("crt"), true) => self.crt = None,
+            (Some("key"), true) => self.key = None,
+            _ => return Err(LOOKUP_FAILED.into()),
+        }
+        Ok(())
+    }
+}
+
+/// `x509.PEMEncodedCertificate`: `crt` only.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PEMEncodedCertificate {
+    pub crt: Option<Vec<u8>>,
+}
+
+impl Value for PEMEncodedCertificate {
+    fn go_type() -> String {
+        "x509.PEMEncodedCertificate".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) {
+            return Self::default();
+        }
+        Self { crt: decode_pem_fields(node, cx, &Self::go_type(), &["crt"]).into_iter().next() }
+    }
+
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        pem_unknown_keys(node, &["crt"])
+    }
+
+    fn encode(&self) -> Node {
+        Node::mapping(vec![(Node::go_string("crt"), b64_node(&self.crt))])
+    }
+
+    fn is_empty(&self) -> bool {
+        self.crt.as_ref().is_none_or(Vec::is_empty)
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        merge_bytes(&mut self.crt, &right.crt);
+        Ok(())
+    }
+}
+
+/// `x509.PEMEncodedKey`: `key` only.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PEMEncodedKey {
+    pub key: Option<Vec<u8>>,
+}
+
+impl Value for PEMEncodedKey {
+    fn go_type() -> String {
+        "x509.PEMEncodedKey".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) {
+            return Self::default();
+        }
+        Self { key: decode_pem_fields(node, cx, &Self::go_type(), &["key"]).into_iter().next() }
+    }
+
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        pem_unknown_keys(node, &["key"])
+    }
+
+    fn encode(&self) -> Node {
+        Node::mapping(vec![(Node::go_string("key"), b64_node(&self.key))])
+    }
+
+    fn is_empty(&self) -> bool {
+        self.key.as_ref().is_none_or(Vec::is_empty)
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        merge_bytes(&mut self.key, &right.key);
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sizes (dustin/go-humanize)
+
+fn size_multiplier(unit: &str) -> Option<u64> {
+    Some(match unit {
+        "" | "b" => 1,
+        "k" | "kb" => 1000,
+        "ki" | "kib" => 1 << 10,
+        "m" | "mb" => 1_000_000,
+        "mi" | "mib" => 1 << 20,
+        "g" | "gb" => 1_000_000_000,
+        "gi" | "gib" => 1 << 30,
+        "t" | "tb" => 1_000_000_000_000,
+        "ti" | "tib" => 1 << 40,
+        "p" | "pb" => 1_000_000_000_000_000,
+        "pi" | "pib" => 1 << 50,
+        "e" | "eb" => 1_000_000_000_000_000_000,
+        "ei" | "eib" => 1 << 60,
+        _ => return None,
+    })
+}
+
+/// `humanize.ParseBytes`, with its error texts.
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let mut last = 0;
+    let mut has_comma = false;
+    for (i, c) in s.char_indices() {
+        if !(c.is_numeric() || c == '.' || c == ',') {
+            break;
+        }
+        if c == ',' {
+            has_comma = true;
+        }
+        last = i + c.len_utf8();
+    }
+    let mut num = s[..last].to_string();
+    if has_comma {
+        num = num.replace(',', "");
+    }
+    let f = parse_go_float(&num)
+        .ok_or_else(|| format!("strconv.ParseFloat: parsing {}: invalid syntax", go_quote(&num)))?;
+    let extra = s[last..].trim().to_lowercase();
+    match size_multiplier(&extra) {
+        Some(m) => {
+            let v = f * m as f64;
+            if v >= u64::MAX as f64 {
+                return Err(format!("too large: {s}"));
+            }
+            Ok(v as u64)
+        }
+        None => Err(format!("unhandled size name: {extra}")),
+    }
+}
+
+fn parse_go_float(s: &str) -> Option<f64> {
+    // Only digits and dots reach here; Rust's parser accepts the same forms as Go's for those,
+    // except that Go rejects an empty string and a lone dot, as Rust does.
+    if s.is_empty() || s.chars().any(|c| !(c.is_ascii_digit() || c == '.')) {
+        return None;
+    }
+    s.parse::<f64>().ok()
+}
+
+fn go_quote(s: &str) -> String {
+    crate::value::url::go_quote(s.as_bytes())
+}
+
+/// `humanize.Bytes` (SI units).
+pub fn humanize_bytes(s: u64) -> String {
+    if s < 10 {
+        return format!("{s} B");
+    }
+    const SIZES: [&str; 7] = ["B", "kB", "MB", "GB", "TB", "PB", "EB"];
+    let e = ((s as f64).ln() / 1000f64.ln()).floor();
+    let suffix = SIZES.get(e as usize).copied().unwrap_or("EB");
+    let val = ((s as f64) / 1000f64.powf(e) * 10.0 + 0.5).floor() / 10.0;
+    if val < 10.0 { format!("{val:.1} {suffix}") } else { format!("{val:.0} {suffix}") }
+}
+
+/// `v1alpha1.DiskSize` (`uint64`): read with `humanize.ParseBytes`, written as
+/// `humanize.Bytes` text when that is exact, else as the plain integer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DiskSize(pub u64);
+
+impl Value for DiskSize {
+    fn go_type() -> String {
+        "v1alpha1.DiskSize".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) {
+            return DiskSize(0);
+        }
+        let text = String::decode(node, cx);
+        match parse_bytes(&text) {
+            Ok(v) => DiskSize(v),
+            Err(e) => {
+                cx.error(node, e);
+                DiskSize(0)
+            }
+        }
+    }
+
+    fn encode(&self) -> Node {
+        if self.0.is_multiple_of(1000) {
+            let text = humanize_bytes(self.0);
+            if parse_bytes(&text) == Ok(self.0) {
+                return Node::go_string(text);
+            }
+        }
+        Node::plain(self.0.to_string())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
+        if right.0 != 0 || flags.overwrite {
+            *self = *right;
+        }
+        Ok(())
+    }
+}
+
+/// `v1alpha1.InstallDiskSizeMatcher`: a condition such as `>= 1TB`. Its unexported `condition`
+/// field makes merging two set matchers fail, as upstream does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InstallDiskSizeMatcher {
+    /// The trimmed condition text, as printed.
+    pub condition: String,
+    /// `MatchData.Op` (`>=`, `<=`, `>`, `<`, `==` or empty).
+    pub op: String,
+    /// `MatchData.Size` in bytes.
+    pub size: u64,
+}
+
+impl InstallDiskSizeMatcher {
+    /// Upstream `UnmarshalYAML` on the condition text.
+    pub fn parse(text: &str) -> Result<InstallDiskSizeMatcher, String> {
+        let condition = text.trim().to_string();
+        // The regexp `(>=|<=|>|<|==)?\b*(.*)$` matches at the start of the last line.
+        let line = condition.rsplit('\n').next().unwrap_or("");
+        let op = [">=", "<=", ">", "<", "=="].into_iter().find(|op| line.starts_with(op)).unwrap_or("");
+        let rest = &line[op.len()..];
+        let size = parse_bytes(rest.trim()).map_err(|e| format!("failed to parse disk size {rest}: {e}"))?;
+        Ok(InstallDiskSizeMatcher { condition, op: op.to_string(), size })
+    }
+}
+
+impl Value for InstallDiskSizeMatcher {
+    fn go_type() -> String {
+        "v1alpha1.InstallDiskSizeMatcher".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) {
+            return Self::default();
+        }
+        let text = String::decode(node, cx);
+        match InstallDiskSizeMatcher::parse(&text) {
+            Ok(m) => m,
+            Err(e) => {
+                cx.error(node, e);
+                Self::default()
+            }
+        }
+    }
+
+    fn encode(&self) -> Node {
+        Node::go_string(self.condition.clone())
+    }
+
+    fn is_empty(&self) -> bool {
+        false
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        // Field by field: the exported MatchData merges, then the unexported `condition` fails.
+        if !right.op.is_empty() {
+            self.op.clone_from(&right.op);
+        }
+        if right.size != 0 {
+            self.size = right.size;
+        }
+        Err(format!(
+            "merge field v1alpha1.InstallDiskSizeMatcher.condition: merge not possible, left {} is not settable",
+            self.condition
+        ))
+    }
+}
+
+/// `v1alpha1.InstallDiskType` (a named `string`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InstallDiskType(pub String);
+
+impl Value for InstallDiskType {
+    fn go_type() -> String {
+        "v1alpha1.InstallDiskType".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) {
+            return Self::default();
+        }
+        match &node.value {
+            NodeValue::Scalar(_) => InstallDiskType(String::decode(node, cx)),
+            _ => {
+                construct_error(cx, node, &Self::go_type());
+                Self::default()
+            }
+        }
+    }
+
+    fn encode(&self) -> Node {
+        Node::go_string(self.0.clone())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
+        self.0.merge(&right.0, flags)
+    }
+
+    fn match_text(&self) -> Option<String> {
+        Some(self.0.clone())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inline manifests
+
+/// `v1alpha1.ClusterInlineManifests`: on decode, leading `\t\n\v\f\r` of every `contents` are
+/// stripped. Merged like a slice (appended).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClusterInlineManifests(pub Vec<ClusterInlineManifest>);
+
+impl Value for ClusterInlineManifests {
+    fn go_type() -> String {
+        "v1alpha1.ClusterInlineManifests".into()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        let mut items: Vec<ClusterInlineManifest> = decode_seq(node, cx, &Vec::<ClusterInlineManifest>::go_type());
+        for m in &mut items {
+            let trimmed = m.contents.trim_start_matches(['\t', '\n', '\u{b}', '\u{c}', '\r']);
+            if trimmed.len() != m.contents.len() {
+                m.contents = trimmed.to_string();
+            }
+        }
+        ClusterInlineManifests(items)
+    }
+
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        seq_unknown_keys::<ClusterInlineManifest>(node)
+    }
+
+    fn encode(&self) -> Node {
+        self.0.encode()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn replace_keeps_left(&self) -> bool {
+        false
+    }
+
+    fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
+        self.0.merge(&right.0, flags)
+    }
+
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
+        delete_element(&mut self.0, path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_like_go() {
+        assert_eq!(base64_encode(b"hello"), "aGVsbG8=");
+        assert_eq!(base64_decode("aGVsbG8=").unwrap(), b"hello");
+        assert_eq!(base64_decode("aGVs\nbG8=").unwrap(), b"hello");
+        assert_eq!(base64_decode("").unwrap(), b"");
+        assert_eq!(base64_decode("abc").unwrap_err(), "illegal base64 data at input byte 0");
+        assert_eq!(base64_decode("ab!d").unwrap_err(), "illegal base64 data at input byte 2");
+        assert_eq!(base64_decode("aGVsbG8").unwrap_err(), "illegal base64 data at input byte 4");
+        assert_eq!(base64_decode("aGVsbG8=x").unwrap_err(), "illegal base64 data at input byte 8");
+        assert_eq!(base64_decode("aG==").unwrap(), b"h");
+        assert_eq!(base64_decode("aG=").unwrap_err(), "illegal base64 data at input byte 3");
+        assert_eq!(base64_decode("a===").unwrap_err(), "illegal base64 data at input byte 1");
+    }
+
+    #[test]
+    fn sizes_like_humanize() {
+        assert_eq!(humanize_bytes(100_000_000), "100 MB");
+        assert_eq!(humanize_bytes(1_000_000_000), "1.0 GB");
+        assert_eq!(humanize_bytes(1_500_000_000), "1.5 GB");
+        assert_eq!(parse_bytes("1.5 GB"), Ok(1_500_000_000));
+        assert_eq!(parse_bytes("4GiB"), Ok(4 << 30));
+        assert_eq!(parse_bytes("1,000"), Ok(1000));
+        assert_eq!(parse_bytes("x"), Err("strconv.ParseFloat: parsing \"\": invalid syntax".into()));
+        assert_eq!(parse_bytes("1 zb"), Err("unhandled size name: zb".into()));
+        assert_eq!(DiskSize(100_000_000).encode(), Node::go_string("100 MB"));
+        assert_eq!(DiskSize(1 << 30).encode(), Node::plain("1073741824"));
+    }
+
+    #[test]
+    fn disk_size_matcher() {
+        let m = InstallDiskSizeMatcher::parse(" >= 1TB ").unwrap();
+        assert_eq!((m.condition.as_str(), m.op.as_str(), m.size), (">= 1TB", ">=", 1_000_000_000_000));
+        assert_eq!(
+            InstallDiskSizeMatcher::parse("=> 1TB").unwrap_err(),
+            "failed to parse disk size => 1TB: strconv.ParseFloat: parsing \"\": invalid syntax"
+        );
+    }
+}
