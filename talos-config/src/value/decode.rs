@@ -41,12 +41,18 @@ impl DecodeCx {
     /// Checks duplicate scalar keys of a mapping the way go-yaml does while decoding; records
     /// `mapping key "k" already defined at line N`.
     pub fn check_duplicate_keys(&mut self, entries: &[(Node, Node)]) {
-        for (i, (k, _)) in entries.iter().enumerate() {
+        // Linear: a patch may carry thousands of labels.
+        let mut first_line: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for (k, _) in entries {
             let Some(ks) = k.as_scalar() else { continue };
-            if let Some((prev, _)) =
-                entries[..i].iter().find(|(p, _)| p.as_scalar().is_some_and(|ps| ps.text == ks.text))
-            {
-                self.error(k, format!("mapping key {} already defined at line {}", go_quote(&ks.text), prev.mark.line));
+            match first_line.get(ks.text.as_str()) {
+                Some(line) => {
+                    let msg = format!("mapping key {} already defined at line {line}", go_quote(&ks.text));
+                    self.error(k, msg);
+                }
+                None => {
+                    first_line.insert(&ks.text, k.mark.line);
+                }
             }
         }
     }
