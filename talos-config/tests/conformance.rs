@@ -243,6 +243,16 @@ fn per_kind_encoding_files_round_trip() {
         files.sort();
         for path in files {
             let bytes = read(&path);
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if DECODE_ONLY.contains(&name) {
+                // Not canonical encoder output (flow lists, 2-space nesting): upstream only
+                // decodes these; their exact re-encoding is pinned in tests/model_kinds.rs.
+                if let Err(e) = Config::from_bytes(&bytes) {
+                    failures.push(format!("{}: {e}", path.display()));
+                }
+                checked += 1;
+                continue;
+            }
             match Config::from_bytes(&bytes) {
                 Ok(c) if c.encode().as_bytes() == bytes.as_slice() => {}
                 Ok(c) => failures.push(format!("{}:\n{}", path.display(), first_diff(&bytes, c.encode().as_bytes()))),
@@ -254,6 +264,13 @@ fn per_kind_encoding_files_round_trip() {
     assert_eq!(checked, 56);
     assert!(failures.is_empty(), "{} of {checked} failed:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Peer files upstream uses as decoder input only (see KNOWN_GAPS.md, "Peer data notes").
+const DECODE_ONLY: &[&str] = &[
+    "volumeconfig_tpm_encryption_no_options.yaml",
+    "volumeconfig_tpm_encryption_with_pcr_settings.yaml",
+    "volumeconfig_tpm_encryption_with_pcrs_disabled.yaml",
+];
 
 /// The first differing line of two texts, for readable failures.
 fn first_diff(want: &[u8], got: &[u8]) -> String {

@@ -155,7 +155,7 @@ fn output_number_formatting() {
     assert_eq!(
         apply("a: b\n", &p).as_deref().map_err(String::as_str),
         Ok(
-            "a: b\nn:\n- 0\n- 1\n- 1.1\n- 300\n- 1e+06\n- 1e-06\n- 1.5e-07\n- -0\n- 12345678901234567890\n- 1e+20\n- 1E400\n"
+            "a: b\n\"n\":\n- 0\n- 1\n- 1.1\n- 300\n- 1e+06\n- 1e-06\n- 1.5e-07\n- -0\n- 12345678901234567890\n- 1e+20\n- 1E400\n"
         )
     );
 }
@@ -229,7 +229,7 @@ fn spec_error_texts_end_to_end() {
     );
     assert_eq!(
         apply(config, &p).as_deref().map_err(String::as_str),
-        Ok("cluster:\n  apiServer: {}\nmachine:\n  certSANs:\n  - z\n  - a\n  - b\n  - c\n  n: null\n")
+        Ok("cluster:\n  apiServer: {}\nmachine:\n  certSANs:\n  - z\n  - a\n  - b\n  - c\n  \"n\": null\n")
     );
 }
 

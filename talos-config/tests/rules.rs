@@ -142,8 +142,8 @@ rule!(
 );
 rule!(
     w10_routing_rule_merge_defect,
-    "apiVersion: v1alpha1\nkind: RoutingRuleConfig\nname: \"100\"\ntable: 100\n",
-    ["apiVersion: v1alpha1\nkind: RoutingRuleConfig\nname: \"100\"\npriority: 5\n"],
+    "apiVersion: v1alpha1\nkind: RoutingRuleConfig\nname: \"100\"\ntable: \"100\"\n",
+    ["apiVersion: v1alpha1\nkind: RoutingRuleConfig\nname: \"100\"\naction: unicast\n"],
     "ERROR: merge field network.RoutingRuleConfigV1Alpha1.RuleSrc: merge field network.Prefix.Prefix: merge field netip.Prefix.ip: merge field netip.Addr.addr: merge field netip.uint128.hi: merge not possible, left 0 is not settable"
 );
 rule!(
