@@ -104,8 +104,9 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| CliError::new(format!("failed to create output dir: {}", path_error_text("mkdir", &dir, &e))))?;
+    mkdir_all(&dir).map_err(|(failed, e)| {
+        CliError::new(format!("failed to create output dir: {}", path_error_text("mkdir", &failed, &e)))
+    })?;
     if path.is_dir() {
         return Err(CliError::new(format!("open {}: is a directory", path.display())));
     }
@@ -118,6 +119,28 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     tmp.persist(path).map_err(|e| path_error("rename", path, &e.error))?;
     Ok(())
 }
+
+/// Go's `os.MkdirAll`: on failure, the path that could not be created (or the existing
+/// ancestor that is not a directory) and the OS error.
+fn mkdir_all(path: &Path) -> Result<(), (PathBuf, io::Error)> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => return Ok(()),
+        Ok(_) => return Err((path.to_path_buf(), io::Error::from_raw_os_error(ENOTDIR))),
+        Err(_) => {}
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        mkdir_all(parent)?;
+    }
+    match std::fs::create_dir(path) {
+        Ok(()) => Ok(()),
+        // Created concurrently, or `path` ends in `..`/`.`: fine if it is a directory now.
+        Err(_) if path.is_dir() => Ok(()),
+        Err(e) => Err((path.to_path_buf(), e)),
+    }
+}
+
+/// `ENOTDIR` on Linux (and the other Unixes Talos tooling runs on).
+const ENOTDIR: i32 = 20;
 
 #[cfg(unix)]
 fn set_mode_0644(file: &File) -> io::Result<()> {

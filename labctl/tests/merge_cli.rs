@@ -6,6 +6,7 @@
 //!   expectations built from the fixture bytes).
 //! * Bad input: exit code 1, Talos's exact error text on stderr, an `-o` target left untouched.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -110,8 +111,8 @@ fn listing(dir: &Path) -> Vec<String> {
 /// when the peer data is not available. A relative `TALOS_PEER_DIR` (as `.ci/run` sets it) is
 /// taken relative to the workspace root, where `.ci/run` runs, not to `labctl/`.
 fn peer_testdata() -> Option<PathBuf> {
-    let problem = match std::env::var_os("TALOS_PEER_DIR").map(PathBuf::from) {
-        None => "TALOS_PEER_DIR is not set".to_string(),
+    let problem = match std::env::var_os("TALOS_PEER_DIR").filter(|d| !d.is_empty()).map(PathBuf::from) {
+        None => "TALOS_PEER_DIR is not set (or empty)".to_string(),
         Some(dir) => {
             let dir = if dir.is_relative() { root().join(dir) } else { dir };
             let testdata = dir.join("configpatcher/testdata");
@@ -128,7 +129,8 @@ fn peer_testdata() -> Option<PathBuf> {
     if std::env::var("CI").as_deref() == Ok("true") {
         panic!("{msg}");
     }
-    eprintln!("\n!!!!!!!! {msg} !!!!!!!!\n");
+    // Straight to the process's stderr, past libtest's output capture, so it is seen.
+    let _ = writeln!(std::io::stderr(), "\n!!!!!!!! {msg} !!!!!!!!\n");
     None
 }
 
@@ -419,6 +421,30 @@ fn lab_output_file_and_cwd_relative_output() {
     assert_eq!(text(&success(&out, "-o overwrite")), "");
     assert_eq!(read(&tmp.path().join("out/merged.yaml")), read(&worker));
     assert_eq!(listing(&tmp.path().join("out")), ["merged.yaml"], "no temporary file left");
+}
+
+#[test]
+fn output_dir_blocked_by_a_file() {
+    // Go's MkdirAll names the ancestor that is not a directory.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let file = tmp.path().join("file");
+    std::fs::write(&file, b"x").expect("write file");
+    let out = file.join("sub/out.yaml");
+    let res = labctl(&["merge", "fixtures/worker.yaml", "-o", path_str(&out)]);
+    failure(
+        &res,
+        &format!("failed to create output dir: mkdir {}: not a directory", file.display()),
+        "-o under a file",
+    );
+    assert_eq!(read(&file), b"x");
+}
+
+#[test]
+fn output_is_a_directory() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let res = labctl(&["merge", "fixtures/worker.yaml", "-o", path_str(tmp.path())]);
+    failure(&res, &format!("open {}: is a directory", tmp.path().display()), "-o a directory");
+    assert_eq!(listing(tmp.path()), Vec::<String>::new());
 }
 
 // ---------------------------------------------------------------------------------------------

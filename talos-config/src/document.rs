@@ -7,7 +7,7 @@ use crate::value::{DecodeCx, DeletePath, Value};
 use crate::yaml::Node;
 
 /// A document kind: a [`Value`] struct with Talos's registration facts.
-pub trait Kind: Value + Send + Sync + 'static {
+pub trait Kind: Value + crate::validate::Validate + Send + Sync + 'static {
     /// The `kind:` value (`"v1alpha1"` for the legacy document, which has no `kind:` key).
     const KIND: &'static str;
     /// Whether the kind has a `name` that is part of its identity (Appendix B of merge.md).
@@ -36,6 +36,10 @@ pub trait Document: Debug + Send + Sync {
     fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String>;
     /// Downcasting support.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// The document's own validation.
+    fn validate(&self, cx: &crate::validate::Context<'_>) -> crate::validate::Findings;
+    /// Its conflicts with the v1alpha1 document.
+    fn conflicts(&self, cx: &crate::validate::Context<'_>) -> Vec<crate::validate::Issue>;
 }
 
 impl<T: Kind> Document for T {
@@ -72,6 +76,14 @@ impl<T: Kind> Document for T {
 
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+
+    fn validate(&self, cx: &crate::validate::Context<'_>) -> crate::validate::Findings {
+        crate::validate::Validate::validate(self, cx)
+    }
+
+    fn conflicts(&self, cx: &crate::validate::Context<'_>) -> Vec<crate::validate::Issue> {
+        crate::validate::Validate::conflicts(self, cx)
     }
 }
 

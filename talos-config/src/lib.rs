@@ -26,9 +26,11 @@ extern crate self as talos_config;
 pub mod config;
 pub mod document;
 mod error;
+pub mod gofmt;
 pub mod json6902;
 pub mod model;
 pub mod patch;
+pub mod validate;
 pub mod value;
 pub mod yaml;
 

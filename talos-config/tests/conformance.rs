@@ -5,21 +5,11 @@ use std::path::{Path, PathBuf};
 
 use talos_config::{Config, Patch, PatchSource, apply_patches, apply_patches_to_config, load_patches};
 
+mod common;
+
 /// The peer folder, or `None` (loudly; a failure under `CI=true`) when it is not available.
 fn peer() -> Option<PathBuf> {
-    match std::env::var_os("TALOS_PEER_DIR").map(PathBuf::from) {
-        Some(dir) if dir.is_dir() => Some(dir),
-        other => {
-            let msg = format!(
-                "TALOS_PEER_DIR is {other:?}: the Talos v1.13.9 peer data is missing, conformance tests did NOT run"
-            );
-            if std::env::var("CI").as_deref() == Ok("true") {
-                panic!("{msg}");
-            }
-            eprintln!("\n!!!!!!!! {msg} !!!!!!!!\n");
-            None
-        }
-    }
+    common::peer_dir()
 }
 
 fn read(path: &Path) -> Vec<u8> {

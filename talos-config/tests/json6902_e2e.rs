@@ -1,6 +1,8 @@
 //! End-to-end JSON6902 vectors (merge.md §1.2, §3, §11.3, §12 W2/W9/W11). These run through
 //! the YAML parser, the yaml.v1.1 resolver and the yaml.v2 emitter.
 
+mod common;
+
 use talos_config::json6902::{JsonPatch, YamlListError, apply_json6902};
 
 const W1: &str = "version: v1alpha1\nmachine:\n  type: worker\n";
@@ -235,11 +237,8 @@ fn spec_error_texts_end_to_end() {
 
 #[test]
 fn peer_apply_jsonpatch1_and_2() {
-    let Ok(dir) = std::env::var("TALOS_PEER_DIR") else {
-        eprintln!("SKIPPED peer_apply_jsonpatch1_and_2: TALOS_PEER_DIR is not set");
-        return;
-    };
-    let read = |p: &str| match std::fs::read(format!("{dir}/configpatcher/testdata/{p}")) {
+    let Some(dir) = common::peer_dir() else { return };
+    let read = |p: &str| match std::fs::read(dir.join("configpatcher/testdata").join(p)) {
         Ok(b) => b,
         Err(e) => panic!("{p}: {e}"),
     };

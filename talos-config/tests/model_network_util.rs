@@ -41,10 +41,18 @@ pub fn flat(node: &Node) -> String {
     }
 }
 
-/// Reads a peer testdata file.
-pub fn peer(name: &str) -> Vec<u8> {
-    let dir = std::env::var("TALOS_PEER_DIR").unwrap_or_else(|_| "/work/shared/peer/talos-v1.13.9".into());
-    std::fs::read(format!("{dir}/types/network/testdata/{name}")).unwrap_or_default()
+#[path = "common/mod.rs"]
+mod common;
+
+/// The peer folder (`None`, said loudly, when missing).
+pub fn peer_dir() -> Option<std::path::PathBuf> {
+    common::peer_dir()
+}
+
+/// Reads a peer testdata file (`None` when the peer folder is missing).
+pub fn peer(name: &str) -> Option<Vec<u8>> {
+    let dir = peer_dir()?;
+    Some(std::fs::read(dir.join("types/network/testdata").join(name)).unwrap_or_else(|e| panic!("{name}: {e}")))
 }
 
 /// Parses one YAML document and decodes it as `T`, panicking on decode errors.

@@ -22,8 +22,11 @@ fn missing(what: &str) {
     }
 }
 
+#[path = "common/mod.rs"]
+mod common;
+
 fn peer_dir() -> Option<PathBuf> {
-    std::env::var_os("TALOS_PEER_DIR").map(PathBuf::from)
+    common::peer_dir()
 }
 
 /// The lab fixtures: `fixtures/` of the repository once copied there, else `TALOS_FIXTURES_DIR`.

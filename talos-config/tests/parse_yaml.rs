@@ -1,6 +1,8 @@
 //! Tests of the YAML parser against go-yaml v4.0.0-rc.4 behaviour (merge.md §3, §4.1, §11.7,
 //! §12 W12/W13, errata 9/10).
 
+mod common;
+
 use talos_config::yaml::parse::{YamlError, parse_documents};
 use talos_config::yaml::{CollectionStyle, Node, NodeValue, ScalarStyle};
 
@@ -508,11 +510,8 @@ fn never_panics_on_mangled_configs() {
 
 #[test]
 fn peer_testdata_parses() {
-    let Ok(dir) = std::env::var("TALOS_PEER_DIR") else {
-        eprintln!("!!! TALOS_PEER_DIR is not set: skipping peer_testdata_parses");
-        return;
-    };
-    let root = std::path::Path::new(&dir);
+    let Some(dir) = common::peer_dir() else { return };
+    let root = dir.as_path();
     let mut stack = vec![root.join("configpatcher/testdata"), root.join("configloader/testdata")];
     let mut seen = 0;
     while let Some(d) = stack.pop() {

@@ -1,0 +1,84 @@
+//! One item of Talos's error tree, and go-multierror's list format.
+
+/// How an issue prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Shape {
+    /// Just its message.
+    Leaf,
+    /// `<message>: <go-multierror list of children>`.
+    List,
+    /// `<message>: <children joined with \n>` (Go `errors.Join`).
+    Joined,
+}
+
+/// One error item: a leaf message, or a prefix with nested items.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    /// The leaf text, or the prefix of a nested item.
+    pub message: String,
+    /// The YAML path of the field the issue is about (`machine.nodeLabels`), when known.
+    pub path: Option<String>,
+    /// Nested items.
+    pub children: Vec<Issue>,
+    shape: Shape,
+}
+
+impl Issue {
+    /// A leaf.
+    pub fn new(message: impl Into<String>, path: Option<&str>) -> Issue {
+        Issue { message: message.into(), path: path.map(str::to_string), children: Vec::new(), shape: Shape::Leaf }
+    }
+
+    /// `prefix: <multierror of children>` (e.g. `invalid machine node labels: ...`).
+    pub fn list(prefix: impl Into<String>, path: Option<&str>, children: Vec<Issue>) -> Issue {
+        Issue { message: prefix.into(), path: path.map(str::to_string), children, shape: Shape::List }
+    }
+
+    /// `prefix: <children joined with \n>` (a new-style document's `errors.Join`).
+    pub fn joined(prefix: impl Into<String>, children: Vec<Issue>) -> Issue {
+        Issue { message: prefix.into(), path: None, children, shape: Shape::Joined }
+    }
+
+    /// Collects the leaves with their paths (a leaf without a path inherits its parent's).
+    pub(crate) fn leaves<'a>(&'a self, out: &mut Vec<(Option<&'a str>, &'a str)>) {
+        self.leaves_under(None, out);
+    }
+
+    fn leaves_under<'a>(&'a self, parent: Option<&'a str>, out: &mut Vec<(Option<&'a str>, &'a str)>) {
+        let path = self.path.as_deref().or(parent);
+        if self.children.is_empty() {
+            out.push((path, &self.message));
+        }
+        for c in &self.children {
+            c.leaves_under(path, out);
+        }
+    }
+}
+
+impl std::fmt::Display for Issue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.shape {
+            Shape::Leaf => f.write_str(&self.message),
+            Shape::List => write!(f, "{}: {}", self.message, render_list(&self.children)),
+            Shape::Joined => {
+                let parts: Vec<String> = self.children.iter().map(ToString::to_string).collect();
+                write!(f, "{}: {}", self.message, parts.join("\n"))
+            }
+        }
+    }
+}
+
+/// go-multierror v1.1.1's `ListFormatFunc`.
+///
+/// ```
+/// use talos_config::validate::{Issue, render_list};
+/// assert_eq!(render_list(&[Issue::new("a", None)]), "1 error occurred:\n\t* a\n\n");
+/// assert_eq!(render_list(&[Issue::new("a", None), Issue::new("b", None)]), "2 errors occurred:\n\t* a\n\t* b\n\n");
+/// ```
+pub fn render_list(items: &[Issue]) -> String {
+    let points: Vec<String> = items.iter().map(|i| format!("* {i}")).collect();
+    if items.len() == 1 {
+        return format!("1 error occurred:\n\t{}\n\n", points[0]);
+    }
+    format!("{} errors occurred:\n\t{}\n\n", items.len(), points.join("\n\t"))
+}

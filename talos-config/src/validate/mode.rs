@@ -1,0 +1,55 @@
+//! Talos runtime modes as validation sees them.
+
+/// The runtime mode a config is validated for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    Cloud,
+    Container,
+    Metal,
+    MetalAgent,
+}
+
+impl Mode {
+    /// Talos's `ParseMode`: exact and case-sensitive.
+    ///
+    /// ```
+    /// use talos_config::validate::Mode;
+    /// assert_eq!(Mode::parse("container"), Ok(Mode::Container));
+    /// assert_eq!(Mode::parse("Metal"), Err("unknown runtime mode: \"Metal\"".to_string()));
+    /// ```
+    pub fn parse(text: &str) -> Result<Mode, String> {
+        match text {
+            "cloud" => Ok(Mode::Cloud),
+            "container" => Ok(Mode::Container),
+            "metal" => Ok(Mode::Metal),
+            "metal-agent" => Ok(Mode::MetalAgent),
+            other => Err(format!("unknown runtime mode: {}", crate::gofmt::quote(other))),
+        }
+    }
+
+    /// The mode's name as Talos prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Cloud => "cloud",
+            Mode::Container => "container",
+            Mode::Metal => "metal",
+            Mode::MetalAgent => "metal-agent",
+        }
+    }
+
+    /// `metal` requires `machine.install` (unless the node is installed already).
+    pub fn requires_install(self) -> bool {
+        self == Mode::Metal
+    }
+
+    /// `container` requires host DNS forwarding.
+    pub fn in_container(self) -> bool {
+        self == Mode::Container
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

