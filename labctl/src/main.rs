@@ -7,8 +7,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod merge;
+mod validate;
 
-/// Offline tooling for the Talos Linux lab: merge (and later validate) machine configurations
+/// Offline tooling for the Talos Linux lab: merge and validate machine configurations
 /// exactly as `talosctl` does.
 #[derive(Debug, Parser)]
 #[command(name = "labctl", version, propagate_version = true)]
@@ -27,6 +28,13 @@ newline; with -o it is written to the file (parent directories are created, the 
 replaced atomically, mode 0644). On error, Talos's error text is printed on stderr, the exit \
 code is 1 and no output file is created or changed. No validation is performed.")]
     Merge(merge::MergeArgs),
+    /// Validate a machine configuration, like `talosctl validate`.
+    #[command(long_about = "Validate a Talos machine configuration exactly as `talosctl validate` (Talos v1.13) \
+does: the same warnings (WARNING: ... on stderr), the same error text on stderr with exit code 1, \
+or `<config> is valid for <mode> mode` on stdout. `--config -` reads standard input, so that \
+`labctl merge base.yaml -p @patch.yaml | labctl validate --config - --mode container` checks a \
+patch before it reaches a node.")]
+    Validate(validate::ValidateArgs),
 }
 
 /// An error that ends the program: the text is printed on stderr as is (followed by `\n`),
@@ -58,6 +66,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Merge(args) => merge::run(&args),
+        Command::Validate(args) => validate::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -90,7 +90,7 @@ fn talos_error(err: Error) -> CliError {
 }
 
 /// `os.ReadFile`: errors read `open <path>: <errno text>` or `read <path>: <errno text>`.
-fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
     let mut file = File::open(path).map_err(|e| path_error("open", path, &e))?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).map_err(|e| path_error("read", path, &e))?;

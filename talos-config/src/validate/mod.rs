@@ -7,7 +7,8 @@
 mod issue;
 mod kinds;
 mod mode;
-mod v1alpha1;
+pub mod node;
+pub mod v1alpha1;
 
 pub use issue::{Issue, render_list};
 pub use mode::Mode;

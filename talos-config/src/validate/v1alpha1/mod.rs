@@ -12,3 +12,8 @@ impl Validate for Config {
         found
     }
 }
+
+/// Node-only `RuntimeValidate` checks of the legacy document (placeholder).
+pub fn runtime_validate(_config: &Config, _mode: super::Mode, _installed: bool) -> Findings {
+    Findings::default()
+}

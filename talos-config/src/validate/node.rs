@@ -1,0 +1,76 @@
+//! What a Talos v1.13 node does with a config it receives through
+//! `MachineService.ApplyConfiguration` before applying it (merge spec §10.3, validation spec
+//! §9.2): load, require the v1alpha1 document, validate in the node's mode (never strict),
+//! then run the node-only runtime checks.
+
+use super::{Issue, Mode, Options, ValidationError};
+use crate::Config;
+
+/// The gRPC status code a node answers with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Code {
+    /// `InvalidArgument` (3): the config does not load or does not validate.
+    InvalidArgument,
+}
+
+impl Code {
+    /// The numeric gRPC code.
+    pub fn number(self) -> i32 {
+        match self {
+            Code::InvalidArgument => 3,
+        }
+    }
+
+    /// The name grpc-go prints (`rpc error: code = InvalidArgument desc = ...`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Code::InvalidArgument => "InvalidArgument",
+        }
+    }
+}
+
+/// A node's refusal: the status code and message a client receives.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("rpc error: code = {} desc = {message}", code.name())]
+pub struct Rejection {
+    pub code: Code,
+    /// The status message (Talos's text, no trailing newline added).
+    pub message: String,
+    /// The validation error tree (with field paths) when validation refused the config.
+    pub validation: Option<ValidationError>,
+}
+
+/// The message a node gives when the config has no v1alpha1 document.
+pub const NO_V1ALPHA1: &str = "the applied machine configuration doesn't contain v1alpha1 config, did you mean to patch the machine config instead?";
+
+/// Checks `bytes` exactly as a node in `mode` does on `ApplyConfiguration` (not in maintenance
+/// mode). Returns the warnings the node would report, or its refusal.
+///
+/// ```
+/// use talos_config::validate::{Mode, node};
+/// let err = node::check_apply(b"version: v1alpha1\npersist: true\n", Mode::Container, false).unwrap_err();
+/// assert_eq!(err.code, node::Code::InvalidArgument);
+/// assert_eq!(err.message, "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* machine instructions are required\n\n\n\n");
+/// ```
+pub fn check_apply(bytes: &[u8], mode: Mode, installed: bool) -> Result<Vec<String>, Rejection> {
+    let config = Config::from_bytes(bytes).map_err(|e| Rejection {
+        code: Code::InvalidArgument,
+        message: e.to_string(),
+        validation: None,
+    })?;
+    let Some(v1) = config.get::<crate::model::v1alpha1::Config>() else {
+        return Err(Rejection { code: Code::InvalidArgument, message: NO_V1ALPHA1.into(), validation: None });
+    };
+    let report = config.validate(mode, Options { strict: false, installed });
+    if let Some(err) = report.error {
+        return Err(Rejection { code: Code::InvalidArgument, message: err.to_string(), validation: Some(err) });
+    }
+    let runtime = super::v1alpha1::runtime_validate(v1, mode, installed);
+    if !runtime.errors.is_empty() {
+        let err = ValidationError { issues: vec![Issue::list("v1alpha1.Config", None, runtime.errors)] };
+        return Err(Rejection { code: Code::InvalidArgument, message: err.to_string(), validation: Some(err) });
+    }
+    let mut warnings = report.warnings;
+    warnings.extend(runtime.warnings);
+    Ok(warnings)
+}
