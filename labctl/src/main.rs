@@ -64,9 +64,16 @@ fn main() -> ExitCode {
             return if err.use_stderr() { ExitCode::FAILURE } else { ExitCode::SUCCESS };
         }
     };
-    let result = match cli.command {
+    // YAML may nest 10,000 levels deep (go-yaml's limit) and the library recurses over it:
+    // run on a thread with a stack large enough for that (only touched pages are used).
+    let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || match cli.command {
         Command::Merge(args) => merge::run(&args),
         Command::Validate(args) => validate::run(&args),
+    });
+    let result = match worker.map(|handle| handle.join()) {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) => Err(CliError::new("labctl: internal error (a bug): please report it with the input")),
+        Err(e) => Err(CliError::new(format!("labctl: cannot start: {e}"))),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -632,3 +632,16 @@ fn help_describes_merge() {
         assert!(help.contains(needle), "merge --help must mention {needle}:\n{help}");
     }
 }
+
+/// go-yaml accepts 10,000 nesting levels; labctl must not crash on deep input (the library
+/// recurses over the tree, so labctl runs it on a large stack).
+#[test]
+fn deeply_nested_patch_merges() {
+    let depth = 9_000;
+    let patch =
+        format!("machine:\n  kubelet:\n    extraConfig:\n      x: {}{}\n", "[".repeat(depth), "]".repeat(depth));
+    let out = labctl(&["merge", "fixtures/worker.yaml", "-p", &patch]);
+    let stdout = text(&success(&out, "deep merge"));
+    let expected = format!("            x:\n{}{}[]\n", " ".repeat(16), "- ".repeat(depth - 1));
+    assert!(stdout.contains(&expected), "the nested list is printed on one dash line");
+}
