@@ -1,0 +1,155 @@
+//! The configloader decoder cases of upstream `decoder_test.go` / `delete_test.go` (merge spec
+//! §11.7) that do not need test-only kinds, plus the document-identification rules of §4.2.
+
+use talos_config::Config;
+use talos_config::patch::delete::extract_deletes;
+use talos_config::yaml::emit_v4::emit_v4;
+use talos_config::yaml::parse::parse_documents;
+
+fn load_err(text: &[u8]) -> String {
+    match Config::from_bytes(text) {
+        Ok(_) => "OK".into(),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn missing_kind() {
+    assert_eq!(
+        load_err(b"---\napiVersion: v1alpha2\ntest: true\n"),
+        "error decoding document v1alpha2/v1alpha1/ (line 2): missing kind"
+    );
+    assert_eq!(
+        load_err(b"---\nkind:\napiVersion: v1alpha2\ntest: true\n"),
+        "error decoding document v1alpha2/v1alpha1/ (line 2): missing kind"
+    );
+}
+
+#[test]
+fn tab_instead_of_spaces() {
+    assert_eq!(
+        load_err(b"---\nkind: mock\napiVersion: v1alpha1\nspec:\n\ttest: true\n"),
+        "decode error: yaml: while scanning for the next token at line 5: found character that cannot start any token"
+    );
+}
+
+#[test]
+fn extra_field() {
+    assert_eq!(
+        load_err(b"---\napiVersion: v1alpha1\nkind: SideroLinkConfig\napiUrl: https://x\nextra: fail\n"),
+        "error decoding document v1alpha1/SideroLinkConfig/ (line 2): unknown keys found during decoding:\nextra: fail\n"
+    );
+}
+
+#[test]
+fn internal_error_invalid_utf8() {
+    assert_eq!(load_err(b":   \xea"), "decode error: yaml: offset 4: incomplete UTF-8 octet sequence");
+}
+
+#[test]
+fn misspelled_and_missing_api_version() {
+    assert_eq!(
+        load_err(b"---\napiversion: v1alpha1\nkind: ExtensionServiceConfig\nname: foo\n"),
+        "error decoding document /ExtensionServiceConfig/foo (line 2): missing apiVersion"
+    );
+    assert_eq!(
+        load_err(b"---\nkind: mock\ntest: true\n"),
+        "error decoding document /mock/ (line 2): missing apiVersion"
+    );
+}
+
+#[test]
+fn unregistered_kind_and_version() {
+    assert_eq!(
+        load_err(b"apiVersion: v1alpha1\nkind: mock\n"),
+        "error decoding document v1alpha1/mock/ (line 1): \"mock\" \"v1alpha1\": not registered"
+    );
+    assert_eq!(
+        load_err(b"apiVersion: v1alpha2\nkind: SideroLinkConfig\n"),
+        "error decoding document v1alpha2/SideroLinkConfig/ (line 1): \"SideroLinkConfig\" \"v1alpha2\": not registered"
+    );
+}
+
+#[test]
+fn empty_documents_are_skipped_and_nothing_is_not_found() {
+    assert_eq!(load_err(b"---\nmachine:\n  type: worker\n---\n---\n"), "OK");
+    assert_eq!(load_err(b""), "config not found");
+    assert_eq!(load_err(b"# only a comment\n"), "config not found");
+    assert_eq!(load_err(b"---\n~\n---\nnull\n"), "config not found");
+}
+
+#[test]
+fn duplicate_and_non_mapping_documents() {
+    assert_eq!(
+        load_err(b"machine:\n  type: controlplane\n---\nmachine:\n  type: worker\n"),
+        "duplicate document /v1alpha1/ is not allowed (line 4)"
+    );
+    assert_eq!(load_err(b"- a\n- b\n"), "expected a YAML document at line 1");
+    assert_eq!(
+        load_err(b"apiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n---\napiVersion: v1alpha1\nkind: HostnameConfig\nbogus: 1\n"),
+        "duplicate document v1alpha1/HostnameConfig/ is not allowed (line 5)"
+    );
+}
+
+#[test]
+fn version_only_document_has_no_kind() {
+    assert_eq!(load_err(b"version: v1alpha1\n"), "error decoding document /v1alpha1/ (line 1): missing kind");
+}
+
+#[test]
+fn legacy_document_type_errors_have_a_double_space() {
+    assert_eq!(
+        load_err(b"machine:\n  type: worker\n  certSANs: foo\n"),
+        "error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: construct errors:\n  line 3: cannot construct !!str `foo` into []string"
+    );
+}
+
+#[test]
+fn duplicate_mapping_keys_are_construct_errors() {
+    assert_eq!(
+        load_err(b"machine:\n  type: worker\n  type: controlplane\n"),
+        "error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: construct errors:\n  line 3: mapping key \"type\" already defined at line 2"
+    );
+}
+
+#[test]
+fn a_value_named_kind_is_read_as_the_key() {
+    // Upstream scans keys and values alike: the value `kind` makes the next node the kind.
+    assert_eq!(
+        load_err(b"apiVersion: v1alpha1\nname: kind\nSideroLinkConfig: x\n"),
+        "error decoding document v1alpha1/v1alpha1/kind (line 1): unknown keys found during decoding:\nSideroLinkConfig: x\nname: kind\n"
+    );
+    assert_eq!(
+        load_err(b"apiVersion: v1alpha1\nfoo: kind\n"),
+        "error decoding document v1alpha1/v1alpha1/ (line 1): recovered: runtime error: index out of range [4] with length 4"
+    );
+}
+
+/// `delete_test.go` `TestExtractDeletes`: the selectors' string forms and the YAML left over.
+#[test]
+fn extract_deletes_selectors_and_remainder() {
+    let text = "apiVersion: v1alpha1\nkind: SideroLinkConfig\n$patch: delete\n---\n\
+apiVersion: v1alpha1\nkind: ExtensionServiceConfig\nname: foo\nconfigFiles:\n  - content: hello\n    $patch: delete\n  - content: hello2\n    mountPath: /etc/foo2\n---\n\
+version: v1alpha1\nmachine:\n  hostname:\n    $patch: delete\n  network:\n    - interface: eth0\n      $patch: delete\n    - interface: eth1\n      addresses: [10.3.5.5/32]\n    - interface: eth0\n      dhcp6: true\n";
+    let mut selectors = Vec::new();
+    let mut remaining = Vec::new();
+    for (i, root) in parse_documents(text.as_bytes()).unwrap().into_iter().enumerate() {
+        let (kept, found) = extract_deletes(root, i).unwrap();
+        selectors.extend(found.iter().map(ToString::to_string));
+        remaining.extend(kept.map(|n| emit_v4(&n)));
+    }
+    assert_eq!(
+        selectors,
+        [
+            "{apiVersion:v1alpha1, kind:SideroLinkConfig, idx:0}",
+            "{path:configFiles.[0], apiVersion:v1alpha1, kind:ExtensionServiceConfig, key:content, value:hello, idx:1, name:foo}",
+            "{path:machine.hostname, kind:v1alpha1, idx:2}",
+            "{path:machine.network.[0], kind:v1alpha1, key:interface, value:eth0, idx:2}",
+        ]
+    );
+    assert_eq!(
+        remaining.join("---\n"),
+        "apiVersion: v1alpha1\nkind: ExtensionServiceConfig\nname: foo\nconfigFiles:\n    - content: hello2\n      mountPath: /etc/foo2\n---\n\
+version: v1alpha1\nmachine:\n    network:\n        - interface: eth1\n          addresses: [10.3.5.5/32]\n        - interface: eth0\n          dhcp6: true\n"
+    );
+}
