@@ -1,0 +1,308 @@
+//! Go standard-library error texts the new-style documents embed: `encoding/base64`,
+//! `net.SplitHostPort`, `strconv.ParseUint`, `encoding/pem` framing, and a small CEL
+//! undeclared-reference check.
+
+use crate::gofmt::quote;
+
+/// Go's `base64.StdEncoding.DecodeString`: the decoded bytes, or
+/// `illegal base64 data at input byte <n>`.
+pub(super) fn base64_std_decode(s: &str) -> Result<Vec<u8>, String> {
+    let src = s.as_bytes();
+    let corrupt = |n: usize| format!("illegal base64 data at input byte {n}");
+    let value = |c: u8| -> Option<u32> {
+        match c {
+            b'A'..=b'Z' => Some(u32::from(c - b'A')),
+            b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
+            b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
+            b'+' => Some(62),
+            b'/' => Some(63),
+            _ => None,
+        }
+    };
+    let mut out = Vec::with_capacity(src.len() / 4 * 3);
+    let mut si = 0usize;
+    loop {
+        // decodeQuantum: up to four significant characters, skipping \r and \n.
+        let mut dbuf = [0u32; 4];
+        let mut dlen = 4usize;
+        let mut j = 0usize;
+        let mut done = false;
+        while j < 4 {
+            if si == src.len() {
+                if j == 0 {
+                    return Ok(out);
+                }
+                // StdEncoding pads: a short final quantum without `=` is corrupt.
+                return Err(corrupt(si - j));
+            }
+            let c = src[si];
+            si += 1;
+            if c == b'\n' || c == b'\r' {
+                continue;
+            }
+            if let Some(v) = value(c) {
+                dbuf[j] = v;
+                j += 1;
+                continue;
+            }
+            if c != b'=' {
+                return Err(corrupt(si - 1));
+            }
+            // Padding: the quantum ends here.
+            match j {
+                0 | 1 => return Err(corrupt(si - 1)),
+                2 => {
+                    // Skip newlines, then require a second '='.
+                    while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
+                        si += 1;
+                    }
+                    if si == src.len() {
+                        return Err(corrupt(src.len()));
+                    }
+                    if src[si] != b'=' {
+                        return Err(corrupt(si - 1));
+                    }
+                    si += 1;
+                }
+                _ => {}
+            }
+            while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
+                si += 1;
+            }
+            if si < src.len() {
+                return Err(corrupt(si));
+            }
+            dlen = j;
+            done = true;
+            break;
+        }
+        let val = (dbuf[0] << 18) | (dbuf[1] << 12) | (dbuf[2] << 6) | dbuf[3];
+        let bytes = [(val >> 16) as u8, (val >> 8) as u8, val as u8];
+        match dlen {
+            4 => out.extend_from_slice(&bytes),
+            3 => out.extend_from_slice(&bytes[..2]),
+            2 => out.push(bytes[0]),
+            _ => {}
+        }
+        if done {
+            return Ok(out);
+        }
+    }
+}
+
+/// Go's `net.SplitHostPort` error for `hostport` (`None` when it splits).
+pub(super) fn split_host_port_error(hostport: &str) -> Option<String> {
+    // `net.AddrError.Error()`: the address part only when the address is not empty.
+    let addr_err = |why: &str| {
+        if hostport.is_empty() { Some(why.to_string()) } else { Some(format!("address {hostport}: {why}")) }
+    };
+    const MISSING_PORT: &str = "missing port in address";
+    const TOO_MANY: &str = "too many colons in address";
+    let Some(i) = hostport.rfind(':') else {
+        return addr_err(MISSING_PORT);
+    };
+    let (host, j, k);
+    if hostport.starts_with('[') {
+        let Some(end) = hostport.find(']') else {
+            return addr_err("missing ']' in address");
+        };
+        if end + 1 == hostport.len() {
+            return addr_err(MISSING_PORT);
+        }
+        if end + 1 != i {
+            if hostport.as_bytes().get(end + 1) == Some(&b':') {
+                return addr_err(TOO_MANY);
+            }
+            return addr_err(MISSING_PORT);
+        }
+        host = &hostport[1..end];
+        j = 1;
+        k = end + 1;
+    } else {
+        host = &hostport[..i];
+        if host.contains(':') {
+            return addr_err(TOO_MANY);
+        }
+        j = 0;
+        k = 0;
+    }
+    let _ = host;
+    if hostport[j..].contains('[') {
+        return addr_err("unexpected '[' in address");
+    }
+    if hostport[k..].contains(']') {
+        return addr_err("unexpected ']' in address");
+    }
+    None
+}
+
+/// Go's `strconv.ParseUint(s, 10, bits)`.
+pub(super) fn parse_uint(s: &str, bits: u32) -> Result<u64, String> {
+    let syntax = || format!("strconv.ParseUint: parsing {}: invalid syntax", quote(s));
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(syntax());
+    }
+    let max: u64 = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    match s.parse::<u64>() {
+        Ok(v) if v <= max => Ok(v),
+        _ => Err(format!("strconv.ParseUint: parsing {}: value out of range", quote(s))),
+    }
+}
+
+/// One block of Go's `pem.Decode`: its type and decoded bytes.
+pub(super) struct PemBlock {
+    pub(super) kind: String,
+    pub(super) bytes: Vec<u8>,
+}
+
+/// Every PEM block Go's `pem.Decode` would find in order (simplified framing: `-----BEGIN
+/// <type>-----` line, optional `Key: value` headers, base64 body, `-----END <type>-----`).
+pub(super) fn pem_blocks(data: &str) -> Vec<PemBlock> {
+    let mut out = Vec::new();
+    let mut rest = data;
+    while let Some(start) = rest.find("-----BEGIN ") {
+        let after = &rest[start + 11..];
+        let Some(type_end) = after.find("-----") else { break };
+        let kind = &after[..type_end];
+        let body_start = &after[type_end + 5..];
+        // The BEGIN line must end right after the dashes (optional whitespace).
+        let (line_rest, body) = match body_start.find('\n') {
+            Some(nl) => (&body_start[..nl], &body_start[nl + 1..]),
+            None => (body_start, ""),
+        };
+        if !line_rest.trim().is_empty() || kind.contains('\n') {
+            rest = &after[type_end..];
+            continue;
+        }
+        let end_marker = format!("-----END {kind}-----");
+        let Some(end) = body.find(&end_marker) else {
+            rest = body;
+            continue;
+        };
+        let content = &body[..end];
+        let base64_part: String = content
+            .lines()
+            .filter(|l| !l.contains(':'))
+            .flat_map(|l| l.chars().filter(|c| !c.is_whitespace()))
+            .collect();
+        match base64_std_decode(&base64_part) {
+            Ok(bytes) => out.push(PemBlock { kind: kind.to_string(), bytes }),
+            Err(_) => {
+                rest = &body[end + end_marker.len()..];
+                continue;
+            }
+        }
+        rest = &body[end + end_marker.len()..];
+    }
+    out
+}
+
+/// A DER encoding that starts like an X.509 certificate: an outer SEQUENCE whose length covers
+/// the rest exactly, holding a SEQUENCE (the TBS certificate). Full X.509 parsing is not done.
+pub(super) fn looks_like_certificate(der: &[u8]) -> bool {
+    fn header(b: &[u8]) -> Option<(u8, usize, usize)> {
+        let tag = *b.first()?;
+        let first = *b.get(1)?;
+        if first < 0x80 {
+            return Some((tag, 2, usize::from(first)));
+        }
+        let n = usize::from(first & 0x7f);
+        if n == 0 || n > 4 {
+            return None;
+        }
+        let mut len = 0usize;
+        for i in 0..n {
+            len = (len << 8) | usize::from(*b.get(2 + i)?);
+        }
+        Some((tag, 2 + n, len))
+    }
+    let Some((tag, hl, len)) = header(der) else { return false };
+    if tag != 0x30 || hl + len != der.len() {
+        return false;
+    }
+    matches!(der.get(hl..).and_then(header), Some((0x30, _, _)))
+}
+
+/// Go's `x509.CertPool.AppendCertsFromPEM`: true when at least one `CERTIFICATE` block parses.
+pub(super) fn append_certs_from_pem(data: &str) -> bool {
+    pem_blocks(data).iter().any(|b| b.kind == "CERTIFICATE" && looks_like_certificate(&b.bytes))
+}
+
+/// The first undeclared identifier reference of a CEL expression, as cel-go reports it
+/// (`ERROR: <input>:1:<col>: undeclared reference to '<id>' (in container '')` plus the
+/// source line and a caret), or `None` when every free identifier is declared or the text is
+/// beyond this small scanner (strings are skipped; member selections and calls are not
+/// references). Only single-line expressions are checked.
+pub(super) fn cel_undeclared(expr: &str, declared: &[&str]) -> Option<String> {
+    if expr.contains('\n') || expr.contains('\r') {
+        return None;
+    }
+    let chars: Vec<char> = expr.chars().collect();
+    let mut found = Vec::new();
+    let mut i = 0usize;
+    let mut prev_sig: Option<char> = None;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '"' || c == '\'' {
+            let mut j = i + 1;
+            let mut closed = false;
+            while j < chars.len() {
+                if chars[j] == '\\' {
+                    j += 2;
+                    continue;
+                }
+                if chars[j] == c {
+                    closed = true;
+                    break;
+                }
+                j += 1;
+            }
+            if !closed {
+                return None;
+            }
+            i = j + 1;
+            prev_sig = Some(c);
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let ident: String = chars[start..i].iter().collect();
+            let mut k = i;
+            while k < chars.len() && chars[k] == ' ' {
+                k += 1;
+            }
+            let is_call = chars.get(k) == Some(&'(');
+            let is_member = prev_sig == Some('.');
+            let keyword = matches!(ident.as_str(), "true" | "false" | "null" | "in");
+            if !is_call && !is_member && !keyword && !declared.contains(&ident.as_str()) {
+                found.push((start, ident));
+            }
+            prev_sig = Some('a');
+            continue;
+        }
+        if c.is_ascii_digit() {
+            // Numbers (with suffixes such as `u`, exponents, hex digits).
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '.') {
+                i += 1;
+            }
+            prev_sig = Some('0');
+            continue;
+        }
+        if !c.is_whitespace() {
+            prev_sig = Some(c);
+        }
+        i += 1;
+    }
+    let (col, ident) = found.into_iter().next()?;
+    let caret: String = chars[..col].iter().map(|_| '.').collect();
+    Some(format!(
+        "ERROR: <input>:1:{}: undeclared reference to '{}' (in container '')\n | {}\n | {}^",
+        col + 1,
+        ident,
+        expr,
+        caret
+    ))
+}

@@ -1,0 +1,306 @@
+//! CRI, runtime, security, SideroLink and hardware kinds.
+
+use super::goerr::{append_certs_from_pem, pem_blocks, split_host_port_error};
+use super::{err, errors, first};
+use crate::gofmt::quote;
+use crate::model::cri::{RegistryAuthConfig, RegistryMirrorConfig, RegistryTlsConfig};
+use crate::model::hardware::PciDriverRebindConfig;
+use crate::model::runtime::{
+    EnvironmentConfig, EventSinkConfig, ExtensionServiceConfig, KmsgLogConfig, OomConfig, WatchdogTimerConfig,
+};
+use crate::model::security::{ImageVerificationConfig, TrustedRootsConfig};
+use crate::model::siderolink::SideroLinkConfig;
+use crate::validate::{Context, Findings, Issue, Validate};
+
+impl Validate for RegistryMirrorConfig {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        let mut out = Vec::new();
+        if self.name.is_empty() {
+            out.push(err("name must be specified", "name"));
+        }
+        for (i, ep) in self.endpoints.iter().enumerate() {
+            let path = format!("endpoints[{i}].url");
+            match &ep.url.0 {
+                None => out.push(err(format!("endpoints[{i}].url must be specified"), &path)),
+                Some(u) => {
+                    let scheme = String::from_utf8_lossy(&u.scheme).into_owned();
+                    if scheme != "http" && scheme != "https" {
+                        out.push(err(format!("endpoints[{i}].url has unsupported scheme: {}", quote(&scheme)), &path));
+                    }
+                }
+            }
+        }
+        errors(out)
+    }
+}
+
+impl Validate for RegistryAuthConfig {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        let mut out = Vec::new();
+        if self.name.is_empty() {
+            out.push(err("name must be specified", "name"));
+        }
+        let basic = !self.username.is_empty() || !self.password.is_empty();
+        let token = !self.identity_token.is_empty();
+        if basic && token {
+            out.push(err(
+                "only one of username/password or identityToken authentication can be specified",
+                "identityToken",
+            ));
+        }
+        if !self.auth.is_empty() && (basic || token) {
+            out.push(err(
+                "only one of auth, username/password or identityToken authentication can be specified",
+                "auth",
+            ));
+        }
+        errors(out)
+    }
+}
+
+impl Validate for RegistryTlsConfig {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        let mut out = Vec::new();
+        if self.name.is_empty() {
+            out.push(err("name must be specified", "name"));
+        }
+        if !self.ca.is_empty() && !append_certs_from_pem(&self.ca) {
+            out.push(err("ca must be a valid PEM-encoded certificate", "ca"));
+        }
+        if let Some(id) = &self.client_identity {
+            // Only the PEM framing is checked (`failed to parse PEM block`); X.509 and key
+            // parsing errors are not reproduced.
+            if pem_blocks(&id.cert).is_empty() {
+                out.push(err(
+                    "client identity certificate is invalid: failed to parse PEM block",
+                    "clientIdentity.cert",
+                ));
+            }
+            if pem_blocks(&id.key).is_empty() {
+                out.push(err("client identity key is invalid: failed to parse PEM block", "clientIdentity.key"));
+            }
+        }
+        errors(out)
+    }
+}
+
+/// `^[A-Za-z_][A-Za-z0-9_]*$`.
+fn env_name_ok(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+impl Validate for EnvironmentConfig {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        // Upstream iterates a Go map (random order); keys are checked here in byte order.
+        let out = self
+            .variables
+            .keys()
+            .filter(|k| !env_name_ok(k))
+            .map(|k| err(format!("invalid environment variable name: {}", quote(k)), &format!("variables.{k}")))
+            .collect();
+        errors(out)
+    }
+}
+
+impl Validate for EventSinkConfig {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        let out = split_host_port_error(&self.endpoint)
+            .map(|e| err(format!("event sink endpoint: {e}"), "endpoint"))
+            .into_iter()
+            .collect();
+        errors(out)
+    }
+}
+
+impl KmsgLogConfig {
+    fn check(&self) -> Result<(), Issue> {
+        if self.name.is_empty() {
+            return Err(err("name is required", "name"));
+        }
+        let Some(u) = &self.url.0 else {
+            return Err(err("url is required", "url"));
+        };
+        if u.scheme != b"tcp" && u.scheme != b"udp" {
+            return Err(err("url scheme must be tcp:// or udp://", "url"));
+        }
+        if !u.path.is_empty() {
+            return Err(err("url path must be empty", "url"));
+        }
+        if url_port(&u.host).is_empty() {
+            return Err(err("url port is required", "url"));
+        }
+        Ok(())
+    }
+}
+
+/// Go's `url.URL.Port()`: the digits after the host's last `:` (empty when none or when they
+/// are not all digits).
+fn url_port(host: &[u8]) -> &[u8] {
+    let host_end = host.iter().rposition(|&b| b == b']').map_or(0, |i| i + 1);
+    match host[host_end..].iter().rposition(|&b| b == b':') {
+        Some(i) => {
+            let port = &host[host_end + i + 1..];
+            if port.iter().all(u8::is_ascii_digit) { port } else { &[] }
+        }
+        None => &[],
+    }
+}
+
+impl Validate for KmsgLogConfig {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        first(self.check())
+    }
+}
+
+/// Talos's minimum watchdog timeout (10s).
+const WATCHDOG_MIN_NANOS: i64 = 10_000_000_000;
+
+impl Validate for WatchdogTimerConfig {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        if self.device.is_empty() {
+            return errors(vec![err("watchdog device: empty value", "device")]);
+        }
+        // A zero timeout means the default.
+        if self.timeout.nanos != 0 && self.timeout.nanos < WATCHDOG_MIN_NANOS {
+            return errors(vec![err("watchdog timeout: minimum value is 10s", "timeout")]);
+        }
+        Findings::default()
+    }
+}
+
+impl Validate for OomConfig {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        // The CEL expressions are not compiled (no CEL environment): only the interval.
+        let mut out = Vec::new();
+        if self.sample_interval.nanos < 0 {
+            out.push(err("OOM sample interval must be longer than 0", "sampleInterval"));
+        }
+        errors(out)
+    }
+}
+
+impl ExtensionServiceConfig {
+    fn check(&self) -> Result<(), Issue> {
+        if self.name.is_empty() {
+            return Err(err("name is required", "name"));
+        }
+        if self.config_files.0.is_empty() && self.environment.is_empty() {
+            return Err(err(format!("no config files found for extension {}", quote(&self.name)), "configFiles"));
+        }
+        for (i, file) in self.config_files.0.iter().enumerate() {
+            if file.content.is_empty() {
+                return Err(err(
+                    format!("extension content is required for extension {}", quote(&self.name)),
+                    &format!("configFiles[{i}].content"),
+                ));
+            }
+            if file.mount_path.is_empty() {
+                return Err(err(
+                    format!("extension mount path is required for extension {}", quote(&self.name)),
+                    &format!("configFiles[{i}].mountPath"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Validate for ExtensionServiceConfig {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        first(self.check())
+    }
+}
+
+impl Validate for ImageVerificationConfig {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        let mut out = Vec::new();
+        let mut warnings = Vec::new();
+        for (i, rule) in self.rules.0.iter().enumerate() {
+            let path = format!("rules[{i}]");
+            let image = rule.image.as_str();
+            if image.is_empty() {
+                out.push(err(format!("rule {i}: imagePattern must be specified"), &format!("{path}.image")));
+            }
+            const TAIL: &str = "but matching only applies to the image registry and repository, not the tag or digest";
+            if image.contains('@') {
+                warnings.push(format!("rule {i}: imagePattern contains '@' {TAIL}"));
+            }
+            if let Some((_, without_registry)) = image.split_once('/')
+                && without_registry.contains(':')
+            {
+                warnings.push(format!("rule {i}: imagePattern contains ':' {TAIL}"));
+            }
+            if !image.contains('/') && image != "*" && !image.is_empty() {
+                warnings.push(format!(
+                    "rule {i}: imagePattern does not contain a '/', image references like 'nginx' are matched as 'docker.io/nginx' (normalized)"
+                ));
+            }
+            let skip = rule.skip.unwrap_or(false);
+            let deny = rule.deny.unwrap_or(false);
+            let has = rule.keyless.is_some() || rule.public_key.is_some();
+            if skip && deny {
+                out.push(err(format!("rule {i}: skip and deny cannot both be true"), &path));
+            }
+            if (skip || deny) && has {
+                out.push(err(format!("rule {i}: verifiers cannot be configured if skip or deny is true"), &path));
+            }
+            if !skip && !deny && !has {
+                out.push(err(format!("rule {i}: at least one verifier must be configured"), &path));
+            }
+            if rule.keyless.is_some() && rule.public_key.is_some() {
+                out.push(err(format!("rule {i}: only one of keyless or publicKey verifier can be configured"), &path));
+            }
+            if let Some(k) = &rule.keyless {
+                if k.issuer.is_empty() {
+                    out.push(err(
+                        format!("rule {i}: verifier OIDC issuer must be specified"),
+                        &format!("{path}.keyless.issuer"),
+                    ));
+                }
+                if k.subject.is_empty() && k.subject_regex.is_empty() {
+                    out.push(err(
+                        format!("rule {i}: verifier subject or subjectRegex must be specified"),
+                        &format!("{path}.keyless.subject"),
+                    ));
+                }
+            }
+            if let Some(p) = &rule.public_key
+                && p.certificate.is_empty()
+            {
+                out.push(err(
+                    format!("rule {i}: verifier certificates must be specified"),
+                    &format!("{path}.publicKey.certificate"),
+                ));
+            }
+        }
+        Findings { errors: out, warnings }
+    }
+}
+
+impl Validate for TrustedRootsConfig {}
+
+impl SideroLinkConfig {
+    fn check(&self) -> Result<(), Issue> {
+        let Some(u) = &self.api_url.0 else {
+            return Err(err("apiUrl is required", "apiUrl"));
+        };
+        if u.scheme != b"https" && u.scheme != b"grpc" {
+            return Err(err("apiUrl scheme must be https:// or grpc://", "apiUrl"));
+        }
+        if !u.path.is_empty() && u.path != b"/" {
+            return Err(err("apiUrl path must be empty", "apiUrl"));
+        }
+        Ok(())
+    }
+}
+
+impl Validate for SideroLinkConfig {
+    fn validate(&self, _cx: &Context<'_>) -> Findings {
+        first(self.check())
+    }
+}
+
+/// No `Validate` upstream (RuntimeValidate only).
+impl Validate for PciDriverRebindConfig {}
