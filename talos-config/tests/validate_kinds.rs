@@ -356,6 +356,9 @@ fn resolver_and_time_sync_conflicts() {
             ".machine.network.searchDomains is already set in v1alpha1 config",
         ),
         ("  network:\n    nameservers: [1.1.1.1]\n", ".machine.network.nameservers is already set in v1alpha1 config"),
+        // Talos tests `!= nil`: an explicit empty list is set.
+        ("  network:\n    nameservers: []\n", ".machine.network.nameservers is already set in v1alpha1 config"),
+        ("  network:\n    searchDomains: []\n", ".machine.network.searchDomains is already set in v1alpha1 config"),
         (
             "  network:\n    disableSearchDomain: true\n",
             ".machine.network.disableSearchDomain is already set in v1alpha1 config",
@@ -370,6 +373,7 @@ fn resolver_and_time_sync_conflicts() {
             "  time:\n    servers: [a]\n",
             "time servers cannot be specified in both v1alpha1 and new-style configuration",
         ),
+        ("  time:\n    servers: []\n", "time servers cannot be specified in both v1alpha1 and new-style configuration"),
         (
             "  time:\n    bootTimeout: 1m\n",
             "boot timeout cannot be specified in both v1alpha1 and new-style configuration",
@@ -653,9 +657,9 @@ fn fields_carry_paths() {
     assert_eq!(
         error.fields(),
         [
-            (Some("name"), "name must be specified"),
-            (Some("link"), "link must be specified"),
-            (Some("apiToken"), "apiToken must be specified")
+            (Some("HCloudVIPConfig/:name"), "name must be specified"),
+            (Some("HCloudVIPConfig/:link"), "link must be specified"),
+            (Some("HCloudVIPConfig/:apiToken"), "apiToken must be specified")
         ]
     );
 }

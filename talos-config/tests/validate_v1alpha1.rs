@@ -655,14 +655,10 @@ case!(
     one("apiserver authorization config validation failed: authorizer type must be set"),
     []
 );
-// Upstream uses an empty (non-nil) authorizationConfig list; the model cannot tell `[]` from
-// absent, so these rows use a one-entry list (the extraArgs check runs before the entries').
+// Upstream uses an empty (non-nil) authorizationConfig list: `[]` counts as set.
 case!(
     t60_authorization_config_with_mode_flag,
-    cp(
-        "",
-        "  apiServer:\n    authorizationConfig:\n      - type: Webhook\n        name: webhook\n    extraArgs:\n      authorization-mode: Node\n"
-    ),
+    cp("", "  apiServer:\n    authorizationConfig: []\n    extraArgs:\n      authorization-mode: Node\n"),
     CLOUD,
     false,
     one(
@@ -672,10 +668,7 @@ case!(
 );
 case!(
     t61_authorization_config_with_webhook_flag,
-    cp(
-        "",
-        "  apiServer:\n    authorizationConfig:\n      - type: Webhook\n        name: webhook\n    extraArgs:\n      authorization-webhook-version: v1\n"
-    ),
+    cp("", "  apiServer:\n    authorizationConfig: []\n    extraArgs:\n      authorization-webhook-version: v1\n"),
     CLOUD,
     false,
     one(

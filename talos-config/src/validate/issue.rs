@@ -39,6 +39,17 @@ impl Issue {
         Issue { message: prefix.into(), path: None, children, shape: Shape::Joined }
     }
 
+    /// Qualifies this issue's paths (and its children's) as `<document>:<path>`, for issues of
+    /// a new-style document, whose paths are relative to that document.
+    pub(crate) fn qualify_paths(&mut self, document: &str) {
+        if let Some(p) = &self.path {
+            self.path = Some(format!("{document}:{p}"));
+        }
+        for c in &mut self.children {
+            c.qualify_paths(document);
+        }
+    }
+
     /// Collects the leaves with their paths (a leaf without a path inherits its parent's).
     pub(crate) fn leaves<'a>(&'a self, out: &mut Vec<(Option<&'a str>, &'a str)>) {
         self.leaves_under(None, out);

@@ -75,7 +75,9 @@ pub struct ValidationError {
 }
 
 impl ValidationError {
-    /// Every leaf message with the YAML path of its field, where known, in order.
+    /// Every leaf message with the YAML path of its field, where known, in order. Paths in the
+    /// v1alpha1 document are plain (`machine.nodeLabels`); paths in other documents are
+    /// qualified by the document (`StaticHostConfig/10.0.0.1:hostnames`).
     pub fn fields(&self) -> Vec<(Option<&str>, &str)> {
         let mut out = Vec::new();
         for issue in &self.issues {
@@ -121,7 +123,10 @@ impl Config {
             let found = doc.validate(&cx);
             warnings.extend(found.warnings);
             if !found.errors.is_empty() {
-                issues.push(Issue::joined(doc_id(*doc), found.errors));
+                let id = doc_id(*doc);
+                let mut errors = found.errors;
+                errors.iter_mut().for_each(|e| e.qualify_paths(&id));
+                issues.push(Issue::joined(id, errors));
             }
         }
         for doc in &docs {

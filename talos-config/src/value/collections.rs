@@ -261,3 +261,64 @@ impl<T: Value> Value for Replaced<T> {
         }
     }
 }
+
+/// A Go slice whose nil and empty states differ to Talos (a few checks test `!= nil`): YAML
+/// `[]` is an empty, non-nil slice; an absent key or `null` is nil. Merging appends, like
+/// `Vec<T>`; a nil left side takes the patch's (possibly empty) slice.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NilableVec<T>(pub Option<Vec<T>>);
+
+impl<T> NilableVec<T> {
+    /// True for Go's nil slice.
+    pub fn is_nil(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The items (none for nil).
+    pub fn items(&self) -> &[T] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+}
+
+impl<T: Value> Value for NilableVec<T> {
+    fn go_type() -> String {
+        <Vec<T>>::go_type()
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) { NilableVec(None) } else { NilableVec(Some(<Vec<T>>::decode(node, cx))) }
+    }
+
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        seq_unknown_keys::<T>(node)
+    }
+
+    fn encode(&self) -> Node {
+        Node::sequence(self.items().iter().map(Value::encode).collect())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.items().is_empty()
+    }
+
+    fn replace_keeps_left(&self) -> bool {
+        self.0.is_none()
+    }
+
+    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        match (&mut self.0, &right.0) {
+            (_, None) => {}
+            (None, Some(r)) => self.0 = Some(r.clone()),
+            (Some(l), Some(r)) => l.extend(r.iter().cloned()),
+        }
+        Ok(())
+    }
+
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
+        match &mut self.0 {
+            Some(items) => delete_element(items, path),
+            None if !path.is_last() => Err(COMPLEX_SLICE_PATH.into()),
+            None => Err(LOOKUP_FAILED.into()),
+        }
+    }
+}

@@ -14,10 +14,10 @@ mod structs;
 pub mod url;
 
 pub use any::{Any, Unstructured};
-pub use collections::Replaced;
 pub use collections::{
     MapValue, decode_seq, delete_element, encode_map, map_unknown_keys, seq_unknown_keys, sorted_mapping,
 };
+pub use collections::{NilableVec, Replaced};
 pub use decode::{DecodeCx, construct_error, type_error};
 pub use decode::{is_null, node_tag};
 pub use scalars::{Duration, FileMode};

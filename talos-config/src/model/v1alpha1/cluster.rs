@@ -138,7 +138,7 @@ pub struct APIServerConfig {
     #[talos(key = "resources", omitempty, go_name = "ResourcesConfig")]
     pub resources: Option<ResourcesConfig>,
     #[talos(key = "authorizationConfig", omitempty, go_name = "AuthorizationConfigConfig")]
-    pub authorization_config: Vec<Option<AuthorizationConfigAuthorizerConfig>>,
+    pub authorization_config: crate::value::NilableVec<Option<AuthorizationConfigAuthorizerConfig>>,
 }
 
 /// `v1alpha1.AdmissionPluginConfig`.

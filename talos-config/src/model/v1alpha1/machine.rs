@@ -198,7 +198,7 @@ pub struct TimeConfig {
     #[talos(key = "disabled", omitempty, go_name = "TimeDisabled")]
     pub disabled: Option<bool>,
     #[talos(key = "servers", omitempty, go_name = "TimeServers")]
-    pub servers: Vec<String>,
+    pub servers: crate::value::NilableVec<String>,
     #[talos(key = "bootTimeout", omitempty, go_name = "TimeBootTimeout")]
     pub boot_timeout: Duration,
 }

@@ -16,9 +16,9 @@ pub struct NetworkConfig {
     #[talos(key = "interfaces", omitempty, go_name = "NetworkInterfaces")]
     pub interfaces: NetworkDeviceList,
     #[talos(key = "nameservers", omitempty, go_name = "NameServers")]
-    pub nameservers: Vec<String>,
+    pub nameservers: crate::value::NilableVec<String>,
     #[talos(key = "searchDomains", omitempty, go_name = "Searches")]
-    pub search_domains: Vec<String>,
+    pub search_domains: crate::value::NilableVec<String>,
     #[talos(key = "extraHostEntries", omitempty, go_name = "ExtraHostEntries")]
     pub extra_host_entries: Vec<Option<ExtraHost>>,
     #[talos(key = "kubespan", omitempty, go_name = "NetworkKubeSpan")]

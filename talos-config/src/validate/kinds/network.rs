@@ -483,13 +483,13 @@ impl Validate for ResolverConfig {
         let Some(net) = cx.v1alpha1().and_then(|c| c.machine.as_ref()).and_then(|m| m.network.as_ref()) else {
             return Vec::new();
         };
-        if !net.search_domains.is_empty() {
+        if !net.search_domains.is_nil() {
             return vec![err(
                 ".machine.network.searchDomains is already set in v1alpha1 config",
                 "machine.network.searchDomains",
             )];
         }
-        if !net.nameservers.is_empty() {
+        if !net.nameservers.is_nil() {
             return vec![err(
                 ".machine.network.nameservers is already set in v1alpha1 config",
                 "machine.network.nameservers",
@@ -527,7 +527,7 @@ impl Validate for TimeSyncConfig {
                 "machine.time.disabled",
             )];
         }
-        if !time.servers.is_empty() {
+        if !time.servers.is_nil() {
             return vec![err(
                 "time servers cannot be specified in both v1alpha1 and new-style configuration",
                 "machine.time.servers",

@@ -139,10 +139,9 @@ pub(super) fn validate_cluster(cluster: Option<&ClusterConfig>, is_control_plane
 }
 
 /// `APIServerConfig.Validate`: the first problem only. `authorizationConfig` counts as set when
-/// it has entries: the model keeps it as a plain list, so an explicit empty list (which Talos
-/// treats as set) cannot be told from an absent one.
+/// it is not nil: an explicit empty list is set.
 fn validate_api_server(api: &crate::model::v1alpha1::APIServerConfig) -> Result<(), (String, &'static str)> {
-    if !api.authorization_config.is_empty() {
+    if !api.authorization_config.is_nil() {
         // Sorted key order (Talos iterates a Go map and reports whichever it meets first).
         for k in api.extra_args.0.keys() {
             if k == "authorization-mode" {
@@ -159,7 +158,7 @@ fn validate_api_server(api: &crate::model::v1alpha1::APIServerConfig) -> Result<
             }
         }
     }
-    for a in &api.authorization_config {
+    for a in api.authorization_config.items() {
         let (t, n) = a.as_ref().map_or(("", ""), |a| (a.r#type.as_str(), a.name.as_str()));
         let err = if t.is_empty() {
             Some("authorizer type must be set".to_string())
