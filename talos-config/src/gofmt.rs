@@ -32,17 +32,45 @@ pub fn quote(s: &str) -> String {
 }
 
 /// Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space.
-/// Approximated with Rust's classification: controls, other whitespace and the common format
-/// characters are not printable.
-fn is_go_printable(c: char) -> bool {
-    if c == ' ' {
-        return true;
+pub fn is_go_printable(c: char) -> bool {
+    use unicode_properties::{GeneralCategoryGroup as G, UnicodeGeneralCategory};
+    c == ' ' || matches!(c.general_category_group(), G::Letter | G::Mark | G::Number | G::Punctuation | G::Symbol)
+}
+
+/// Go's `strconv.Quote` of a byte string: like [`quote`], with every byte of an invalid UTF-8
+/// sequence written as `\xNN`.
+///
+/// ```
+/// assert_eq!(talos_config::gofmt::quote_bytes(b"a\xffb"), "\"a\\xffb\"");
+/// ```
+pub fn quote_bytes(bytes: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for chunk in bytes.utf8_chunks() {
+        let valid = quote(chunk.valid());
+        out.push_str(&valid[1..valid.len() - 1]);
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
     }
-    if c.is_control() || c.is_whitespace() {
-        return false;
+    out.push('"');
+    out
+}
+
+/// Go's `strconv.QuoteRune` (`%q` of a rune): `'x'`, with the same escapes as [`quote`] except
+/// that `'` is escaped and `"` is not.
+///
+/// ```
+/// assert_eq!(talos_config::gofmt::quote_rune('g'), "'g'");
+/// assert_eq!(talos_config::gofmt::quote_rune('\''), "'\\''");
+/// assert_eq!(talos_config::gofmt::quote_rune('\u{e9}'), "'é'");
+/// ```
+pub fn quote_rune(c: char) -> String {
+    match c {
+        '\'' => "'\\''".into(),
+        '"' => "'\"'".into(),
+        c => {
+            let q = quote(c.encode_utf8(&mut [0; 4]));
+            format!("'{}'", &q[1..q.len() - 1])
+        }
     }
-    !matches!(c, '\u{ad}' | '\u{600}'..='\u{605}' | '\u{61c}' | '\u{6dd}' | '\u{70f}' | '\u{180e}'
-        | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}'
-        | '\u{2066}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}' | '\u{e000}'..='\u{f8ff}'
-        | '\u{fffe}' | '\u{ffff}')
 }

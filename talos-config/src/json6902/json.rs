@@ -417,61 +417,13 @@ fn quote_char(c: u8) -> String {
 // ---------------------------------------------------------------------------------------------
 // Go string helpers.
 
-/// Go `strconv.IsPrint`, approximated for the characters that matter in texts (controls,
-/// non-ASCII spaces, format characters, private use).
-fn go_is_print(c: char) -> bool {
-    let u = c as u32;
-    !(u < 0x20
-        || (0x7F..=0xA0).contains(&u)
-        || u == 0xAD
-        || (0x600..=0x605).contains(&u)
-        || u == 0x61C
-        || u == 0x6DD
-        || u == 0x70F
-        || u == 0x1680
-        || u == 0x180E
-        || (0x2000..=0x200F).contains(&u)
-        || (0x2028..=0x202F).contains(&u)
-        || (0x205F..=0x2064).contains(&u)
-        || (0x2066..=0x206F).contains(&u)
-        || u == 0x3000
-        || (0xE000..=0xF8FF).contains(&u)
-        || u == 0xFEFF
-        || (0xFFF9..=0xFFFB).contains(&u)
-        || u == 0xFFFE
-        || u == 0xFFFF
-        || u >= 0xF0000)
-}
-
 /// Go `strconv.Quote(s)` without the surrounding quotes.
 fn go_quote_inner(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if go_is_print(c) => out.push(c),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
-        }
-    }
-    out
+    let q = crate::gofmt::quote(s);
+    q[1..q.len() - 1].to_string()
 }
 
-/// Go `strconv.Quote(s)`.
-pub(crate) fn go_quote(s: &str) -> String {
-    format!("\"{}\"", go_quote_inner(s))
-}
+pub(crate) use crate::gofmt::quote as go_quote;
 
 /// Go `json.Marshal` of a string (HTML escaping on), without the quotes.
 pub(crate) fn go_encode_string(s: &str) -> String {

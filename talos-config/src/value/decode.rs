@@ -124,19 +124,4 @@ pub fn construct_error(cx: &mut DecodeCx, node: &Node, go_type: &str) {
     cx.error(node, msg);
 }
 
-/// Go's `%q`-style quoting of a key for duplicate-key errors.
-fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+use crate::gofmt::quote as go_quote;

@@ -110,35 +110,7 @@ fn should_escape(c: u8, mode: Mode) -> bool {
     true
 }
 
-/// Go's `strconv.Quote`.
-pub fn go_quote(s: &[u8]) -> String {
-    let mut out = String::from("\"");
-    let text = String::from_utf8_lossy(s);
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if c.is_control() || c == '\u{feff}' => {
-                if (c as u32) < 0x10000 {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    out.push_str(&format!("\\U{:08x}", c as u32));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+use crate::gofmt::quote_bytes as go_quote;
 
 fn escape_error(s: &[u8]) -> String {
     format!("invalid URL escape {}", go_quote(s))

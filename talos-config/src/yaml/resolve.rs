@@ -4,6 +4,8 @@
 
 use std::cmp::Ordering;
 
+use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};
+
 /// What a plain scalar resolves to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Resolved {
@@ -701,31 +703,21 @@ pub fn format_float(f: f64) -> String {
 // Key order.
 
 /// Go `unicode.IsDigit` (category Nd).
+/// Go's `unicode.IsDigit`: general category Nd.
 fn is_go_digit(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_digit();
     }
-    const ZEROS: &[u32] = &[
-        0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50, 0xED0, 0xF20,
-        0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0,
-        0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0,
-        0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x11F50, 0x16A60,
-        0x16AC0, 0x16B50, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E950, 0x1FBF0,
-    ];
-    let u = c as u32;
-    if (0x1D7CE..=0x1D7FF).contains(&u) {
-        return true;
-    }
-    ZEROS.iter().any(|&z| u >= z && u < z + 10)
+    c.general_category() == GeneralCategory::DecimalNumber
 }
 
-/// Go `unicode.IsLetter` (approximated by Rust's alphabetic property minus marks/numbers that
-/// Rust also counts).
+/// Go's `unicode.IsLetter`: general categories Lu, Ll, Lt, Lm, Lo (not marks, not letter
+/// numbers, which Rust's `is_alphabetic` includes).
 fn is_go_letter(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic();
     }
-    c.is_alphabetic() && !is_go_digit(c)
+    c.general_category_group() == GeneralCategoryGroup::Letter
 }
 
 fn key_cmp_impl(a: &str, b: &str, v4: bool) -> Ordering {

@@ -38,23 +38,7 @@ pub(crate) fn text_for_unmarshal(node: &Node, cx: &mut DecodeCx, go_type: &str) 
     }
 }
 
-/// Go's `strconv.Quote` for the ASCII-and-UTF-8 texts that appear in error messages.
-pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub(crate) use crate::gofmt::quote as go_quote;
 
 /// An integer Go type printed and read through names (`encoding.TextMarshaler`).
 pub trait GoEnum: Copy + Default + std::fmt::Debug + PartialEq {
@@ -952,16 +936,7 @@ impl HardwareAddr {
     }
 }
 
-/// Go's `%q` of a rune (`'g'`).
-fn go_quote_rune(c: char) -> String {
-    match c {
-        '\'' => "'\\''".into(),
-        '\\' => "'\\\\'".into(),
-        c if (c as u32) < 0x20 || c as u32 == 0x7f => format!("'\\x{:02x}'", c as u32),
-        c if (c as u32) >= 0x80 => format!("'\\u{:04x}'", c as u32),
-        c => format!("'{c}'"),
-    }
-}
+use crate::gofmt::quote_rune as go_quote_rune;
 
 impl Value for HardwareAddr {
     fn go_type() -> String {

@@ -612,9 +612,7 @@ fn parse_go_float(s: &str) -> Option<f64> {
     s.parse::<f64>().ok()
 }
 
-fn go_quote(s: &str) -> String {
-    crate::value::url::go_quote(s.as_bytes())
-}
+use crate::gofmt::quote as go_quote;
 
 /// `humanize.Bytes` (SI units).
 pub fn humanize_bytes(s: u64) -> String {

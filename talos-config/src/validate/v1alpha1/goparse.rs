@@ -4,7 +4,8 @@
 //! `ValidateEndpointURI` / `AddressContainsPort`, `net/url.ParseRequestURI`, Talos's DNS-name
 //! rule, and blang/semver `ParseTolerant`.
 
-use crate::value::url::{GoUrl, go_quote};
+use crate::gofmt::quote_bytes as go_quote;
+use crate::value::url::GoUrl;
 
 /// What `netip.ParseAddr` found: the address length in bits and whether a zone was given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use super::{Out, goparse, q};
+use crate::gofmt::quote_bytes as go_quote;
 use crate::model::v1alpha1::{Bond, Device, DeviceWireguardConfig, NetworkConfig};
-use crate::value::url::go_quote;
 
 pub(super) fn validate_network(net: &NetworkConfig, out: &mut Out) {
     let mut secondary: HashMap<&str, &str> = HashMap::new();
