@@ -1,0 +1,1 @@
+//! Simulated Talos v1.13 nodes (placeholder).
