@@ -1,5 +1,6 @@
 //! `labctl`: the Talos lab CLI. Each subcommand lives in its own module and returns
-//! `Result<(), CliError>`; `main` prints the error on stderr and exits with code 1.
+//! `Result<(), CliError>`; `main` prints the error on stderr and exits with code 1 (70,
+//! `EX_SOFTWARE`, when a bug made the worker panic).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -25,7 +26,8 @@ enum Command {
 file, byte for byte like `talosctl machineconfig patch` (Talos v1.13).\n\n\
 Patches are applied left to right. Without -o the result is printed to stdout followed by a \
 newline; with -o it is written to the file (parent directories are created, the file is \
-replaced atomically, mode 0644). On error, Talos's error text is printed on stderr, the exit \
+replaced atomically; a symlink is followed, an existing file keeps its mode, a new one gets mode \
+0644 less the umask). On error, Talos's error text is printed on stderr, the exit \
 code is 1 and no output file is created or changed. No validation is performed.")]
     Merge(merge::MergeArgs),
     /// Validate a machine configuration, like `talosctl validate`.
@@ -70,11 +72,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge::run(&args),
         Command::Validate(args) => validate::run(&args),
     });
-    let result = match worker.map(|handle| handle.join()) {
-        Ok(Ok(result)) => result,
-        Ok(Err(_)) => Err(CliError::new("labctl: internal error (a bug): please report it with the input")),
-        Err(e) => Err(CliError::new(format!("labctl: cannot start: {e}"))),
-    };
+    let (result, code) = outcome(worker.map(|handle| handle.join()));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
@@ -85,7 +83,59 @@ fn main() -> ExitCode {
                 let _ = writeln!(stderr, "{note}");
             }
             let _ = stderr.flush();
-            ExitCode::FAILURE
+            code
         }
+    }
+}
+
+/// The subcommand's result and the exit code for an error, from the worker thread's fate: its
+/// own error exits 1 (talosctl's code), a panic exits [`EX_SOFTWARE`].
+fn outcome(joined: std::io::Result<std::thread::Result<Result<(), CliError>>>) -> (Result<(), CliError>, ExitCode) {
+    match joined {
+        Ok(Ok(result)) => (result, ExitCode::FAILURE),
+        // A panic is a bug in labctl, not a problem with the input: EX_SOFTWARE, so that scripts
+        // can tell it from a rejected config (exit code 1).
+        Ok(Err(_)) => (
+            Err(CliError::new(
+                "labctl: internal error: this is a bug in labctl, not a problem with your input; please report it \
+                 with the command line and input files",
+            )),
+            ExitCode::from(EX_SOFTWARE),
+        ),
+        Err(e) => (Err(CliError::new(format!("labctl: cannot start: {e}"))), ExitCode::FAILURE),
+    }
+}
+
+/// `EX_SOFTWARE` (sysexits.h): an internal software error.
+const EX_SOFTWARE: u8 = 70;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_is_a_bug_with_ex_software() {
+        let joined =
+            std::thread::Builder::new().spawn(|| -> Result<(), CliError> { panic!("simulated bug") }).map(|h| h.join());
+        let (result, code) = outcome(joined);
+        assert_eq!(code, ExitCode::from(70));
+        let message = result.err().map(|e| e.message);
+        assert_eq!(
+            message.as_deref(),
+            Some(
+                "labctl: internal error: this is a bug in labctl, not a problem with your input; please report it \
+                 with the command line and input files"
+            )
+        );
+    }
+
+    #[test]
+    fn a_user_error_exits_1() {
+        let joined = std::thread::Builder::new().spawn(|| Err(CliError::new("bad input"))).map(|h| h.join());
+        let (result, code) = outcome(joined);
+        assert_eq!(code, ExitCode::FAILURE);
+        assert_eq!(result.err().map(|e| e.message).as_deref(), Some("bad input"));
+        let joined = std::thread::Builder::new().spawn(|| Ok(())).map(|h| h.join());
+        assert!(outcome(joined).0.is_ok());
     }
 }

@@ -3,7 +3,7 @@
 //! The flow is talosctl's (spec/merge.md §0, §1.1, §10.1): read the config, read and load every
 //! `-p` patch in order, apply them left to right, then print the bytes followed by `\n`, or write
 //! exactly the bytes to `-o` (atomically: a temporary file in the same directory, renamed over
-//! the target).
+//! the target; symlinks followed and an existing file's mode kept, as `os.WriteFile` does).
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -39,7 +39,8 @@ pub struct MergeArgs {
     /// Output destination; if not specified, the result is printed to stdout.
     ///
     /// Parent directories are created. The file receives exactly the merged bytes (no added
-    /// newline), mode 0644, replaced atomically; on error it is left untouched.
+    /// newline), replaced atomically; on error it is left untouched. A symlink is followed (its
+    /// target is written), an existing file keeps its mode, a new one gets 0644 less the umask.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
 }
@@ -97,8 +98,12 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
     Ok(bytes)
 }
 
-/// Writes `bytes` to `path` the way talosctl does (`MkdirAll` of the parent, then the file with
-/// mode 0644), but atomically: a temporary file in the target's directory is renamed over it.
+/// Writes `bytes` to `path` the way talosctl does (`MkdirAll` of the parent, then
+/// `os.WriteFile(path, bytes, 0o644)`), but atomically: a temporary file in the destination's
+/// directory is renamed over it.
+///
+/// As `os.WriteFile` would: a symlink is followed and its final target is written (the link
+/// stays); an existing file keeps its permission bits; a new file gets 0644 less the umask.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -111,13 +116,51 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
         return Err(CliError::new(format!("open {}: is a directory", path.display())));
     }
 
+    // Errors name the path as given, as Go's `open` does.
     let open_err = |e: &io::Error| path_error("open", path, e);
-    let mut tmp =
-        tempfile::Builder::new().prefix(".labctl-merge-").suffix(".tmp").tempfile_in(&dir).map_err(|e| open_err(&e))?;
+    let dest = resolve_symlinks(path).map_err(|e| open_err(&e))?;
+    let dest_dir = match dest.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let existing_mode = existing_permissions(&dest);
+
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".labctl-merge-").suffix(".tmp");
+    // A new file: 0644, which the OS narrows by the umask (os.WriteFile's O_CREAT mode).
+    set_create_mode(&mut builder);
+    let mut tmp = builder.tempfile_in(&dest_dir).map_err(|e| open_err(&e))?;
     tmp.write_all(bytes).and_then(|()| tmp.as_file().sync_all()).map_err(|e| path_error("write", path, &e))?;
-    set_mode_0644(tmp.as_file()).map_err(|e| path_error("chmod", path, &e))?;
-    tmp.persist(path).map_err(|e| path_error("rename", path, &e.error))?;
+    if let Some(perms) = existing_mode {
+        tmp.as_file().set_permissions(perms).map_err(|e| path_error("chmod", path, &e))?;
+    }
+    tmp.persist(&dest).map_err(|e| path_error("rename", path, &e.error))?;
     Ok(())
+}
+
+/// Follows `path` through symlinks to the path that is finally written (which need not exist:
+/// a dangling link creates its target). Fails like `open` after too many links.
+fn resolve_symlinks(path: &Path) -> io::Result<PathBuf> {
+    let mut cur = path.to_path_buf();
+    // Linux's limit on links followed by one lookup.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&cur) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&cur)?;
+                cur = match cur.parent() {
+                    Some(parent) if target.is_relative() => parent.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(cur),
+        }
+    }
+    Err(io::Error::from_raw_os_error(ELOOP))
+}
+
+/// The permissions of the existing regular file at `path` (`None` when there is none).
+fn existing_permissions(path: &Path) -> Option<std::fs::Permissions> {
+    std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.permissions())
 }
 
 /// Go's `os.MkdirAll`: on failure, the path that could not be created (or the existing
@@ -142,16 +185,17 @@ fn mkdir_all(path: &Path) -> Result<(), (PathBuf, io::Error)> {
 /// `ENOTDIR` on Linux (and the other Unixes Talos tooling runs on).
 const ENOTDIR: i32 = 20;
 
+/// `ELOOP` on Linux.
+const ELOOP: i32 = 40;
+
 #[cfg(unix)]
-fn set_mode_0644(file: &File) -> io::Result<()> {
+fn set_create_mode(builder: &mut tempfile::Builder<'_, '_>) {
     use std::os::unix::fs::PermissionsExt;
-    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+    builder.permissions(std::fs::Permissions::from_mode(0o644));
 }
 
 #[cfg(not(unix))]
-fn set_mode_0644(_file: &File) -> io::Result<()> {
-    Ok(())
-}
+fn set_create_mode(_builder: &mut tempfile::Builder<'_, '_>) {}
 
 fn path_error(op: &str, path: &Path, err: &io::Error) -> CliError {
     CliError::new(path_error_text(op, path, err))
@@ -163,7 +207,7 @@ fn path_error_text(op: &str, path: &Path, err: &io::Error) -> String {
 }
 
 /// Go's `syscall.Errno` text for an OS error (lower-case, no `(os error N)` suffix).
-fn go_errno_text(err: &io::Error) -> String {
+pub(crate) fn go_errno_text(err: &io::Error) -> String {
     let Some(code) = err.raw_os_error() else {
         return err.to_string();
     };

@@ -43,7 +43,9 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     };
     let bytes = if args.config == "-" {
         let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).map_err(|e| CliError::new(format!("read -: {e}")))?;
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| CliError::new(format!("read -: {}", crate::merge::go_errno_text(&e))))?;
         buf
     } else {
         crate::merge::read_file(Path::new(&args.config))?

@@ -356,7 +356,10 @@ fn lab_08_kubelet() {
 fn lab_08_fix_restores_05_06_byte_for_byte() {
     let before = merge_worker(&["05-labels.yaml", "06-canary.yaml"]);
     let broken = merge_worker(&["05-labels.yaml", "06-canary.yaml", "08-kubelet.yaml"]);
-    assert!(broken.contains("        extraArgs:\n            max-pod: \"150\"\n"), "08 adds the arg:\n{broken}");
+    // 08 adds the arg (and nothing else) to the 05+06 result.
+    let at = before.find(KUBELET_IMAGE).expect("the kubelet image line") + KUBELET_IMAGE.len();
+    let expected = format!("{}        extraArgs:\n            max-pod: \"150\"\n{}", &before[..at], &before[at..]);
+    assert_eq!(broken, expected);
     let fixed = merge_worker(&["05-labels.yaml", "06-canary.yaml", "08-kubelet.yaml", "08-fix.yaml"]);
     assert_eq!(fixed, before, "05+06+08+08-fix must give back the 05+06 result byte for byte");
     insta::assert_snapshot!("lab_05_06_08_08fix", fixed);
@@ -421,6 +424,84 @@ fn lab_output_file_and_cwd_relative_output() {
     assert_eq!(text(&success(&out, "-o overwrite")), "");
     assert_eq!(read(&tmp.path().join("out/merged.yaml")), read(&worker));
     assert_eq!(listing(&tmp.path().join("out")), ["merged.yaml"], "no temporary file left");
+}
+
+/// The permission bits of `path`.
+#[cfg(unix)]
+fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).expect("metadata").permissions().mode() & 0o7777
+}
+
+#[cfg(unix)]
+#[test]
+fn output_through_a_symlink_writes_the_target() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let worker = root().join("fixtures/worker.yaml");
+    std::fs::create_dir(tmp.path().join("real")).expect("mkdir real");
+    std::fs::write(tmp.path().join("real/config.yaml"), b"old").expect("write target");
+    // A relative link, through a second link (a chain), in another directory.
+    std::os::unix::fs::symlink("real/config.yaml", tmp.path().join("hop.yaml")).expect("symlink hop");
+    std::os::unix::fs::symlink("hop.yaml", tmp.path().join("link.yaml")).expect("symlink link");
+    let out = labctl_in(tmp.path(), &["merge", path_str(&worker), "-o", "link.yaml"]);
+    assert_eq!(text(&success(&out, "-o link.yaml")), "");
+    for link in ["link.yaml", "hop.yaml"] {
+        let meta = std::fs::symlink_metadata(tmp.path().join(link)).expect("link metadata");
+        assert!(meta.file_type().is_symlink(), "{link} must stay a symlink");
+    }
+    assert_eq!(std::fs::read_link(tmp.path().join("link.yaml")).expect("read link"), Path::new("hop.yaml"));
+    assert_eq!(read(&tmp.path().join("real/config.yaml")), read(&worker));
+    assert_eq!(listing(tmp.path()), ["hop.yaml", "link.yaml", "real"]);
+    assert_eq!(listing(&tmp.path().join("real")), ["config.yaml"], "no temporary file left");
+
+    // A dangling link creates its target.
+    std::os::unix::fs::symlink("real/new.yaml", tmp.path().join("dangling.yaml")).expect("symlink dangling");
+    let out = labctl_in(tmp.path(), &["merge", path_str(&worker), "-o", "dangling.yaml"]);
+    assert_eq!(text(&success(&out, "-o dangling.yaml")), "");
+    assert!(std::fs::symlink_metadata(tmp.path().join("dangling.yaml")).expect("link").file_type().is_symlink());
+    assert_eq!(read(&tmp.path().join("real/new.yaml")), read(&worker));
+
+    // A link loop fails like Go's open.
+    std::os::unix::fs::symlink("loop.yaml", tmp.path().join("loop.yaml")).expect("symlink loop");
+    let out = labctl_in(tmp.path(), &["merge", path_str(&worker), "-o", "loop.yaml"]);
+    failure(&out, "open loop.yaml: too many levels of symbolic links", "-o loop.yaml");
+}
+
+#[cfg(unix)]
+#[test]
+fn output_keeps_an_existing_files_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let worker = root().join("fixtures/worker.yaml");
+    for mode in [0o600, 0o755, 0o640] {
+        let target = tmp.path().join(format!("out-{mode:o}.yaml"));
+        std::fs::write(&target, b"old").expect("write target");
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(mode)).expect("chmod");
+        let out = labctl(&["merge", "fixtures/worker.yaml", "-o", path_str(&target)]);
+        assert_eq!(text(&success(&out, "-o existing")), "");
+        assert_eq!(read(&target), read(&worker));
+        assert_eq!(mode_of(&target), mode, "{} keeps its mode", target.display());
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn new_output_file_gets_0644_less_the_umask() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let worker = root().join("fixtures/worker.yaml");
+    for (umask, mode) in [("022", 0o644), ("077", 0o600), ("027", 0o640), ("000", 0o644)] {
+        let target = tmp.path().join(format!("new-{umask}.yaml"));
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
+            .arg(env!("CARGO_BIN_EXE_labctl"))
+            .args(["merge", path_str(&worker), "-o", path_str(&target)])
+            .output()
+            .expect("spawn sh");
+        assert_eq!(text(&success(&out, "-o new")), "");
+        assert_eq!(read(&target), read(&worker));
+        assert_eq!(mode_of(&target), mode, "umask {umask}");
+    }
 }
 
 #[test]

@@ -108,3 +108,19 @@ fn missing_file_and_missing_mode() {
     assert_eq!(stderr.lines().nth(2), Some("Usage:"));
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[cfg(unix)]
+#[test]
+fn stdin_read_error_is_go_style() {
+    // Reading a directory fails with EISDIR: Go's errno text, not Rust's `(os error 21)`.
+    let dir = std::fs::File::open("/").expect("open / for reading");
+    let out = Command::new(env!("CARGO_BIN_EXE_labctl"))
+        .args(["validate", "-c", "-", "-m", "container"])
+        .current_dir(root())
+        .stdin(Stdio::from(dir))
+        .output()
+        .expect("labctl runs");
+    assert_eq!(text(&out.stderr), "read -: is a directory\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "");
+}

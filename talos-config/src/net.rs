@@ -195,8 +195,8 @@ pub fn parse_prefix(s: &str) -> Result<Prefix, String> {
     let Some(slash) = s.rfind('/') else {
         return Err(fail("no '/'"));
     };
-    let (addr, has_zone) = parse_addr(&s[..slash]).map_err(|e| fail(&e))?;
-    if has_zone {
+    let (addr, zone) = parse_addr(&s[..slash]).map_err(|e| fail(&e))?;
+    if !zone.is_empty() {
         return Err(fail("IPv6 zones cannot be present in a prefix"));
     }
     let bits_str = &s[slash + 1..];
@@ -223,11 +223,13 @@ fn addr_error(input: &str, msg: &str, at: &str) -> String {
     }
 }
 
-/// Go's `netip.ParseAddr`: the family is chosen by the first `.`, `:` or `%`. Returns the
-/// address and whether it carried an IPv6 zone.
-fn parse_addr(s: &str) -> Result<(IpAddr, bool), String> {
+/// Go's `netip.ParseAddr`, with its error texts (`ParseAddr("<s>"): <reason>[ (at "<rest>")]`):
+/// the family is chosen by the first `.`, `:` or `%`. Returns the address and its IPv6 zone
+/// (`""` when none). The crate's one implementation: the network documents' `netip.Addr`
+/// ([`crate::model::network::types::IpAddr`]) and the v1alpha1 checks read addresses with it.
+pub(crate) fn parse_addr(s: &str) -> Result<(IpAddr, &str), String> {
     match s.bytes().find(|b| matches!(b, b'.' | b':' | b'%')) {
-        Some(b'.') => parse_ipv4_fields(s, s).map(|o| (IpAddr::V4(Ipv4Addr::from(o)), false)),
+        Some(b'.') => parse_ipv4_fields(s, s).map(|o| (IpAddr::V4(Ipv4Addr::from(o)), "")),
         Some(b':') => parse_ipv6(s),
         Some(_) => Err(addr_error(s, "missing IPv6 address", "")),
         None => Err(addr_error(s, "unable to parse IP", "")),
@@ -277,15 +279,15 @@ fn parse_ipv4_fields(input: &str, s: &str) -> Result<[u8; 4], String> {
 
 /// Go's IPv6 parser: up to eight groups of at most four hex digits, one `::`, an optional
 /// embedded IPv4 in the last 32 bits, an optional `%zone` (non-empty).
-fn parse_ipv6(input: &str) -> Result<(IpAddr, bool), String> {
-    let (mut s, has_zone) = match input.find('%') {
+fn parse_ipv6(input: &str) -> Result<(IpAddr, &str), String> {
+    let (mut s, zone) = match input.find('%') {
         Some(i) => {
             if i + 1 == input.len() {
                 return Err(addr_error(input, "zone must be a non-empty string", ""));
             }
-            (&input[..i], true)
+            (&input[..i], &input[i + 1..])
         }
-        None => (input, false),
+        None => (input, ""),
     };
     let mut ip = [0u8; 16];
     let mut ellipsis: Option<usize> = None;
@@ -293,7 +295,7 @@ fn parse_ipv6(input: &str) -> Result<(IpAddr, bool), String> {
         ellipsis = Some(0);
         s = rest;
         if s.is_empty() {
-            return Ok((IpAddr::V6(Ipv6Addr::UNSPECIFIED), has_zone));
+            return Ok((IpAddr::V6(Ipv6Addr::UNSPECIFIED), zone));
         }
     }
     let mut i = 0usize;
@@ -379,7 +381,7 @@ fn parse_ipv6(input: &str) -> Result<(IpAddr, bool), String> {
     } else if ellipsis.is_some() {
         return Err(addr_error(input, "the :: must expand to at least one field of zeros", ""));
     }
-    Ok((IpAddr::V6(Ipv6Addr::from(ip)), has_zone))
+    Ok((IpAddr::V6(Ipv6Addr::from(ip)), zone))
 }
 
 /// Whether two prefixes share any address: same family (an IPv4-mapped IPv6 prefix is IPv6)

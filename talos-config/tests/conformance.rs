@@ -161,8 +161,28 @@ fn configloader_accepts_every_test_file() {
     names.sort();
     let mut checked = 0;
     for path in names.iter().filter(|p| p.extension().is_some_and(|e| e == "test")) {
-        let result = Config::from_bytes(&read(path));
-        assert!(result.is_ok(), "{}: {:?}", path.display(), result.err());
+        let config = match Config::from_bytes(&read(path)) {
+            Ok(c) => c,
+            Err(e) => panic!("{}: {e}", path.display()),
+        };
+        // The encoding loads again and is a fixed point: encoding that gives the same bytes.
+        let encoded = config.encode();
+        let again = match Config::from_bytes(encoded.as_bytes()) {
+            Ok(c) => c,
+            Err(e) => panic!(
+                "{}: the re-encoding does not load: {e}
+{encoded}",
+                path.display()
+            ),
+        };
+        let twice = again.encode();
+        assert!(
+            twice == encoded,
+            "{}: re-encoding is not a fixed point:
+{}",
+            path.display(),
+            first_diff(encoded.as_bytes(), twice.as_bytes())
+        );
         checked += 1;
     }
     assert_eq!(checked, 7);

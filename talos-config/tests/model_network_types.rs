@@ -65,6 +65,23 @@ fn addr_text_forms_and_errors() {
     );
     assert_eq!(IpAddr::parse("%x").map(|a| a.go_string()), Err("ParseAddr(\"%x\"): missing IPv6 address".into()));
     assert_eq!(IpAddr::Invalid.go_string(), "invalid IP");
+    // Go's parseAddrError prints `(at ...)` only for a non-empty rest: this one has none.
+    assert_eq!(
+        IpAddr::parse("1:2:3:4:5:6:7:8::"),
+        Err("ParseAddr(\"1:2:3:4:5:6:7:8::\"): the :: must expand to at least one field of zeros".into())
+    );
+    assert_eq!(
+        IpAddr::parse("::1.2.3.x%eth0"),
+        Err("ParseAddr(\"::1.2.3.x%eth0\"): unexpected character (at \"x\")".into())
+    );
+    assert_eq!(IpAddr::parse("::1%"), Err("ParseAddr(\"::1%\"): zone must be a non-empty string".into()));
+    assert_eq!(IpAddr::parse("::ffff:1.2.3.4%z").map(|a| a.go_string()), Ok("::ffff:1.2.3.4%z".into()));
+    assert_eq!(
+        IpPrefix::parse("1:2:3:4:5:6:7:8::/64"),
+        Err("netip.ParsePrefix(\"1:2:3:4:5:6:7:8::/64\"): ParseAddr(\"1:2:3:4:5:6:7:8::\"): the :: must expand to at \
+             least one field of zeros"
+            .into())
+    );
 }
 
 #[test]

@@ -132,19 +132,24 @@ fn find_object<'a>(root: &'a mut Json, path: &str) -> Result<Option<(&'a mut Jso
 
 /// Resolves an array index for `get`/`set` (negative counts from the end).
 fn array_index(len: usize, key: &str) -> Result<usize, String> {
-    let idx = go_atoi(key)?;
-    let len = len as i64;
-    let mut adjusted = idx;
-    if adjusted < 0 {
-        if adjusted < -len {
+    normalize_index(go_atoi(key)?, len as i64)
+}
+
+/// json-patch's index check and negative-index normalisation: `idx` must be below `size`, and a
+/// negative index counts from the end (down to `-size`). Errors name the index as written.
+fn normalize_index(idx: i64, size: i64) -> Result<usize, String> {
+    if idx >= size {
+        return Err(invalid_index(idx));
+    }
+    let adjusted = if idx < 0 {
+        if idx < -size {
             return Err(invalid_index(idx));
         }
-        adjusted += len;
-    }
-    if adjusted >= len {
-        return Err(invalid_index(adjusted));
-    }
-    usize::try_from(adjusted).map_err(|_| invalid_index(adjusted))
+        idx + size
+    } else {
+        idx
+    };
+    usize::try_from(adjusted).map_err(|_| invalid_index(idx))
 }
 
 fn invalid_index(idx: i64) -> String {
@@ -185,18 +190,8 @@ fn container_add(c: &mut Json, key: &str, val: Json) -> Result<(), String> {
                 return Ok(());
             }
             let idx = go_atoi(key).map_err(|e| format!("value was not a proper array index: '{key}': {e}"))?;
-            let size = items.len() as i64 + 1;
-            if idx >= size {
-                return Err(invalid_index(idx));
-            }
-            let mut adjusted = idx;
-            if adjusted < 0 {
-                if adjusted < -size {
-                    return Err(invalid_index(idx));
-                }
-                adjusted += size;
-            }
-            let at = usize::try_from(adjusted).map_err(|_| invalid_index(idx))?;
+            // One past the end appends.
+            let at = normalize_index(idx, items.len() as i64 + 1)?;
             items.insert(at.min(items.len()), val);
             Ok(())
         }
@@ -227,18 +222,7 @@ fn container_remove(c: &mut Json, key: &str) -> Result<Json, String> {
     match c {
         Json::Array(items) => {
             let idx = go_atoi(key)?;
-            let len = items.len() as i64;
-            if idx >= len {
-                return Err(invalid_index(idx));
-            }
-            let mut adjusted = idx;
-            if adjusted < 0 {
-                if adjusted < -len {
-                    return Err(invalid_index(idx));
-                }
-                adjusted += len;
-            }
-            let at = usize::try_from(adjusted).map_err(|_| invalid_index(idx))?;
+            let at = normalize_index(idx, items.len() as i64)?;
             if at >= items.len() {
                 return Err(invalid_index(idx));
             }

@@ -2,8 +2,6 @@
 //! ghodss `YAMLToJSON` (yaml.v2, YAML 1.1) of the config, and ghodss `JSONToYAML` (yaml.v2
 //! re-reading the JSON text, then marshalling).
 
-use base64::Engine as _;
-
 use super::json::{
     Json, go_encode_bytes, go_encode_string, go_format_float32_key, go_json_float, go_quote, object_set,
     unsupported_float,
@@ -37,11 +35,7 @@ fn decode_scalar(s: &Scalar, tag: Option<&str>, v4: bool) -> Result<GoScalar, St
     match tag {
         Some("!!str") => return Ok(GoScalar::Str(s.text.clone().into_bytes())),
         Some("!!binary") => {
-            let cleaned: String = s.text.chars().filter(|c| !c.is_whitespace()).collect();
-            return base64::engine::general_purpose::STANDARD
-                .decode(cleaned.as_bytes())
-                .map(GoScalar::Str)
-                .map_err(|_| "yaml: !!binary value contains invalid base64 data".to_string());
+            return crate::value::decode_binary(&s.text).map(GoScalar::Str).map_err(|e| format!("yaml: {e}"));
         }
         _ => {}
     }
@@ -601,6 +595,24 @@ mod tests {
         assert!(matches!(yaml_list_ops(&[Node::sequence(vec![Node::plain("a")])]), Err(YamlListError::Decode(_))));
         let dup = map(vec![("op", Node::plain("add")), ("op", Node::plain("remove"))]);
         assert!(matches!(yaml_list_ops(&[Node::sequence(vec![dup])]), Err(YamlListError::Decode(_))));
+    }
+
+    #[test]
+    fn binary_scalars_decode_like_go_yaml() {
+        let scalar = |text: &str| Scalar { text: text.to_string(), style: ScalarStyle::Plain };
+        let decoded = |text: &str| match decode_scalar(&scalar(text), Some("!!binary"), true) {
+            Ok(GoScalar::Str(b)) => Ok(b),
+            Ok(_) => Err("not a string".to_string()),
+            Err(e) => Err(e),
+        };
+        assert_eq!(decoded("aGVsbG8="), Ok(b"hello".to_vec()));
+        assert_eq!(decoded("aGVs\r\nbG8=\n"), Ok(b"hello".to_vec()));
+        assert_eq!(decoded("/w=="), Ok(vec![0xff]));
+        assert_eq!(decoded(""), Ok(Vec::new()));
+        let bad = Err("yaml: !!binary value contains invalid base64 data".to_string());
+        for text in ["aGVs bG8=", "aGVs\tbG8=", "aGVsbG8", "aGVsbG8=x", "=", "a==="] {
+            assert_eq!(decoded(text), bad, "{text:?}");
+        }
     }
 
     #[test]

@@ -61,6 +61,7 @@ impl Value for Any {
         match &node.value {
             NodeValue::Scalar(s) => {
                 if node.tag.as_deref() == Some("!!binary") {
+                    // go-yaml's `!!binary` decoding ([`super::decode_binary`]).
                     return Any::String(String::decode(node, cx));
                 }
                 if s.style != ScalarStyle::Plain || node.tag.as_deref() == Some("!!str") {

@@ -67,21 +67,26 @@ pub fn node_tag(node: &Node) -> String {
     match &node.value {
         NodeValue::Mapping(..) => "!!map".into(),
         NodeValue::Sequence(..) => "!!seq".into(),
-        NodeValue::Scalar(s) => {
-            if s.style != ScalarStyle::Plain {
-                return "!!str".into();
-            }
-            match resolve_v4(&s.text) {
-                Resolved::Null => "!!null",
-                Resolved::Bool(_) => "!!bool",
-                Resolved::Int(_) => "!!int",
-                Resolved::Float(_) => "!!float",
-                Resolved::Timestamp(_) => "!!timestamp",
-                Resolved::Str => "!!str",
-            }
-            .into()
-        }
+        NodeValue::Scalar(s) if s.style != ScalarStyle::Plain => "!!str".into(),
+        NodeValue::Scalar(s) => resolve_v4(&s.text).tag().into(),
     }
+}
+
+/// go-yaml's error when a `!!binary` scalar is not valid base64.
+pub const BINARY_ERROR: &str = "!!binary value contains invalid base64 data";
+
+/// go-yaml's decoding of a `!!binary` scalar: `base64.StdEncoding.DecodeString` of the scalar's
+/// value as it stands (only `\r` and `\n` are skipped, so a folded plain scalar whose lines
+/// were joined with spaces is invalid), failing with [`BINARY_ERROR`].
+///
+/// ```
+/// use talos_config::value::{BINARY_ERROR, decode_binary};
+///
+/// assert_eq!(decode_binary("aGVs\nbG8=").unwrap(), b"hello");
+/// assert_eq!(decode_binary("aGVs bG8=").unwrap_err(), BINARY_ERROR);
+/// ```
+pub fn decode_binary(text: &str) -> Result<Vec<u8>, &'static str> {
+    crate::gofmt::base64_decode(text).map_err(|_| BINARY_ERROR)
 }
 
 /// True for a node go-yaml decodes as null (a plain empty, `~` or `null` scalar, or `!!null`).

@@ -1,6 +1,6 @@
 //! Go scalars: strings, booleans, integers, `time.Duration`, Talos's `FileMode`, and pointers.
 
-use super::decode::{construct_error, is_null};
+use super::decode::{construct_error, decode_binary, is_null};
 use super::{DecodeCx, DeletePath, MergeFlags, Value};
 use crate::yaml::resolve::{Resolved, resolve_v4};
 use crate::yaml::{Node, NodeValue, ScalarStyle};
@@ -30,17 +30,13 @@ impl Value for String {
             return String::new();
         }
         match &node.value {
-            NodeValue::Scalar(s) if node.tag.as_deref() == Some("!!binary") => {
-                use base64::Engine as _;
-                let compact: String = s.text.chars().filter(|c| !c.is_whitespace()).collect();
-                match base64::engine::general_purpose::STANDARD.decode(compact) {
-                    Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                    Err(_) => {
-                        cx.error(node, "!!binary value contains invalid base64 data");
-                        String::new()
-                    }
+            NodeValue::Scalar(s) if node.tag.as_deref() == Some("!!binary") => match decode_binary(&s.text) {
+                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(e) => {
+                    cx.error(node, e);
+                    String::new()
                 }
-            }
+            },
             NodeValue::Scalar(s) => s.text.clone(),
             _ => {
                 construct_error(cx, node, &Self::go_type());
@@ -352,46 +348,112 @@ impl Value for Duration {
     }
 }
 
-/// Go's `time.ParseDuration`.
+/// Go's `time.ParseDuration`, in Go's integer arithmetic: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+`,
+/// whole parts as `uint64` with overflow checks, fractions through `leadingFraction` (extra
+/// digits beyond `uint64` precision are dropped) and truncated to whole nanoseconds, the total
+/// bounded by `1<<63` (reachable only with a `-` sign). `None` where Go returns an error.
 fn go_parse_duration(s: &str) -> Option<i64> {
-    let (neg, mut rest) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    if rest == "0" {
+    const BOUND: u64 = 1 << 63;
+    let mut b = s.as_bytes();
+    let mut neg = false;
+    if let Some(&c) = b.first()
+        && (c == b'-' || c == b'+')
+    {
+        neg = c == b'-';
+        b = &b[1..];
+    }
+    if b == b"0" {
         return Some(0);
     }
-    if rest.is_empty() {
+    if b.is_empty() {
         return None;
     }
-    let mut total: f64 = 0.0;
-    while !rest.is_empty() {
-        let num_end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
-        let num = &rest[..num_end];
-        if num.is_empty() || num == "." {
+    let mut d: u64 = 0;
+    while !b.is_empty() {
+        // The next character must be [0-9.].
+        if !(b[0] == b'.' || b[0].is_ascii_digit()) {
             return None;
         }
-        let value: f64 = num.parse().ok()?;
-        rest = &rest[num_end..];
-        let unit_end = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
-        let unit = match &rest[..unit_end] {
-            "ns" => 1.0,
-            "us" | "µs" | "μs" => 1e3,
-            "ms" => 1e6,
-            "s" => 1e9,
-            "m" => 60e9,
-            "h" => 3600e9,
+        // leadingInt: [0-9]*, overflow is an error.
+        let mut v: u64 = 0;
+        let mut i = 0;
+        while i < b.len() && b[i].is_ascii_digit() {
+            if v > BOUND / 10 {
+                return None;
+            }
+            v = v * 10 + u64::from(b[i] - b'0');
+            if v > BOUND {
+                return None;
+            }
+            i += 1;
+        }
+        let pre = i > 0;
+        b = &b[i..];
+        // (\.[0-9]*)?: leadingFraction stops accumulating precision on overflow.
+        let (mut f, mut scale, mut post) = (0u64, 1f64, false);
+        if b.first() == Some(&b'.') {
+            b = &b[1..];
+            let mut i = 0;
+            let mut overflow = false;
+            while i < b.len() && b[i].is_ascii_digit() {
+                if !overflow {
+                    if f > (BOUND - 1) / 10 {
+                        overflow = true;
+                    } else {
+                        let y = f * 10 + u64::from(b[i] - b'0');
+                        if y > BOUND {
+                            overflow = true;
+                        } else {
+                            f = y;
+                            scale *= 10.0;
+                        }
+                    }
+                }
+                i += 1;
+            }
+            post = i > 0;
+            b = &b[i..];
+        }
+        if !pre && !post {
+            return None;
+        }
+        // The unit: everything up to the next [0-9.].
+        let end = b.iter().position(|&c| c == b'.' || c.is_ascii_digit()).unwrap_or(b.len());
+        if end == 0 {
+            return None;
+        }
+        let unit: u64 = match &b[..end] {
+            b"ns" => 1,
+            // `µs` (U+00B5 micro sign) and `μs` (U+03BC Greek mu).
+            b"us" | [0xc2, 0xb5, b's'] | [0xce, 0xbc, b's'] => 1_000,
+            b"ms" => 1_000_000,
+            b"s" => 1_000_000_000,
+            b"m" => 60_000_000_000,
+            b"h" => 3_600_000_000_000,
             _ => return None,
         };
-        rest = &rest[unit_end..];
-        total += value * unit;
+        b = &b[end..];
+        if v > BOUND / unit {
+            return None;
+        }
+        v *= unit;
+        if f > 0 {
+            // Go: v += uint64(float64(f) * (float64(unit) / scale)), truncating.
+            v += (f as f64 * (unit as f64 / scale)) as u64;
+            if v > BOUND {
+                return None;
+            }
+        }
+        d += v;
+        if d > BOUND {
+            return None;
+        }
     }
-    if total > i64::MAX as f64 {
-        return None;
+    if neg {
+        // -Duration(d): 1<<63 wraps to the minimum.
+        return Some((d as i64).wrapping_neg());
     }
-    let nanos = total.round() as i64;
-    Some(if neg { -nanos } else { nanos })
+    i64::try_from(d).ok()
 }
 
 /// Go's `time.Duration.String`.
@@ -474,6 +536,38 @@ impl Value for FileMode {
 mod tests {
     use super::*;
 
+    /// Decodes every value of a one-mapping YAML document as a Go `string`.
+    fn decode_strings(yaml: &str) -> (Vec<String>, Option<String>) {
+        let docs = crate::yaml::parse::parse_documents(yaml.as_bytes()).expect("test YAML parses");
+        let mut cx = DecodeCx::new();
+        let values = match docs.first().map(|d| &d.value) {
+            Some(NodeValue::Mapping(entries, _)) => entries.iter().map(|(_, v)| String::decode(v, &mut cx)).collect(),
+            other => panic!("not a mapping: {other:?}"),
+        };
+        (values, cx.into_error())
+    }
+
+    #[test]
+    fn binary_strings_decode_like_go_yaml() {
+        let (values, err) = decode_strings(
+            "a: !!binary aGVsbG8=\nb: !!binary |\n  aGVs\n  bG8=\nc: !!binary \"aGVs\\r\\nbG8=\"\nd: !!binary ''\n",
+        );
+        assert_eq!(values, ["hello", "hello", "hello", ""]);
+        assert_eq!(err, None);
+        // A plain scalar folded over two lines reads `aGVs bG8=`: Go rejects the space.
+        let (values, err) =
+            decode_strings("a: !!binary aGVs\n  bG8=\nb: !!binary \"aGVs\\tbG8=\"\nc: !!binary aGVsbG8\nd: ok\n");
+        assert_eq!(values, ["", "", "", "ok"]);
+        assert_eq!(
+            err.as_deref(),
+            Some(
+                "yaml: construct errors:\n  line 1: !!binary value contains invalid base64 data\n  \
+                 line 3: !!binary value contains invalid base64 data\n  \
+                 line 4: !!binary value contains invalid base64 data"
+            )
+        );
+    }
+
     #[test]
     fn durations_print_like_go() {
         let cases = [
@@ -504,5 +598,49 @@ mod tests {
         assert_eq!(go_parse_duration("10"), None);
         assert_eq!(go_parse_duration(""), None);
         assert_eq!(go_parse_duration("1x"), None);
+    }
+
+    #[test]
+    fn durations_parse_and_print_exactly_like_go() {
+        // (input, nanoseconds, Go's Duration.String), or None where ParseDuration fails.
+        let cases: [(&str, Option<(i64, &str)>); 30] = [
+            ("0", Some((0, "0s"))),
+            ("+0", Some((0, "0s"))),
+            ("-0", Some((0, "0s"))),
+            ("0s", Some((0, "0s"))),
+            ("1m0s", Some((60_000_000_000, "1m0s"))),
+            ("1h30m", Some((5_400_000_000_000, "1h30m0s"))),
+            ("300ms", Some((300_000_000, "300ms"))),
+            ("-1.5h", Some((-5_400_000_000_000, "-1h30m0s"))),
+            ("1.5µs", Some((1_500, "1.5µs"))),
+            ("1.5μs", Some((1_500, "1.5µs"))),
+            ("2us", Some((2_000, "2µs"))),
+            (".5s", Some((500_000_000, "500ms"))),
+            ("5.s", Some((5_000_000_000, "5s"))),
+            ("1h1.5m", Some((3_690_000_000_000, "1h1m30s"))),
+            ("0.9999999999s", Some((999_999_999, "999.999999ms"))),
+            ("9007199254740993ns", Some((9_007_199_254_740_993, "2501h59m59.254740993s"))),
+            ("9223372036854775807ns", Some((i64::MAX, "2562047h47m16.854775807s"))),
+            ("-9223372036854775808ns", Some((i64::MIN, "-2562047h47m16.854775808s"))),
+            ("0.100000000000000000000h", Some((360_000_000_000, "6m0s"))),
+            ("0.1234567890123456789012345678901234567890ns", Some((0, "0s"))),
+            ("9223372036854775808ns", None),
+            ("9223372036854775807ns1ns", None),
+            ("2562048h", None),
+            ("10", None),
+            ("", None),
+            ("-", None),
+            (".s", None),
+            ("1x", None),
+            ("3.4.5s", None),
+            ("1sm", None),
+        ];
+        for (text, want) in cases {
+            let got = go_parse_duration(text);
+            assert_eq!(got, want.map(|(n, _)| n), "{text}");
+            if let Some((n, printed)) = want {
+                assert_eq!(go_format_duration(n), printed, "{text}");
+            }
+        }
     }
 }

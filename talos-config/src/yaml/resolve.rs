@@ -702,9 +702,8 @@ pub fn format_float(f: f64) -> String {
 // ---------------------------------------------------------------------------------------------
 // Key order.
 
-/// Go `unicode.IsDigit` (category Nd).
 /// Go's `unicode.IsDigit`: general category Nd.
-fn is_go_digit(c: char) -> bool {
+pub(crate) fn is_go_digit(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_digit();
     }

@@ -65,28 +65,37 @@ fn decode_text<T: Default>(node: &Node, cx: &mut DecodeCx, parse: impl Fn(&str) 
     }
 }
 
-impl Value for ByteSize {
-    fn go_type() -> String {
-        "meta.ByteSize".into()
-    }
+/// Implements [`Value`] for a size kept as the text it was written in (`raw`): decoded through
+/// its `parse` (a text unmarshaler), printed as that text, zero when absent, and merged by
+/// copying the patch value whatever it is (upstream's `Merge`).
+macro_rules! raw_text_value {
+    ($name:ident, $go:literal) => {
+        impl Value for $name {
+            fn go_type() -> String {
+                $go.into()
+            }
 
-    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        decode_text(node, cx, ByteSize::parse)
-    }
+            fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+                decode_text(node, cx, $name::parse)
+            }
 
-    fn encode(&self) -> Node {
-        Node::go_string(self.raw.clone().unwrap_or_default())
-    }
+            fn encode(&self) -> Node {
+                Node::go_string(self.raw.clone().unwrap_or_default())
+            }
 
-    fn is_empty(&self) -> bool {
-        self.raw.is_none()
-    }
+            fn is_empty(&self) -> bool {
+                self.raw.is_none()
+            }
 
-    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
-        self.clone_from(right);
-        Ok(())
-    }
+            fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+                self.clone_from(right);
+                Ok(())
+            }
+        }
+    };
 }
+
+raw_text_value!(ByteSize, "meta.ByteSize");
 
 /// `meta.PercentageSize`: `80%` (kept as written). Its `Merge` always copies the patch value.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -115,28 +124,7 @@ impl PercentageSize {
     }
 }
 
-impl Value for PercentageSize {
-    fn go_type() -> String {
-        "meta.PercentageSize".into()
-    }
-
-    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        decode_text(node, cx, PercentageSize::parse)
-    }
-
-    fn encode(&self) -> Node {
-        Node::go_string(self.raw.clone().unwrap_or_default())
-    }
-
-    fn is_empty(&self) -> bool {
-        self.raw.is_none()
-    }
-
-    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
-        self.clone_from(right);
-        Ok(())
-    }
-}
+raw_text_value!(PercentageSize, "meta.PercentageSize");
 
 /// `meta.Size`: either a percentage or a byte size, held as two pointers. A patch value replaces
 /// the pointer it sets and keeps the other; the byte size wins when printing.

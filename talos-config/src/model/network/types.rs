@@ -1,7 +1,7 @@
 //! Value types shared by the network documents: enumer-generated enums, `netip` text forms and
 //! their Talos wrappers, hardware addresses, port ranges and CEL expressions.
 
-use crate::value::{DecodeCx, MergeFlags, Value, construct_error, is_null};
+use crate::value::{DecodeCx, MergeFlags, Value, construct_error, decode_binary, is_null};
 use crate::yaml::{Node, NodeValue};
 
 /// Records the error a custom unmarshaler returns (go-yaml `fail(err)`).
@@ -19,17 +19,13 @@ pub(crate) fn text_for_unmarshal(node: &Node, cx: &mut DecodeCx, go_type: &str) 
         return Ok(None);
     }
     match &node.value {
-        NodeValue::Scalar(s) if node.tag.as_deref() == Some("!!binary") => {
-            use base64::Engine as _;
-            let compact: String = s.text.chars().filter(|c| !c.is_whitespace()).collect();
-            match base64::engine::general_purpose::STANDARD.decode(compact) {
-                Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-                Err(_) => {
-                    cx.error(node, "!!binary value contains invalid base64 data");
-                    Err(())
-                }
+        NodeValue::Scalar(s) if node.tag.as_deref() == Some("!!binary") => match decode_binary(&s.text) {
+            Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+            Err(e) => {
+                cx.error(node, e);
+                Err(())
             }
-        }
+        },
         NodeValue::Scalar(s) => Ok(Some(s.text.clone())),
         _ => {
             construct_error(cx, node, go_type);
@@ -376,172 +372,18 @@ pub enum IpAddr {
     V6([u8; 16], String),
 }
 
-struct AddrError {
-    msg: &'static str,
-    at: Option<String>,
-}
-
-fn addr_err(msg: &'static str) -> AddrError {
-    AddrError { msg, at: None }
-}
-
-fn addr_err_at(msg: &'static str, at: &str) -> AddrError {
-    AddrError { msg, at: Some(at.to_string()) }
-}
-
-/// Reads a dotted IPv4 text into four bytes (Go's `parseIPv4Fields` rules and messages).
-fn parse_v4_fields(s: &str) -> Result<[u8; 4], AddrError> {
-    let b = s.as_bytes();
-    let mut fields = [0u8; 4];
-    let (mut val, mut pos, mut digits) = (0u32, 0usize, 0usize);
-    for (i, &c) in b.iter().enumerate() {
-        if c.is_ascii_digit() {
-            if digits == 1 && val == 0 {
-                return Err(addr_err("IPv4 field has octet with leading zero"));
-            }
-            val = val * 10 + u32::from(c - b'0');
-            digits += 1;
-            if val > 255 {
-                return Err(addr_err("IPv4 field has value >255"));
-            }
-        } else if c == b'.' {
-            if i == 0 || i == b.len() - 1 || b[i - 1] == b'.' {
-                return Err(addr_err_at("IPv4 field must have at least one digit", &s[i..]));
-            }
-            if pos == 3 {
-                return Err(addr_err("IPv4 address too long"));
-            }
-            fields[pos] = val as u8;
-            pos += 1;
-            val = 0;
-            digits = 0;
-        } else {
-            return Err(addr_err_at("unexpected character", s.get(i..).unwrap_or("")));
-        }
-    }
-    if pos < 3 {
-        return Err(addr_err("IPv4 address too short"));
-    }
-    fields[3] = val as u8;
-    Ok(fields)
-}
-
-/// Reads an IPv6 text (Go's `parseIPv6` rules and messages).
-fn parse_v6(input: &str) -> Result<IpAddr, AddrError> {
-    let (mut s, zone) = match input.find('%') {
-        Some(i) => {
-            let zone = &input[i + 1..];
-            if zone.is_empty() {
-                return Err(addr_err("zone must be a non-empty string"));
-            }
-            (&input[..i], zone)
-        }
-        None => (input, ""),
-    };
-    let mut ip = [0u8; 16];
-    let mut ellipsis: Option<usize> = None;
-    if s.starts_with("::") {
-        ellipsis = Some(0);
-        s = &s[2..];
-        if s.is_empty() {
-            return Ok(IpAddr::V6(ip, zone.to_string()));
-        }
-    }
-    let mut i = 0usize;
-    while i < 16 {
-        let bytes = s.as_bytes();
-        let mut off = 0usize;
-        let mut acc: u32 = 0;
-        while off < bytes.len() {
-            let c = bytes[off];
-            let d = match c {
-                b'0'..=b'9' => c - b'0',
-                b'a'..=b'f' => c - b'a' + 10,
-                b'A'..=b'F' => c - b'A' + 10,
-                _ => break,
-            };
-            acc = (acc << 4) + u32::from(d);
-            if off > 3 {
-                return Err(addr_err_at("each group must have 4 or less digits", s));
-            }
-            if acc > 0xffff {
-                return Err(addr_err_at("IPv6 field has value >=2^16", s));
-            }
-            off += 1;
-        }
-        if off == 0 {
-            return Err(addr_err_at("each colon-separated field must have at least one digit", s));
-        }
-        if off < bytes.len() && bytes[off] == b'.' {
-            if ellipsis.is_none() && i != 12 {
-                return Err(addr_err_at("embedded IPv4 address must replace the final 2 fields of the address", s));
-            }
-            if i + 4 > 16 {
-                return Err(addr_err_at("too many hex fields to fit an embedded IPv4 at the end of the address", s));
-            }
-            let v4 = parse_v4_fields(s)?;
-            ip[i..i + 4].copy_from_slice(&v4);
-            s = "";
-            i += 4;
-            break;
-        }
-        ip[i] = (acc >> 8) as u8;
-        ip[i + 1] = acc as u8;
-        i += 2;
-        s = &s[off..];
-        if s.is_empty() {
-            break;
-        }
-        if !s.starts_with(':') {
-            return Err(addr_err_at("unexpected character, want colon", s));
-        } else if s.len() == 1 {
-            return Err(addr_err_at("colon must be followed by more characters", s));
-        }
-        s = &s[1..];
-        if s.starts_with(':') {
-            if ellipsis.is_some() {
-                return Err(addr_err_at("multiple :: in address", s));
-            }
-            ellipsis = Some(i);
-            s = &s[1..];
-            if s.is_empty() {
-                break;
-            }
-        }
-    }
-    if !s.is_empty() {
-        return Err(addr_err_at("trailing garbage after address", s));
-    }
-    if i < 16 {
-        let Some(e) = ellipsis else {
-            return Err(addr_err("address string too short"));
-        };
-        let n = 16 - i;
-        for j in (e..i).rev() {
-            ip[j + n] = ip[j];
-        }
-        for b in &mut ip[e..e + n] {
-            *b = 0;
-        }
-    } else if ellipsis.is_some() {
-        return Err(addr_err_at("the :: must expand to at least one field of zeros", s));
-    }
-    Ok(IpAddr::V6(ip, zone.to_string()))
-}
-
 impl IpAddr {
-    /// Go's `netip.ParseAddr`, with its error texts.
+    /// Go's `netip.ParseAddr`, with its error texts ([`crate::net`]'s parser).
     pub fn parse(s: &str) -> Result<IpAddr, String> {
-        let result = match s.bytes().find(|b| matches!(b, b'.' | b':' | b'%')) {
-            Some(b'.') => parse_v4_fields(s).map(IpAddr::V4),
-            Some(b':') => parse_v6(s),
-            Some(_) => Err(addr_err("missing IPv6 address")),
-            None => Err(addr_err("unable to parse IP")),
-        };
-        result.map_err(|e| match e.at {
-            Some(at) => format!("ParseAddr({}): {} (at {})", go_quote(s), e.msg, go_quote(&at)),
-            None => format!("ParseAddr({}): {}", go_quote(s), e.msg),
-        })
+        crate::net::parse_addr(s).map(|(addr, zone)| IpAddr::from_std(addr, zone))
+    }
+
+    /// The Go form of a parsed address and its zone (an IPv4-mapped IPv6 address stays IPv6).
+    fn from_std(addr: std::net::IpAddr, zone: &str) -> IpAddr {
+        match addr {
+            std::net::IpAddr::V4(v4) => IpAddr::V4(v4.octets()),
+            std::net::IpAddr::V6(v6) => IpAddr::V6(v6.octets(), zone.to_string()),
+        }
     }
 
     /// True for a valid (non-zero) address.
@@ -651,34 +493,10 @@ pub struct IpPrefix {
 }
 
 impl IpPrefix {
-    /// Go's `netip.ParsePrefix`, with its error texts.
+    /// Go's `netip.ParsePrefix`, with its error texts ([`crate::net::parse_prefix`]).
     pub fn parse(s: &str) -> Result<IpPrefix, String> {
-        let fail = |msg: String| format!("netip.ParsePrefix({}): {}", go_quote(s), msg);
-        let Some(i) = s.rfind('/') else {
-            return Err(fail("no '/'".into()));
-        };
-        let addr = IpAddr::parse(&s[..i]).map_err(fail)?;
-        if let IpAddr::V6(_, zone) = &addr
-            && !zone.is_empty()
-        {
-            return Err(fail("IPv6 zones cannot be present in a prefix".into()));
-        }
-        let bits_str = &s[i + 1..];
-        let bad_bits = || fail(format!("bad bits after slash: {}", go_quote(bits_str)));
-        let first_ok = bits_str.bytes().next().is_some_and(|c| (b'1'..=b'9').contains(&c));
-        if bits_str.len() > 1 && !first_ok {
-            return Err(bad_bits());
-        }
-        // strconv.Atoi: optional sign then digits; here only a lone digit or 1-9 led digits.
-        let bits: i64 = match bits_str.parse::<i64>() {
-            Ok(b) if bits_str.bytes().all(|c| c.is_ascii_digit()) => b,
-            _ => return Err(bad_bits()),
-        };
-        let max = if matches!(addr, IpAddr::V4(_)) { 32 } else { 128 };
-        if !(0..=max).contains(&bits) {
-            return Err(fail("prefix length out of range".into()));
-        }
-        Ok(IpPrefix { addr, bits: bits as u8 })
+        let prefix = crate::net::parse_prefix(s)?;
+        Ok(IpPrefix { addr: IpAddr::from_std(prefix.addr(), ""), bits: prefix.bits() })
     }
 
     /// Go's `Prefix.String()`.

@@ -223,102 +223,9 @@ impl Value for Endpoint {
 }
 
 // ---------------------------------------------------------------------------------------------
-// base64 (Go's encoding/base64 StdEncoding)
+// base64 (Go's encoding/base64 StdEncoding), shared with every other decoder of the crate.
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// `base64.StdEncoding.EncodeToString`.
-pub fn base64_encode(data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-    for chunk in data.chunks(3) {
-        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
-        let v = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        out.push(B64[(v >> 18) as usize & 63] as char);
-        out.push(B64[(v >> 12) as usize & 63] as char);
-        out.push(if chunk.len() > 1 { B64[(v >> 6) as usize & 63] as char } else { '=' });
-        out.push(if chunk.len() > 2 { B64[v as usize & 63] as char } else { '=' });
-    }
-    out
-}
-
-fn b64_value(c: u8) -> Option<u8> {
-    match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    }
-}
-
-/// `base64.StdEncoding.DecodeString`, with Go's error text
-/// (`illegal base64 data at input byte N`); `\r` and `\n` are skipped.
-pub fn base64_decode(s: &str) -> Result<Vec<u8>, String> {
-    let src = s.as_bytes();
-    let corrupt = |n: usize| format!("illegal base64 data at input byte {n}");
-    let mut out = Vec::with_capacity(src.len() / 4 * 3);
-    let mut si = 0;
-    while si < src.len() {
-        let mut dbuf = [0u8; 4];
-        let mut dlen = 4;
-        let mut trailing_err = None;
-        let mut j = 0;
-        while j < 4 {
-            if si == src.len() {
-                if j == 0 {
-                    return Ok(out);
-                }
-                return Err(corrupt(si - j));
-            }
-            let c = src[si];
-            si += 1;
-            if let Some(v) = b64_value(c) {
-                dbuf[j] = v;
-                j += 1;
-                continue;
-            }
-            if c == b'\n' || c == b'\r' {
-                continue;
-            }
-            if c != b'=' {
-                return Err(corrupt(si - 1));
-            }
-            match j {
-                0 | 1 => return Err(corrupt(si - 1)),
-                2 => {
-                    while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
-                        si += 1;
-                    }
-                    if si == src.len() {
-                        return Err(corrupt(src.len()));
-                    }
-                    if src[si] != b'=' {
-                        return Err(corrupt(si - 1));
-                    }
-                    si += 1;
-                }
-                _ => {}
-            }
-            while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
-                si += 1;
-            }
-            if si < src.len() {
-                trailing_err = Some(corrupt(si));
-            }
-            dlen = j;
-            break;
-        }
-        let val =
-            (u32::from(dbuf[0]) << 18) | (u32::from(dbuf[1]) << 12) | (u32::from(dbuf[2]) << 6) | u32::from(dbuf[3]);
-        let bytes = [(val >> 16) as u8, (val >> 8) as u8, val as u8];
-        out.extend_from_slice(&bytes[..dlen - 1]);
-        if let Some(e) = trailing_err {
-            return Err(e);
-        }
-    }
-    Ok(out)
-}
+pub use crate::gofmt::{base64_decode, base64_encode};
 
 /// Decodes a base64 text scalar; a bad text is a construct error at the node.
 fn decode_b64_node(node: &Node, cx: &mut DecodeCx) -> Vec<u8> {
@@ -572,25 +479,37 @@ fn size_multiplier(unit: &str) -> Option<u64> {
 }
 
 /// `humanize.ParseBytes`, with its error texts.
+///
+/// The number is the leading run of Go `unicode.IsDigit` runes, `.` and `,`. humanize counts
+/// that run in runes but slices the text by bytes; the quirk is kept: with a non-ASCII digit in
+/// the run, the number is cut inside the text, is never a valid float, and its quoted bytes show
+/// in the error.
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    let mut last = 0;
+    let mut runes = 0;
     let mut has_comma = false;
-    for (i, c) in s.char_indices() {
-        if !(c.is_numeric() || c == '.' || c == ',') {
+    for c in s.chars() {
+        if !(is_go_digit(c) || c == '.' || c == ',') {
             break;
         }
         if c == ',' {
             has_comma = true;
         }
-        last = i + c.len_utf8();
+        runes += 1;
     }
-    let mut num = s[..last].to_string();
-    if has_comma {
-        num = num.replace(',', "");
-    }
-    let f = parse_go_float(&num)
-        .ok_or_else(|| format!("strconv.ParseFloat: parsing {}: invalid syntax", go_quote(&num)))?;
-    let extra = s[last..].trim().to_lowercase();
+    // `runes <= s.len()`: every rune is at least one byte.
+    let (num, rest) = s.as_bytes().split_at(runes);
+    let num: Vec<u8> = if has_comma { num.iter().copied().filter(|&b| b != b',').collect() } else { num.to_vec() };
+    let float_error = |why: &str| format!("strconv.ParseFloat: parsing {}: {why}", quote_bytes(&num));
+    // Only ASCII digits and dots can parse; anything else is a syntax error.
+    let text = std::str::from_utf8(&num).map_err(|_| float_error("invalid syntax"))?;
+    let f = match go_parse_float(text) {
+        Some(f) => f,
+        // Digits and dots only: an overflow (Go's ErrRange) is the one other failure.
+        None if text.parse::<f64>().is_ok_and(f64::is_infinite) => return Err(float_error("value out of range")),
+        None => return Err(float_error("invalid syntax")),
+    };
+    // The number parsed, so it is ASCII and `rest` starts on a character boundary.
+    let extra = String::from_utf8_lossy(rest).trim().to_lowercase();
     match size_multiplier(&extra) {
         Some(m) => {
             let v = f * m as f64;
@@ -603,16 +522,8 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
     }
 }
 
-fn parse_go_float(s: &str) -> Option<f64> {
-    // Only digits and dots reach here; Rust's parser accepts the same forms as Go's for those,
-    // except that Go rejects an empty string and a lone dot, as Rust does.
-    if s.is_empty() || s.chars().any(|c| !(c.is_ascii_digit() || c == '.')) {
-        return None;
-    }
-    s.parse::<f64>().ok()
-}
-
-use crate::gofmt::quote as go_quote;
+use crate::gofmt::quote_bytes;
+use crate::yaml::resolve::{go_parse_float, is_go_digit};
 
 /// `humanize.Bytes` (SI units).
 pub fn humanize_bytes(s: u64) -> String {
@@ -832,21 +743,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base64_like_go() {
-        assert_eq!(base64_encode(b"hello"), "aGVsbG8=");
-        assert_eq!(base64_decode("aGVsbG8=").unwrap(), b"hello");
-        assert_eq!(base64_decode("aGVs\nbG8=").unwrap(), b"hello");
-        assert_eq!(base64_decode("").unwrap(), b"");
-        assert_eq!(base64_decode("abc").unwrap_err(), "illegal base64 data at input byte 0");
-        assert_eq!(base64_decode("ab!d").unwrap_err(), "illegal base64 data at input byte 2");
-        assert_eq!(base64_decode("aGVsbG8").unwrap_err(), "illegal base64 data at input byte 4");
-        assert_eq!(base64_decode("aGVsbG8=x").unwrap_err(), "illegal base64 data at input byte 8");
-        assert_eq!(base64_decode("aG==").unwrap(), b"h");
-        assert_eq!(base64_decode("aG=").unwrap_err(), "illegal base64 data at input byte 3");
-        assert_eq!(base64_decode("a===").unwrap_err(), "illegal base64 data at input byte 1");
-    }
-
-    #[test]
     fn sizes_like_humanize() {
         assert_eq!(humanize_bytes(100_000_000), "100 MB");
         assert_eq!(humanize_bytes(1_000_000_000), "1.0 GB");
@@ -856,6 +752,19 @@ mod tests {
         assert_eq!(parse_bytes("1,000"), Ok(1000));
         assert_eq!(parse_bytes("x"), Err("strconv.ParseFloat: parsing \"\": invalid syntax".into()));
         assert_eq!(parse_bytes("1 zb"), Err("unhandled size name: zb".into()));
+        // Go's unicode.IsDigit, and humanize's rune count used as a byte index.
+        assert_eq!(
+            parse_bytes("\u{661}\u{662}"),
+            Err("strconv.ParseFloat: parsing \"\u{661}\": invalid syntax".into())
+        );
+        assert_eq!(parse_bytes("1\u{661}GB"), Err("strconv.ParseFloat: parsing \"1\\xd9\": invalid syntax".into()));
+        assert_eq!(parse_bytes("\u{b2}"), Err("strconv.ParseFloat: parsing \"\": invalid syntax".into()));
+        assert_eq!(parse_bytes("1."), Ok(1));
+        assert_eq!(parse_bytes(".5kB"), Ok(500));
+        assert_eq!(parse_bytes("1.2.3"), Err("strconv.ParseFloat: parsing \"1.2.3\": invalid syntax".into()));
+        let huge = format!("1{}", "0".repeat(400));
+        assert_eq!(parse_bytes(&huge), Err(format!("strconv.ParseFloat: parsing \"{huge}\": value out of range")));
+        assert_eq!(parse_bytes("20EB"), Err("too large: 20EB".into()));
         assert_eq!(DiskSize(100_000_000).encode(), Node::go_string("100 MB"));
         assert_eq!(DiskSize(1 << 30).encode(), Node::plain("1073741824"));
     }

@@ -1,94 +1,8 @@
-//! Go standard-library error texts the new-style documents embed: `encoding/base64`,
-//! `net.SplitHostPort`, `strconv.ParseUint`, `encoding/pem` framing, and a small CEL
-//! undeclared-reference check.
+//! Go standard-library error texts the new-style documents embed (`encoding/base64` is
+//! [`crate::gofmt::base64_decode`]): `net.SplitHostPort`, `strconv.ParseUint`, `encoding/pem`
+//! framing, and a small CEL undeclared-reference check.
 
-use crate::gofmt::quote;
-
-/// Go's `base64.StdEncoding.DecodeString`: the decoded bytes, or
-/// `illegal base64 data at input byte <n>`.
-pub(super) fn base64_std_decode(s: &str) -> Result<Vec<u8>, String> {
-    let src = s.as_bytes();
-    let corrupt = |n: usize| format!("illegal base64 data at input byte {n}");
-    let value = |c: u8| -> Option<u32> {
-        match c {
-            b'A'..=b'Z' => Some(u32::from(c - b'A')),
-            b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
-            b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
-            b'+' => Some(62),
-            b'/' => Some(63),
-            _ => None,
-        }
-    };
-    let mut out = Vec::with_capacity(src.len() / 4 * 3);
-    let mut si = 0usize;
-    loop {
-        // decodeQuantum: up to four significant characters, skipping \r and \n.
-        let mut dbuf = [0u32; 4];
-        let mut dlen = 4usize;
-        let mut j = 0usize;
-        let mut done = false;
-        while j < 4 {
-            if si == src.len() {
-                if j == 0 {
-                    return Ok(out);
-                }
-                // StdEncoding pads: a short final quantum without `=` is corrupt.
-                return Err(corrupt(si - j));
-            }
-            let c = src[si];
-            si += 1;
-            if c == b'\n' || c == b'\r' {
-                continue;
-            }
-            if let Some(v) = value(c) {
-                dbuf[j] = v;
-                j += 1;
-                continue;
-            }
-            if c != b'=' {
-                return Err(corrupt(si - 1));
-            }
-            // Padding: the quantum ends here.
-            match j {
-                0 | 1 => return Err(corrupt(si - 1)),
-                2 => {
-                    // Skip newlines, then require a second '='.
-                    while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
-                        si += 1;
-                    }
-                    if si == src.len() {
-                        return Err(corrupt(src.len()));
-                    }
-                    if src[si] != b'=' {
-                        return Err(corrupt(si - 1));
-                    }
-                    si += 1;
-                }
-                _ => {}
-            }
-            while si < src.len() && (src[si] == b'\n' || src[si] == b'\r') {
-                si += 1;
-            }
-            if si < src.len() {
-                return Err(corrupt(si));
-            }
-            dlen = j;
-            done = true;
-            break;
-        }
-        let val = (dbuf[0] << 18) | (dbuf[1] << 12) | (dbuf[2] << 6) | dbuf[3];
-        let bytes = [(val >> 16) as u8, (val >> 8) as u8, val as u8];
-        match dlen {
-            4 => out.extend_from_slice(&bytes),
-            3 => out.extend_from_slice(&bytes[..2]),
-            2 => out.push(bytes[0]),
-            _ => {}
-        }
-        if done {
-            return Ok(out);
-        }
-    }
-}
+use crate::gofmt::{base64_decode, quote};
 
 /// Go's `net.SplitHostPort` error for `hostport` (`None` when it splits).
 pub(super) fn split_host_port_error(hostport: &str) -> Option<String> {
@@ -185,7 +99,7 @@ pub(super) fn pem_blocks(data: &str) -> Vec<PemBlock> {
             .filter(|l| !l.contains(':'))
             .flat_map(|l| l.chars().filter(|c| !c.is_whitespace()))
             .collect();
-        match base64_std_decode(&base64_part) {
+        match base64_decode(&base64_part) {
             Ok(bytes) => out.push(PemBlock { kind: kind.to_string(), bytes }),
             Err(_) => {
                 rest = &body[end + end_marker.len()..];

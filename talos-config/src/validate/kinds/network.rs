@@ -1,7 +1,8 @@
 //! Network kinds.
 
-use super::goerr::{base64_std_decode, cel_undeclared, parse_uint};
+use super::goerr::{cel_undeclared, parse_uint};
 use super::{err, errors, first};
+use crate::gofmt::base64_decode;
 use crate::gofmt::quote;
 use crate::model::network::types::{IpAddr, IpPrefix};
 use crate::model::network::*;
@@ -143,7 +144,7 @@ impl Validate for VrfConfig {
 
 /// Talos's hand-rolled wireguard key check (base64, 32 bytes).
 fn wireguard_key(key: &str) -> Result<(), String> {
-    let raw = base64_std_decode(key)?;
+    let raw = base64_decode(key)?;
     if raw.len() != 32 {
         return Err("invalid wireguard key length".into());
     }

@@ -1,8 +1,9 @@
 //! The Go parsers Talos's v1alpha1 checks lean on, reproduced for their accept/reject
 //! behaviour and (where a message shows it) their error texts: `net/netip.ParseAddr` and
-//! `ParsePrefix`, `net.ParseIP`, `net.ParseCIDR`, siderolabs/net `ParseSubnetOrAddress` and
-//! `ValidateEndpointURI` / `AddressContainsPort`, `net/url.ParseRequestURI`, Talos's DNS-name
-//! rule, and blang/semver `ParseTolerant`.
+//! `ParsePrefix` (from [`crate::net`], the crate's one implementation), `net.ParseIP` and
+//! `net.ParseCIDR` (both on top of `netip.ParseAddr`, as in Go), siderolabs/net
+//! `ParseSubnetOrAddress` and `ValidateEndpointURI` / `AddressContainsPort`,
+//! `net/url.ParseRequestURI`, Talos's DNS-name rule, and blang/semver `ParseTolerant`.
 
 use crate::gofmt::quote_bytes as go_quote;
 use crate::value::url::GoUrl;
@@ -14,155 +15,15 @@ pub(crate) struct Addr {
     pub zone: bool,
 }
 
-fn parse_ipv4_fields(s: &[u8]) -> bool {
-    let mut val: u32 = 0;
-    let mut pos = 0;
-    let mut dig_len = 0;
-    for (i, &c) in s.iter().enumerate() {
-        if c.is_ascii_digit() {
-            if dig_len == 1 && val == 0 {
-                return false;
-            }
-            val = val * 10 + u32::from(c - b'0');
-            dig_len += 1;
-            if val > 255 {
-                return false;
-            }
-        } else if c == b'.' {
-            if i == 0 || i == s.len() - 1 || s[i - 1] == b'.' || pos == 3 {
-                return false;
-            }
-            pos += 1;
-            val = 0;
-            dig_len = 0;
-        } else {
-            return false;
-        }
-    }
-    pos == 3
-}
-
-fn parse_ipv6(input: &[u8]) -> Option<Addr> {
-    let (mut s, zone) = match input.iter().position(|&c| c == b'%') {
-        Some(i) => {
-            if i + 1 == input.len() {
-                return None;
-            }
-            (&input[..i], true)
-        }
-        None => (input, false),
-    };
-    let mut ellipsis: Option<usize> = None;
-    if s.len() >= 2 && s[0] == b':' && s[1] == b':' {
-        ellipsis = Some(0);
-        s = &s[2..];
-        if s.is_empty() {
-            return Some(Addr { bits: 128, zone });
-        }
-    }
-    let mut i = 0;
-    while i < 16 {
-        let mut off = 0;
-        let mut acc: u32 = 0;
-        while off < s.len() {
-            let c = s[off];
-            let d = match c {
-                b'0'..=b'9' => c - b'0',
-                b'a'..=b'f' => c - b'a' + 10,
-                b'A'..=b'F' => c - b'A' + 10,
-                _ => break,
-            };
-            acc = (acc << 4) + u32::from(d);
-            if off > 3 || acc > 0xFFFF {
-                return None;
-            }
-            off += 1;
-        }
-        if off == 0 {
-            return None;
-        }
-        if off < s.len() && s[off] == b'.' {
-            if ellipsis.is_none() && i != 12 {
-                return None;
-            }
-            if i + 4 > 16 {
-                return None;
-            }
-            if !parse_ipv4_fields(s) {
-                return None;
-            }
-            s = &[];
-            i += 4;
-            break;
-        }
-        i += 2;
-        s = &s[off..];
-        if s.is_empty() {
-            break;
-        }
-        if s[0] != b':' || s.len() == 1 {
-            return None;
-        }
-        s = &s[1..];
-        if s[0] == b':' {
-            if ellipsis.is_some() {
-                return None;
-            }
-            ellipsis = Some(i);
-            s = &s[1..];
-            if s.is_empty() {
-                break;
-            }
-        }
-    }
-    if !s.is_empty() {
-        return None;
-    }
-    if i < 16 {
-        ellipsis?;
-    } else if ellipsis.is_some() {
-        return None;
-    }
-    Some(Addr { bits: 128, zone })
-}
-
-/// `netip.ParseAddr`.
+/// `netip.ParseAddr` ([`crate::net`]'s parser).
 pub(crate) fn parse_addr(s: &str) -> Option<Addr> {
-    for &c in s.as_bytes() {
-        match c {
-            b'.' => return parse_ipv4_fields(s.as_bytes()).then_some(Addr { bits: 32, zone: false }),
-            b':' => return parse_ipv6(s.as_bytes()),
-            b'%' => return None,
-            _ => {}
-        }
-    }
-    None
+    let (addr, zone) = crate::net::parse_addr(s).ok()?;
+    Some(Addr { bits: if addr.is_ipv4() { 32 } else { 128 }, zone: !zone.is_empty() })
 }
 
-/// `netip.ParsePrefix` succeeds.
+/// `netip.ParsePrefix` succeeds ([`crate::net::parse_prefix`]).
 pub(crate) fn parse_prefix_ok(s: &str) -> bool {
-    let Some(i) = s.rfind('/') else {
-        return false;
-    };
-    let Some(addr) = parse_addr(&s[..i]) else {
-        return false;
-    };
-    if addr.zone {
-        return false;
-    }
-    let bits = &s[i + 1..];
-    if bits.len() > 1 && !(b'1'..=b'9').contains(&bits.as_bytes()[0]) {
-        return false;
-    }
-    // strconv.Atoi: an optional sign, then digits.
-    let digits = bits.strip_prefix(['+', '-']).unwrap_or(bits);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return false;
-    }
-    if bits.starts_with('-') {
-        return digits.bytes().all(|b| b == b'0');
-    }
-    digits.parse::<u64>().is_ok_and(|n| n <= u64::from(addr.bits))
+    crate::net::parse_prefix(s).is_ok()
 }
 
 /// siderolabs/net `ParseSubnetOrAddress` succeeds (a prefix, or a bare address).
@@ -183,11 +44,22 @@ pub(crate) fn parse_cidr_ok(s: &str) -> bool {
     let Some(a) = parse_addr(addr).filter(|a| !a.zone) else {
         return false;
     };
-    // dtoi: leading zeros allowed, no sign, stops at 0xFFFFFF.
-    if mask.is_empty() || mask.len() > 8 || !mask.bytes().all(|b| b.is_ascii_digit()) {
+    // dtoi: decimal digits only (leading zeros allowed, no sign), failing once the value
+    // reaches 0xFFFFFF; then the whole mask must have been read.
+    if mask.is_empty() {
         return false;
     }
-    mask.parse::<u32>().is_ok_and(|n| n < 0xFF_FFFF && n <= a.bits)
+    let mut n: u32 = 0;
+    for b in mask.bytes() {
+        if !b.is_ascii_digit() {
+            return false;
+        }
+        n = n * 10 + u32::from(b - b'0');
+        if n >= 0xFF_FFFF {
+            return false;
+        }
+    }
+    n <= a.bits
 }
 
 /// Talos's `validateIPOrCIDR`: `net.ParseCIDR` when the text has a `/`, else `net.ParseIP`.
@@ -519,6 +391,17 @@ mod tests {
         assert!(!parse_prefix_ok("invalid"));
         assert!(parse_cidr_ok("10.0.0.0/08"));
         assert!(!parse_cidr_ok("10.3.x/24"));
+        assert!(parse_cidr_ok("10.0.0.0/000000032"));
+        assert!(!parse_cidr_ok("10.0.0.0/33"));
+        assert!(!parse_cidr_ok("10.0.0.0/+8"));
+        assert!(!parse_cidr_ok("10.0.0.0/"));
+        assert!(!parse_cidr_ok("10.0.0.0/99999999999"));
+        assert!(parse_cidr_ok("::ffff:10.0.0.0/128"));
+        assert!(!parse_cidr_ok("fe80::1%eth0/64"));
+        assert!(!parse_prefix_ok("1:2:3:4:5:6:7:8::/64"));
+        assert_eq!(parse_addr("fe80::1%eth0"), Some(Addr { bits: 128, zone: true }));
+        assert_eq!(parse_addr("::ffff:1.2.3.4"), Some(Addr { bits: 128, zone: false }));
+        assert_eq!(parse_addr("1.2.3.4"), Some(Addr { bits: 32, zone: false }));
         assert!(subnet_or_address_ok("1.1.1.1"));
         assert!(!subnet_or_address_ok("[fd00::169:254:2:53]:344"));
     }

@@ -218,7 +218,7 @@ fn check_bond(b: &Bond, path: &str, out: &mut Out) {
 
 /// A WireGuard key: standard base64 of exactly 32 bytes.
 fn check_key(key: &str) -> Result<(), String> {
-    let raw = crate::model::v1alpha1::types::base64_decode(key)?;
+    let raw = crate::gofmt::base64_decode(key)?;
     if raw.len() != 32 {
         return Err(format!("wrong key {} length: {}", go_quote(key.as_bytes()), raw.len()));
     }
