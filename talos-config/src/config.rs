@@ -274,3 +274,25 @@ fn decode_document(root: &Node) -> Result<Box<dyn Document>, String> {
     }
     Ok(doc)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(text: &str) -> Entry {
+        match load_entries(text.as_bytes(), false) {
+            Ok(mut e) => e.remove(0),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// `container.New`'s own checks (upstream `TestNewDuplicate`): the loader's identity check
+    /// normally fires first, so they are exercised on hand-built containers.
+    #[test]
+    fn container_duplicates() {
+        let legacy = doc("machine:\n  type: worker\n");
+        assert_eq!(check_container(&[legacy.clone(), legacy]), Err("duplicate v1alpha1.Config".into()));
+        let sidero = doc("apiVersion: v1alpha1\nkind: SideroLinkConfig\napiUrl: https://a\n");
+        assert_eq!(check_container(&[sidero.clone(), sidero]), Err("duplicate document: SideroLinkConfig/".into()));
+    }
+}
