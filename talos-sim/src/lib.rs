@@ -1,1 +1,322 @@
-//! Simulated Talos v1.13 nodes (placeholder).
+//! Simulated Talos v1.13 nodes — **a test double**, not Talos.
+//!
+//! [`Sim::start`] brings up a control plane (`10.5.0.2`, `talos-default-controlplane-1`) and a
+//! worker (`10.5.0.3`, `talos-default-worker-1`) on ephemeral 127.0.0.1 ports. Each serves
+//! `machine.MachineService` and `cosi.resource.State` over mutual TLS with a fresh Ed25519 PKI,
+//! routes `nodes`/`node` metadata like apid, and behaves like Talos in the lab's steps (machine
+//! config versions, try-mode rollback, services, the kubelet's crash loop on an unknown flag,
+//! logs, members, version, kubeconfig). README.md lists what is and is not simulated.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::Path;
+use std::sync::Arc;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use talos_client::proto::cosi::resource::state_server::StateServer;
+use talos_client::proto::machine::machine_service_server::MachineServiceServer;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::transport::{Certificate, Identity as TlsIdentity, Server, ServerTlsConfig};
+
+pub mod der;
+pub mod kubeconfig;
+pub mod kubelet;
+pub mod node;
+pub mod pki;
+pub mod server;
+pub mod util;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
+pub use node::{MachineType, Node, Timing};
+pub use pki::{CertKey, ClientUsage, Pki, Validity};
+
+/// The control plane's machine config at boot (the lab fixture).
+pub const CONTROLPLANE_CONFIG: &[u8] = include_bytes!("../../fixtures/controlplane.yaml");
+/// The worker's machine config at boot (the lab fixture).
+pub const WORKER_CONFIG: &[u8] = include_bytes!("../../fixtures/worker.yaml");
+
+/// The talosconfig context name (`talosctl cluster create`'s cluster name).
+pub const CONTEXT: &str = "talos-default";
+
+/// gRPC message size limit (Talos's `GRPCMaxMessageSize`).
+const MAX_MESSAGE: usize = 32 << 20;
+
+/// Why the simulator could not start or write its files. Never carries key material.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error(transparent)]
+    Pki(#[from] pki::PkiError),
+    #[error("i/o: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("tls setup: {0}")]
+    Tls(String),
+}
+
+/// Options of a simulated cluster.
+#[derive(Clone, Copy, Debug)]
+pub struct SimOptions {
+    /// Timings (kubelet restart back-off, health delay).
+    pub timing: Timing,
+    /// `true` (default): every node lists both members, as with the discovery service
+    /// reachable. `false`: each node lists only itself (an offline cluster).
+    pub discovery: bool,
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        SimOptions { timing: Timing::default(), discovery: true }
+    }
+}
+
+/// One running simulated node's endpoint.
+#[derive(Clone, Debug)]
+pub struct SimNode {
+    pub hostname: String,
+    /// The lab address clients use as a node target (`10.5.0.2`, `10.5.0.3`).
+    pub address: IpAddr,
+    pub machine_type: MachineType,
+    /// Where it listens (127.0.0.1, ephemeral port).
+    pub endpoint: SocketAddr,
+    pub node: Arc<Node>,
+}
+
+/// A running simulated cluster. Dropping it stops the servers and background tasks.
+pub struct Sim {
+    pub controlplane: SimNode,
+    pub worker: SimNode,
+    pki: Pki,
+    admin: CertKey,
+    kubeconfig: Vec<u8>,
+    shutdown: Vec<oneshot::Sender<()>>,
+    servers: Vec<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Sim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sim").field("controlplane", &self.controlplane).field("worker", &self.worker).finish()
+    }
+}
+
+fn cluster_info(config: &[u8]) -> (String, Vec<u8>) {
+    let parsed = talos_config::Config::from_bytes(config).ok();
+    let v1 = parsed.as_ref().and_then(|c| c.get::<talos_config::model::v1alpha1::Config>());
+    let cluster = v1.and_then(|v| v.cluster.as_ref());
+    let name = cluster.map(|c| c.cluster_name.clone()).filter(|n| !n.is_empty()).unwrap_or_else(|| CONTEXT.into());
+    let ca = cluster.and_then(|c| c.ca.as_ref()).and_then(|ca| ca.crt.clone()).unwrap_or_default();
+    (name, ca)
+}
+
+fn member(hostname: &str, address: IpAddr, t: MachineType) -> node::MemberSpec {
+    node::MemberSpec {
+        node_id: hostname.to_string(),
+        addresses: vec![address],
+        hostname: hostname.to_string(),
+        machine_type: t,
+        operating_system: format!("Talos ({})", node::TAG),
+        control_plane_port: (t == MachineType::ControlPlane).then_some(6443),
+    }
+}
+
+impl Sim {
+    /// Starts a control plane and a worker with default options.
+    pub async fn start() -> Result<Sim, SimError> {
+        Sim::start_with(SimOptions::default()).await
+    }
+
+    /// Starts a control plane and a worker.
+    pub async fn start_with(options: SimOptions) -> Result<Sim, SimError> {
+        let pki = Pki::new()?;
+        let admin = pki.admin_cert()?;
+        let cp_ip = IpAddr::V4(Ipv4Addr::new(10, 5, 0, 2));
+        let w_ip = IpAddr::V4(Ipv4Addr::new(10, 5, 0, 3));
+        let cp_name = "talos-default-controlplane-1";
+        let w_name = "talos-default-worker-1";
+        let cp_member = member(cp_name, cp_ip, MachineType::ControlPlane);
+        let w_member = member(w_name, w_ip, MachineType::Worker);
+        let (cluster_name, cluster_ca) = cluster_info(CONTROLPLANE_CONFIG);
+        let kubeconfig = kubeconfig::build(&cluster_name, &format!("https://{cp_ip}:6443"), &cluster_ca)?.into_bytes();
+        let packed = kubeconfig::pack(&kubeconfig)?;
+        let members = |own: &node::MemberSpec| {
+            if options.discovery { vec![cp_member.clone(), w_member.clone()] } else { vec![own.clone()] }
+        };
+        let cp = Node::boot(
+            node::Identity { hostname: cp_name.into(), address: cp_ip, machine_type: MachineType::ControlPlane },
+            CONTROLPLANE_CONFIG.to_vec(),
+            members(&cp_member),
+            Some(packed),
+            options.timing,
+        );
+        let worker = Node::boot(
+            node::Identity { hostname: w_name.into(), address: w_ip, machine_type: MachineType::Worker },
+            WORKER_CONFIG.to_vec(),
+            members(&w_member),
+            None,
+            options.timing,
+        );
+        let cluster = Arc::new(server::Cluster { nodes: vec![Arc::clone(&cp), Arc::clone(&worker)] });
+        let mut shutdown = Vec::new();
+        let mut servers = Vec::new();
+        let mut endpoints = Vec::new();
+        for (n, can_forward) in [(&cp, true), (&worker, false)] {
+            let cert = pki.server_cert(&n.identity.hostname, &[n.identity.address])?;
+            let api = server::Api { node: Arc::clone(n), cluster: Arc::clone(&cluster), can_forward };
+            let (addr, tx, handle) = serve(api, &cert, pki.ca_pem()).await?;
+            endpoints.push(addr);
+            shutdown.push(tx);
+            servers.push(handle);
+        }
+        let sim_node = |n: &Arc<Node>, endpoint| SimNode {
+            hostname: n.identity.hostname.clone(),
+            address: n.identity.address,
+            machine_type: n.identity.machine_type,
+            endpoint,
+            node: Arc::clone(n),
+        };
+        let [cp_endpoint, worker_endpoint] = <[SocketAddr; 2]>::try_from(endpoints)
+            .map_err(|_| SimError::Tls("expected two listening endpoints".to_string()))?;
+        Ok(Sim {
+            controlplane: sim_node(&cp, cp_endpoint),
+            worker: sim_node(&worker, worker_endpoint),
+            pki,
+            admin,
+            kubeconfig,
+            shutdown,
+            servers,
+        })
+    }
+
+    /// The simulator's CA (to mint extra certificates in tests).
+    pub fn pki(&self) -> &Pki {
+        &self.pki
+    }
+
+    /// The admin client certificate and key.
+    pub fn admin(&self) -> &CertKey {
+        &self.admin
+    }
+
+    /// The kubeconfig file the control plane hands out (unpacked).
+    pub fn kubeconfig(&self) -> &[u8] {
+        &self.kubeconfig
+    }
+
+    /// A talosconfig (YAML) for `endpoint` with the given client identity: context
+    /// `talos-default`, no default nodes, base64 PEMs, the key labelled `ED25519 PRIVATE KEY`
+    /// as Talos writes it.
+    pub fn talosconfig_for(endpoint: &str, ca_pem: &str, client: &CertKey) -> String {
+        format!(
+            "context: {CONTEXT}\ncontexts:\n    {CONTEXT}:\n        endpoints:\n            - {endpoint}\n        ca: {}\n        crt: {}\n        key: {}\n",
+            STANDARD.encode(ca_pem),
+            STANDARD.encode(&client.cert_pem),
+            STANDARD.encode(client.talos_key_pem()),
+        )
+    }
+
+    /// A `talos_client` talosconfig (context `talos-default`) for `endpoint` with the given CA
+    /// and client identity; the key keeps Talos's `ED25519 PRIVATE KEY` label.
+    pub fn talosconfig_with(endpoint: &str, ca_pem: &str, client: &CertKey) -> talos_client::Talosconfig {
+        talos_client::Talosconfig::new(
+            CONTEXT,
+            talos_client::Context::new(
+                vec![endpoint.to_string()],
+                Vec::new(),
+                ca_pem.as_bytes().to_vec(),
+                client.cert_pem.as_bytes().to_vec(),
+                client.talos_key_pem().into_bytes(),
+            ),
+        )
+    }
+
+    /// The admin talosconfig for `talos_client`; its endpoint is the control plane.
+    pub fn talosconfig(&self) -> talos_client::Talosconfig {
+        Sim::talosconfig_with(&self.controlplane.endpoint.to_string(), self.pki.ca_pem(), &self.admin)
+    }
+
+    /// The admin talosconfig (YAML); its endpoint is the control plane.
+    pub fn talosconfig_yaml(&self) -> String {
+        Sim::talosconfig_for(&self.controlplane.endpoint.to_string(), self.pki.ca_pem(), &self.admin)
+    }
+
+    /// Writes the admin talosconfig to `path` with mode 0600.
+    pub fn write_talosconfig(&self, path: &Path) -> Result<(), SimError> {
+        write_private(path, self.talosconfig_yaml().as_bytes())
+    }
+
+    /// Stops the servers and the nodes' background tasks.
+    pub fn shutdown(&mut self) {
+        for tx in self.shutdown.drain(..) {
+            let _ = tx.send(());
+        }
+        for h in self.servers.drain(..) {
+            h.abort();
+        }
+        self.controlplane.node.shutdown();
+        self.worker.node.shutdown();
+    }
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Writes a file readable by its owner only (created 0600, permissions forced on existing files).
+pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), SimError> {
+    use std::io::Write;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        opts.mode(0o600);
+        let mut f = opts.open(path)?;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        f.write_all(bytes)?;
+    }
+    #[cfg(not(unix))]
+    {
+        let mut f = opts.open(path)?;
+        f.write_all(bytes)?;
+    }
+    Ok(())
+}
+
+async fn serve(
+    api: server::Api,
+    cert: &CertKey,
+    ca_pem: &str,
+) -> Result<(SocketAddr, oneshot::Sender<()>, JoinHandle<()>), SimError> {
+    let tls = ServerTlsConfig::new()
+        .identity(TlsIdentity::from_pem(&cert.cert_pem, &cert.key_pem))
+        .client_ca_root(Certificate::from_pem(ca_pem));
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
+    let addr = listener.local_addr()?;
+    let router = Server::builder()
+        .tls_config(tls)
+        .map_err(|e| SimError::Tls(e.to_string()))?
+        .add_service(
+            MachineServiceServer::new(api.clone())
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE),
+        )
+        .add_service(
+            StateServer::new(api).max_decoding_message_size(MAX_MESSAGE).max_encoding_message_size(MAX_MESSAGE),
+        );
+    let (tx, rx) = oneshot::channel::<()>();
+    let handle = tokio::spawn(async move {
+        let _ = router
+            .serve_with_incoming_shutdown(TcpListenerStream::new(listener), async {
+                let _ = rx.await;
+            })
+            .await;
+    });
+    Ok((addr, tx, handle))
+}

@@ -1,0 +1,163 @@
+//! Just enough DER to read a client certificate's subject Organization values (Talos roles) and
+//! its extended key usages. Total on arbitrary input: malformed data yields `None`.
+
+const SEQUENCE: u8 = 0x30;
+const SET: u8 = 0x31;
+const OID: u8 = 0x06;
+const OCTET_STRING: u8 = 0x04;
+const BOOLEAN: u8 = 0x01;
+const EXPLICIT_0: u8 = 0xa0;
+const EXPLICIT_3: u8 = 0xa3;
+
+/// `id-at-organizationName` (2.5.4.10).
+const OID_O: &[u8] = &[0x55, 0x04, 0x0a];
+/// `id-ce-extKeyUsage` (2.5.29.37).
+const OID_EKU: &[u8] = &[0x55, 0x1d, 0x25];
+/// `id-kp-clientAuth` (1.3.6.1.5.5.7.3.2).
+pub const OID_CLIENT_AUTH: &[u8] = &[0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x03, 0x02];
+
+/// One TLV: (tag, content, rest).
+fn tlv(input: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, rest) = input.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (len, rest) = if first < 0x80 {
+        (usize::from(first), rest)
+    } else {
+        let n = usize::from(first & 0x7f);
+        if n == 0 || n > 4 || rest.len() < n {
+            return None;
+        }
+        let len = rest[..n].iter().fold(0usize, |acc, b| (acc << 8) | usize::from(*b));
+        (len, &rest[n..])
+    };
+    if rest.len() < len {
+        return None;
+    }
+    Some((tag, &rest[..len], &rest[len..]))
+}
+
+fn expect(input: &[u8], tag: u8) -> Option<(&[u8], &[u8])> {
+    let (t, content, rest) = tlv(input)?;
+    (t == tag).then_some((content, rest))
+}
+
+/// What the simulator reads from a client certificate.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientCert {
+    /// Subject `O` values (Talos roles), in order.
+    pub organizations: Vec<String>,
+    /// Extended key usage OIDs (DER content bytes); `None` when the extension is absent.
+    pub ext_key_usages: Option<Vec<Vec<u8>>>,
+}
+
+impl ClientCert {
+    /// The subject as Go's `pkix.Name.String()` prints the `O` part (`O=os:admin`).
+    pub fn subject(&self) -> String {
+        if self.organizations.is_empty() { String::new() } else { format!("O={}", self.organizations.join("+O=")) }
+    }
+
+    /// Whether the EKU list is exactly `[clientAuth]`, as apid requires.
+    pub fn client_auth_only(&self) -> bool {
+        matches!(&self.ext_key_usages, Some(v) if v.len() == 1 && v[0] == OID_CLIENT_AUTH)
+    }
+}
+
+/// Parses a certificate's subject organizations and extended key usages.
+pub fn parse(cert: &[u8]) -> Option<ClientCert> {
+    let (certificate, _) = expect(cert, SEQUENCE)?;
+    let (mut tbs, _) = expect(certificate, SEQUENCE)?;
+    if let Some((EXPLICIT_0, _, rest)) = tlv(tbs) {
+        tbs = rest;
+    }
+    let (_, _serial, rest) = tlv(tbs)?;
+    let (_, _sig_alg, rest) = tlv(rest)?;
+    let (_, _issuer, rest) = tlv(rest)?;
+    let (_, _validity, rest) = tlv(rest)?;
+    let (subject, rest) = expect(rest, SEQUENCE)?;
+    let (_, _spki, mut rest) = tlv(rest)?;
+    let mut out = ClientCert::default();
+    let mut rdns = subject;
+    while !rdns.is_empty() {
+        let (set, next) = expect(rdns, SET)?;
+        rdns = next;
+        let mut atvs = set;
+        while !atvs.is_empty() {
+            let (atv, next) = expect(atvs, SEQUENCE)?;
+            atvs = next;
+            let (oid, value) = expect(atv, OID)?;
+            if oid == OID_O {
+                let (_, v, _) = tlv(value)?;
+                out.organizations.push(String::from_utf8_lossy(v).into_owned());
+            }
+        }
+    }
+    while !rest.is_empty() {
+        let (tag, content, next) = tlv(rest)?;
+        rest = next;
+        if tag != EXPLICIT_3 {
+            continue;
+        }
+        let (mut exts, _) = expect(content, SEQUENCE)?;
+        while !exts.is_empty() {
+            let (ext, next) = expect(exts, SEQUENCE)?;
+            exts = next;
+            let (oid, mut body) = expect(ext, OID)?;
+            if let Some((BOOLEAN, _, r)) = tlv(body) {
+                body = r;
+            }
+            let (value, _) = expect(body, OCTET_STRING)?;
+            if oid == OID_EKU {
+                let (mut list, _) = expect(value, SEQUENCE)?;
+                let mut usages = Vec::new();
+                while !list.is_empty() {
+                    let (u, next) = expect(list, OID)?;
+                    usages.push(u.to_vec());
+                    list = next;
+                }
+                out.ext_key_usages = Some(usages);
+            }
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pki::{ClientUsage, Pki, Validity};
+
+    fn der(pem: &str) -> Vec<u8> {
+        use base64::Engine;
+        let body: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
+        base64::engine::general_purpose::STANDARD.decode(body).unwrap()
+    }
+
+    #[test]
+    fn reads_roles_and_usages() {
+        let pki = Pki::new().unwrap();
+        let admin = parse(&der(&pki.admin_cert().unwrap().cert_pem)).unwrap();
+        assert_eq!(admin.organizations, ["os:admin"]);
+        assert!(admin.client_auth_only());
+        assert_eq!(admin.subject(), "O=os:admin");
+        let c = pki.client_cert(&["os:reader"], ClientUsage::NoExtendedUsage, Validity::Current).unwrap();
+        let c = parse(&der(&c.cert_pem)).unwrap();
+        assert_eq!(c.ext_key_usages, None);
+        assert!(!c.client_auth_only());
+        let s = pki.client_cert(&[], ClientUsage::ServerAuthOnly, Validity::Current).unwrap();
+        assert!(!parse(&der(&s.cert_pem)).unwrap().client_auth_only());
+    }
+
+    #[test]
+    fn total_on_garbage() {
+        let pki = Pki::new().unwrap();
+        let good = der(&pki.admin_cert().unwrap().cert_pem);
+        for n in 0..good.len() {
+            let _ = parse(&good[..n]);
+            let mut bad = good.clone();
+            bad[n] ^= 0xff;
+            let _ = parse(&bad);
+        }
+        assert_eq!(parse(&[]), None);
+        assert_eq!(parse(&[0x30, 0x84, 0xff, 0xff, 0xff, 0xff]), None);
+    }
+}

@@ -1,0 +1,862 @@
+//! One simulated Talos v1.13 node: machine config resources with Talos's version bookkeeping,
+//! `ApplyConfiguration` semantics, services with states, health and events, log buffers, the
+//! kubelet's crash loop on unknown flags, and COSI resource change events.
+//!
+//! Everything here is transport-free; `server` maps it onto gRPC.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, SystemTime};
+
+use tokio::sync::{broadcast, watch};
+use tokio::task::JoinHandle;
+use tonic::Status;
+
+use crate::kubelet;
+use crate::util::{go_duration, go_log_time, unified_diff};
+
+/// Talos version the simulated nodes report.
+pub const TAG: &str = "v1.13.10";
+/// `git describe --abbrev=8` stand-in (v1.13.9's commit; v1.13.10's is unknown).
+pub const SHA: &str = "3ebd10a7";
+/// Go version of the simulated build.
+pub const GO_VERSION: &str = "go1.26.6";
+/// Kubelet health probe text while the kubelet is down.
+pub const NOT_RUNNING: &str = "service not running";
+/// How many events a service keeps.
+const MAX_EVENTS: usize = 64;
+/// Upper bound of one log buffer; older whole lines are dropped.
+const MAX_LOG: usize = 1 << 20;
+/// The kubelet's `Waiting for ...` condition text.
+pub const KUBELET_WAITING: &str = "Waiting for volumes /var/lib, /var/lib/kubelet, /var/log, /var/log/audit, /var/log/containers, /var/log/pods, /var/lib/kubelet/seccomp, /var/lib/kubelet/seccomp/profiles, /var/log/audit/kube, /var/mnt to be mounted, service \"cri\" to be \"up\", time sync, network";
+
+pub const NS_CONFIG: &str = "config";
+pub const NS_CLUSTER: &str = "cluster";
+pub const NS_RUNTIME: &str = "runtime";
+pub const TYPE_MACHINE_CONFIG: &str = "MachineConfigs.config.talos.dev";
+pub const TYPE_MEMBER: &str = "Members.cluster.talos.dev";
+pub const TYPE_SERVICE: &str = "Services.v1alpha1.talos.dev";
+
+/// A node's machine type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MachineType {
+    ControlPlane,
+    Worker,
+}
+
+impl MachineType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MachineType::ControlPlane => "controlplane",
+            MachineType::Worker => "worker",
+        }
+    }
+}
+
+/// Timings of the simulation; tests shorten them.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// The kubelet's restart back-off (`restart.Forever`), 5 s in Talos.
+    pub kubelet_restart: Duration,
+    /// Time from a kubelet start to its first successful health check (about 2 s).
+    pub kubelet_health: Duration,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing { kubelet_restart: Duration::from_secs(5), kubelet_health: Duration::from_secs(2) }
+    }
+}
+
+/// Who a node is.
+#[derive(Clone, Debug)]
+pub struct Identity {
+    pub hostname: String,
+    pub address: IpAddr,
+    pub machine_type: MachineType,
+}
+
+/// `ApplyConfigurationRequest.Mode` (same numbers as the proto enum).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApplyMode {
+    Reboot = 0,
+    Auto = 1,
+    NoReboot = 2,
+    Staged = 3,
+    Try = 4,
+}
+
+impl ApplyMode {
+    pub fn from_i32(v: i32) -> Option<ApplyMode> {
+        Some(match v {
+            0 => ApplyMode::Reboot,
+            1 => ApplyMode::Auto,
+            2 => ApplyMode::NoReboot,
+            3 => ApplyMode::Staged,
+            4 => ApplyMode::Try,
+            _ => return None,
+        })
+    }
+}
+
+/// An `ApplyConfiguration` request.
+#[derive(Clone, Debug)]
+pub struct ApplyRequest {
+    pub data: Vec<u8>,
+    pub mode: ApplyMode,
+    pub dry_run: bool,
+    pub try_timeout: Option<Duration>,
+}
+
+/// A successful apply: the resolved mode, `mode_details` and warnings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApplyOutcome {
+    pub mode: ApplyMode,
+    pub details: String,
+    pub warnings: Vec<String>,
+}
+
+/// A log read: the bytes so far and, when following, the receiver of later appends.
+pub type LogRead = (Vec<u8>, Option<broadcast::Receiver<Vec<u8>>>);
+
+/// A Member spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemberSpec {
+    pub node_id: String,
+    pub addresses: Vec<IpAddr>,
+    pub hostname: String,
+    pub machine_type: MachineType,
+    pub operating_system: String,
+    pub control_plane_port: Option<i64>,
+}
+
+/// A resource spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Spec {
+    MachineConfig(Vec<u8>),
+    Service { running: bool, healthy: bool, unknown: bool },
+    Member(MemberSpec),
+}
+
+/// A COSI resource as the node holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resource {
+    pub namespace: &'static str,
+    pub r#type: &'static str,
+    pub id: String,
+    pub version: u64,
+    pub created: SystemTime,
+    pub updated: SystemTime,
+    pub spec: Spec,
+}
+
+/// What happened to a resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChangeKind {
+    Created,
+    Updated,
+    Destroyed,
+}
+
+/// A resource change, as COSI Watch reports it.
+#[derive(Clone, Debug)]
+pub struct Change {
+    pub kind: ChangeKind,
+    pub resource: Resource,
+}
+
+/// One service event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServiceEvent {
+    pub msg: String,
+    pub state: String,
+    pub ts: SystemTime,
+}
+
+/// Service health.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Health {
+    pub unknown: bool,
+    pub healthy: bool,
+    pub last_message: String,
+    pub last_change: SystemTime,
+}
+
+/// A service as `ServiceList` reports it (events oldest first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServiceInfo {
+    pub id: String,
+    pub state: String,
+    pub events: Vec<ServiceEvent>,
+    pub health: Health,
+}
+
+struct Service {
+    state: String,
+    events: VecDeque<ServiceEvent>,
+    health: Health,
+    version: u64,
+    created: SystemTime,
+    updated: SystemTime,
+}
+
+#[derive(Clone)]
+struct ConfigRes {
+    bytes: Vec<u8>,
+    version: u64,
+    created: SystemTime,
+    updated: SystemTime,
+}
+
+struct LogBuf {
+    data: Vec<u8>,
+    tx: broadcast::Sender<Vec<u8>>,
+}
+
+struct Inner {
+    active: ConfigRes,
+    persistent: Option<ConfigRes>,
+    try_generation: u64,
+    try_task: Option<JoinHandle<()>>,
+    services: BTreeMap<String, Service>,
+    logs: BTreeMap<String, LogBuf>,
+    next_pid: u32,
+    kubelet_pid: u32,
+}
+
+/// A simulated node.
+pub struct Node {
+    pub identity: Identity,
+    timing: Timing,
+    members: Vec<MemberSpec>,
+    kubeconfig: Option<Vec<u8>>,
+    inner: Mutex<Inner>,
+    apply_lock: tokio::sync::Mutex<()>,
+    changes: broadcast::Sender<Change>,
+    kubelet_argv: watch::Sender<Vec<String>>,
+    tasks: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Node").field("identity", &self.identity).finish_non_exhaustive()
+    }
+}
+
+fn service_ids(t: MachineType) -> &'static [&'static str] {
+    match t {
+        MachineType::ControlPlane => &["apid", "containerd", "cri", "etcd", "kubelet", "machined", "trustd"],
+        MachineType::Worker => &["apid", "containerd", "cri", "kubelet", "machined"],
+    }
+}
+
+fn runner_message(id: &str, pid: u32) -> String {
+    match id {
+        "machined" => "Service started as goroutine".into(),
+        "containerd" => format!(
+            "Process Process([\"/bin/containerd\" \"--address\" \"/system/run/containerd/containerd.sock\" \"--state\" \"/system/run/containerd\" \"--root\" \"/system/var/lib/containerd\"]) started with PID {pid}"
+        ),
+        "cri" => format!(
+            "Process Process([\"/bin/containerd\" \"--address\" \"/run/containerd/containerd.sock\" \"--config\" \"/etc/cri/containerd.toml\"]) started with PID {pid}"
+        ),
+        _ => format!("Started task {id} (PID {pid}) for container {id}"),
+    }
+}
+
+/// The kubelet argv for `bytes`, or `None` when the config does not parse or Talos would refuse
+/// the extraArgs (the KubeletSpec is then left as it was).
+fn kubelet_argv_of(bytes: &[u8], identity: &Identity) -> Option<Vec<String>> {
+    let config = talos_config::Config::from_bytes(bytes).ok()?;
+    let v1 = config.get::<talos_config::model::v1alpha1::Config>()?;
+    let extra = v1.machine.as_ref().and_then(|m| m.kubelet.as_ref()).map(|k| k.extra_args.to_map()).unwrap_or_default();
+    kubelet::argv(&extra, &identity.hostname, &identity.address.to_string()).ok()
+}
+
+/// Canonical (comment-less) encoding of a config, or the raw text if it does not load.
+fn canonical(bytes: &[u8]) -> String {
+    match talos_config::Config::from_bytes(bytes) {
+        Ok(c) => c.encode(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
+/// The simulator's `CanApplyImmediate` (conservative): in the v1alpha1 document, only the paths
+/// on Talos's live-apply list may change (`debug`, `cluster`, and `machine.` `ca`, `acceptedCAs`,
+/// `time`, `certSANs`, `install`, `network`, `sysfs`, `sysctls`, `logging`, `controlPlane`,
+/// `kubelet`, `kernel`, `registries`, `pods`, `seccompProfiles`, `nodeLabels`,
+/// `nodeAnnotations`, `nodeTaints`). Any other v1alpha1 change, including any change under
+/// `machine.features`, needs a reboot. Other documents may change freely.
+pub fn can_apply_immediate(old: &[u8], new: &[u8]) -> Result<(), String> {
+    use talos_config::model::v1alpha1::Config as V1;
+    fn stripped(bytes: &[u8]) -> Option<V1> {
+        let config = talos_config::Config::from_bytes(bytes).ok()?;
+        let mut v1 = config.get::<V1>()?.clone();
+        v1.debug = None;
+        v1.cluster = None;
+        if let Some(m) = v1.machine.as_mut() {
+            m.ca = None;
+            m.accepted_cas.clear();
+            m.time = None;
+            m.cert_sans.clear();
+            m.install = None;
+            m.network = None;
+            m.sysfs.clear();
+            m.sysctls.clear();
+            m.logging = None;
+            m.control_plane = None;
+            m.kubelet = None;
+            m.kernel = None;
+            m.registries = Default::default();
+            m.pods.clear();
+            m.seccomp_profiles.clear();
+            m.node_labels.clear();
+            m.node_annotations.clear();
+            m.node_taints.clear();
+        }
+        Some(v1)
+    }
+    let same = match (stripped(old), stripped(new)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return Ok(());
+    }
+    let diff = crate::util::redact_secrets(&unified_diff(&canonical(old), &canonical(new)).unwrap_or_default());
+    Err(format!("this config change can't be applied in immediate mode\ndiff:\n{diff}"))
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Node {
+    /// Boots a node from its USERDATA config: both config resources at version 1, every
+    /// service Running and healthy, the kubelet supervised.
+    pub fn boot(
+        identity: Identity,
+        config: Vec<u8>,
+        members: Vec<MemberSpec>,
+        kubeconfig: Option<Vec<u8>>,
+        timing: Timing,
+    ) -> Arc<Node> {
+        let now = SystemTime::now();
+        let res = ConfigRes { bytes: config.clone(), version: 1, created: now, updated: now };
+        let argv = kubelet_argv_of(&config, &identity).unwrap_or_default();
+        let (changes, _) = broadcast::channel(1024);
+        let (kubelet_argv, rx) = watch::channel(argv);
+        let mut logs = BTreeMap::new();
+        for id in service_ids(identity.machine_type) {
+            let (tx, _) = broadcast::channel(1024);
+            logs.insert(id.to_string(), LogBuf { data: Vec::new(), tx });
+        }
+        let node = Arc::new(Node {
+            identity,
+            timing,
+            members,
+            kubeconfig,
+            inner: Mutex::new(Inner {
+                active: res.clone(),
+                persistent: Some(res),
+                try_generation: 0,
+                try_task: None,
+                services: BTreeMap::new(),
+                logs,
+                next_pid: 1100,
+                kubelet_pid: 0,
+            }),
+            apply_lock: tokio::sync::Mutex::new(()),
+            changes,
+            kubelet_argv,
+            tasks: Mutex::new(Vec::new()),
+        });
+        {
+            let mut inner = lock(&node.inner);
+            for id in service_ids(node.identity.machine_type) {
+                inner.services.insert(
+                    id.to_string(),
+                    Service {
+                        state: "Initialized".into(),
+                        events: VecDeque::new(),
+                        health: Health { unknown: true, healthy: false, last_message: String::new(), last_change: now },
+                        version: 0,
+                        created: now,
+                        updated: now,
+                    },
+                );
+            }
+            node.machined_log(&mut inner, "setting up container mode logging");
+            for id in service_ids(node.identity.machine_type) {
+                node.event(&mut inner, id, "Starting", "Starting service");
+                if *id == "kubelet" {
+                    node.event(&mut inner, id, "Waiting", KUBELET_WAITING);
+                }
+                node.event(&mut inner, id, "Preparing", "Running pre state");
+                node.event(&mut inner, id, "Preparing", "Creating service runner");
+                let pid = if *id == "kubelet" { node.kubelet_pid(&mut inner) } else { node.pid(&mut inner) };
+                node.event(&mut inner, id, "Running", &runner_message(id, pid));
+                node.health(&mut inner, id, true, "");
+                node.event(&mut inner, id, "Running", "Health check successful");
+                let line = format!("{} {id} started (simulated)\n", go_log_time(SystemTime::now()));
+                if *id != "machined" && *id != "kubelet" {
+                    node.append_log(&mut inner, id, line.as_bytes());
+                }
+            }
+        }
+        let task = tokio::spawn(kubelet_supervisor(Arc::clone(&node), rx));
+        lock(&node.tasks).push(task);
+        node
+    }
+
+    /// Stops the node's background tasks (kubelet supervisor, try-rollback timer).
+    pub fn shutdown(&self) {
+        for t in lock(&self.tasks).drain(..) {
+            t.abort();
+        }
+        if let Some(t) = lock(&self.inner).try_task.take() {
+            t.abort();
+        }
+    }
+
+    fn pid(&self, inner: &mut Inner) -> u32 {
+        inner.next_pid += 1 + inner.next_pid % 7;
+        inner.next_pid
+    }
+
+    fn kubelet_pid(&self, inner: &mut Inner) -> u32 {
+        let pid = self.pid(inner);
+        inner.kubelet_pid = pid;
+        pid
+    }
+
+    /// Subscribes to resource changes.
+    pub fn subscribe(&self) -> broadcast::Receiver<Change> {
+        self.changes.subscribe()
+    }
+
+    fn append_log(&self, inner: &mut Inner, id: &str, bytes: &[u8]) {
+        if let Some(buf) = inner.logs.get_mut(id) {
+            buf.data.extend_from_slice(bytes);
+            if buf.data.len() > MAX_LOG {
+                let cut = buf.data.len() - MAX_LOG;
+                let cut = buf.data[cut..].iter().position(|b| *b == b'\n').map(|p| cut + p + 1).unwrap_or(cut);
+                buf.data.drain(..cut);
+            }
+            let _ = buf.tx.send(bytes.to_vec());
+        }
+    }
+
+    fn machined_log(&self, inner: &mut Inner, msg: &str) {
+        let line = format!("[talos] {} {msg}\n", go_log_time(SystemTime::now()));
+        self.append_log(inner, "machined", line.as_bytes());
+    }
+
+    /// Appends a line to machined's log (used for the gRPC access lines).
+    pub fn log_machined_raw(&self, line: &str) {
+        let mut inner = lock(&self.inner);
+        let mut l = line.to_string();
+        if !l.ends_with('\n') {
+            l.push('\n');
+        }
+        self.append_log(&mut inner, "machined", l.as_bytes());
+    }
+
+    fn service_resource(&self, id: &str, s: &Service) -> Resource {
+        Resource {
+            namespace: NS_RUNTIME,
+            r#type: TYPE_SERVICE,
+            id: id.to_string(),
+            version: s.version,
+            created: s.created,
+            updated: s.updated,
+            spec: Spec::Service { running: s.state == "Running", healthy: s.health.healthy, unknown: s.health.unknown },
+        }
+    }
+
+    fn touch_service(&self, inner: &mut Inner, id: &str) {
+        let Some(s) = inner.services.get_mut(id) else { return };
+        let kind = if s.version == 0 { ChangeKind::Created } else { ChangeKind::Updated };
+        s.version += 1;
+        s.updated = SystemTime::now();
+        let resource = self.service_resource(id, s);
+        let _ = self.changes.send(Change { kind, resource });
+    }
+
+    fn event(&self, inner: &mut Inner, id: &str, state: &str, msg: &str) {
+        let now = SystemTime::now();
+        if let Some(s) = inner.services.get_mut(id) {
+            s.state = state.to_string();
+            s.events.push_back(ServiceEvent { msg: msg.to_string(), state: state.to_string(), ts: now });
+            while s.events.len() > MAX_EVENTS {
+                s.events.pop_front();
+            }
+        }
+        self.machined_log(inner, &format!("service[{id}]({state}): {msg}"));
+        self.touch_service(inner, id);
+    }
+
+    fn health(&self, inner: &mut Inner, id: &str, healthy: bool, msg: &str) {
+        if let Some(s) = inner.services.get_mut(id) {
+            s.health =
+                Health { unknown: false, healthy, last_message: msg.to_string(), last_change: SystemTime::now() };
+        }
+        self.touch_service(inner, id);
+    }
+
+    fn health_unknown(&self, inner: &mut Inner, id: &str) {
+        if let Some(s) = inner.services.get_mut(id) {
+            s.health =
+                Health { unknown: true, healthy: false, last_message: String::new(), last_change: SystemTime::now() };
+        }
+        self.touch_service(inner, id);
+    }
+
+    /// The services, sorted by id.
+    pub fn services(&self) -> Vec<ServiceInfo> {
+        let inner = lock(&self.inner);
+        inner
+            .services
+            .iter()
+            .map(|(id, s)| ServiceInfo {
+                id: id.clone(),
+                state: s.state.clone(),
+                events: s.events.iter().cloned().collect(),
+                health: s.health.clone(),
+            })
+            .collect()
+    }
+
+    /// A service log: the last `tail` lines (all when negative) and, with `follow`, a receiver
+    /// for what is appended afterwards.
+    pub fn logs(&self, id: &str, tail: i32, follow: bool) -> Result<LogRead, Status> {
+        let inner = lock(&self.inner);
+        let Some(buf) = inner.logs.get(id) else {
+            return Err(Status::unknown(format!("log {} was not registered", talos_config::gofmt::quote(id))));
+        };
+        let data = &buf.data;
+        let start = if tail < 0 {
+            0
+        } else {
+            let mut n = tail as usize;
+            let body = data.strip_suffix(b"\n").unwrap_or(data);
+            let mut pos = body.len();
+            let mut start = 0;
+            if n == 0 {
+                start = data.len();
+            } else {
+                while let Some(p) = body[..pos].iter().rposition(|b| *b == b'\n') {
+                    n -= 1;
+                    if n == 0 {
+                        start = p + 1;
+                        break;
+                    }
+                    pos = p;
+                }
+            }
+            start
+        };
+        let rx = follow.then(|| buf.tx.subscribe());
+        Ok((data[start..].to_vec(), rx))
+    }
+
+    /// The admin kubeconfig as a gzip tar (control plane only).
+    pub fn kubeconfig(&self) -> Result<Vec<u8>, Status> {
+        self.kubeconfig
+            .clone()
+            .ok_or_else(|| Status::unimplemented("kubeconfig is only available on control plane nodes"))
+    }
+
+    fn config_resource(id: &str, c: &ConfigRes) -> Resource {
+        Resource {
+            namespace: NS_CONFIG,
+            r#type: TYPE_MACHINE_CONFIG,
+            id: id.to_string(),
+            version: c.version,
+            created: c.created,
+            updated: c.updated,
+            spec: Spec::MachineConfig(c.bytes.clone()),
+        }
+    }
+
+    /// The resources of a type in a namespace, sorted by id. Unknown types and namespaces are
+    /// refused as Talos's access filter does.
+    pub fn list(&self, namespace: &str, r#type: &str) -> Result<Vec<Resource>, Status> {
+        let known = [(NS_CLUSTER, TYPE_MEMBER), (NS_CONFIG, TYPE_MACHINE_CONFIG), (NS_RUNTIME, TYPE_SERVICE)];
+        if !known.iter().any(|(_, t)| *t == r#type) {
+            return Err(Status::permission_denied(format!(
+                "resource type {} is not supported",
+                talos_config::gofmt::quote(r#type)
+            )));
+        }
+        if !known.iter().any(|(n, _)| *n == namespace) {
+            return Err(Status::permission_denied(format!(
+                "namespace {} is not supported",
+                talos_config::gofmt::quote(namespace)
+            )));
+        }
+        if !known.contains(&(namespace, r#type)) {
+            return Ok(Vec::new());
+        }
+        let inner = lock(&self.inner);
+        let mut out = match r#type {
+            TYPE_MACHINE_CONFIG => {
+                let mut v = Vec::new();
+                if let Some(p) = &inner.persistent {
+                    v.push(Self::config_resource("persistent", p));
+                }
+                v.push(Self::config_resource("v1alpha1", &inner.active));
+                v
+            }
+            TYPE_SERVICE => inner.services.iter().map(|(id, s)| self.service_resource(id, s)).collect(),
+            _ => self
+                .members
+                .iter()
+                .map(|m| Resource {
+                    namespace: NS_CLUSTER,
+                    r#type: TYPE_MEMBER,
+                    id: m.node_id.clone(),
+                    version: 1,
+                    created: inner.active.created,
+                    updated: inner.active.created,
+                    spec: Spec::Member(m.clone()),
+                })
+                .collect(),
+        };
+        out.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(out)
+    }
+
+    /// One resource.
+    pub fn get(&self, namespace: &str, r#type: &str, id: &str) -> Result<Resource, Status> {
+        self.list(namespace, r#type)?
+            .into_iter()
+            .find(|r| r.id == id)
+            .ok_or_else(|| Status::not_found(format!("resource {}({namespace}/{id}@undefined) doesn't exist", r#type)))
+    }
+
+    /// The active config bytes and both versions (active, persistent).
+    pub fn config_state(&self) -> (Vec<u8>, u64, Option<u64>) {
+        let inner = lock(&self.inner);
+        (inner.active.bytes.clone(), inner.active.version, inner.persistent.as_ref().map(|p| p.version))
+    }
+
+    fn set_active(&self, inner: &mut Inner, bytes: Vec<u8>) {
+        let now = SystemTime::now();
+        inner.active.bytes = bytes;
+        inner.active.version += 1;
+        inner.active.updated = now;
+        let resource = Self::config_resource("v1alpha1", &inner.active);
+        let _ = self.changes.send(Change { kind: ChangeKind::Updated, resource });
+        if let Some(argv) = kubelet_argv_of(&inner.active.bytes, &self.identity) {
+            self.kubelet_argv.send_if_modified(|cur| {
+                if *cur == argv {
+                    false
+                } else {
+                    *cur = argv;
+                    true
+                }
+            });
+        }
+    }
+
+    fn set_persistent(&self, inner: &mut Inner, bytes: Vec<u8>) {
+        let now = SystemTime::now();
+        let kind = match inner.persistent.as_mut() {
+            Some(p) => {
+                p.bytes = bytes;
+                p.version += 1;
+                p.updated = now;
+                ChangeKind::Updated
+            }
+            None => {
+                inner.persistent = Some(ConfigRes { bytes, version: 1, created: now, updated: now });
+                ChangeKind::Created
+            }
+        };
+        if let Some(p) = &inner.persistent {
+            let resource = Self::config_resource("persistent", p);
+            let _ = self.changes.send(Change { kind, resource });
+        }
+        self.machined_log(
+            inner,
+            "machine configuration persisted to STATE {\"component\": \"controller-runtime\", \"controller\": \"config.PersistenceController\"}",
+        );
+    }
+
+    fn cancel_try(&self, inner: &mut Inner) {
+        inner.try_generation += 1;
+        if let Some(t) = inner.try_task.take() {
+            t.abort();
+        }
+    }
+
+    /// `MachineService.ApplyConfiguration` on this node (validation spec §9.2).
+    pub async fn apply(self: &Arc<Self>, req: ApplyRequest) -> Result<ApplyOutcome, Status> {
+        let Ok(_guard) = self.apply_lock.try_lock() else {
+            return Err(Status::failed_precondition("another apply configuration is already in progress"));
+        };
+        let warnings =
+            talos_config::validate::node::check_apply(&req.data, talos_config::validate::Mode::Container, true)
+                .map_err(|r| Status::invalid_argument(r.message))?;
+        let mut inner = lock(&self.inner);
+        if req.mode != ApplyMode::Try {
+            self.cancel_try(&mut inner);
+        }
+        let immediate = can_apply_immediate(&inner.active.bytes, &req.data);
+        let resolved = match (req.mode, &immediate) {
+            (ApplyMode::NoReboot | ApplyMode::Try, Err(reason)) => {
+                return Err(Status::invalid_argument(reason.clone()));
+            }
+            (ApplyMode::Auto, Ok(())) => ApplyMode::NoReboot,
+            (ApplyMode::Auto, Err(_)) => ApplyMode::Reboot,
+            (m, _) => m,
+        };
+        let try_timeout = req.try_timeout.unwrap_or(Duration::from_secs(60));
+        let details = match resolved {
+            ApplyMode::NoReboot => "Applied configuration without a reboot".to_string(),
+            ApplyMode::Try => format!(
+                "Applied configuration without a reboot\nThe config is applied in 'try' mode and will be automatically reverted back in {}",
+                go_duration(try_timeout)
+            ),
+            ApplyMode::Staged => "Staged configuration to be applied after the next reboot".to_string(),
+            _ => match (req.mode, &immediate) {
+                (ApplyMode::Auto, Err(reason)) => format!("Applied configuration with a reboot: {reason}"),
+                _ => "Applied configuration with a reboot".to_string(),
+            },
+        };
+        if req.dry_run {
+            let diff = unified_diff(&canonical(&inner.active.bytes), &canonical(&req.data))
+                .unwrap_or_else(|| "No changes.".to_string());
+            return Ok(ApplyOutcome {
+                mode: resolved,
+                details: format!("Dry run summary:\n{details} (skipped in dry-run).\nConfig diff:\n\n{diff}"),
+                warnings: Vec::new(),
+            });
+        }
+        let mode_text = match (req.mode, resolved) {
+            (ApplyMode::Auto, ApplyMode::NoReboot) => "auto(no_reboot)",
+            (ApplyMode::Auto, _) => "auto(reboot)",
+            (ApplyMode::NoReboot, _) => "no_reboot",
+            (ApplyMode::Try, _) => "try",
+            (ApplyMode::Staged, _) => "staged",
+            (ApplyMode::Reboot, _) => "reboot",
+        };
+        self.machined_log(&mut inner, &format!("apply config request: mode {mode_text}"));
+        match resolved {
+            ApplyMode::Staged => self.set_persistent(&mut inner, req.data),
+            ApplyMode::Try => {
+                self.cancel_try(&mut inner);
+                let generation = inner.try_generation;
+                let previous = inner.active.bytes.clone();
+                self.set_active(&mut inner, req.data);
+                let node = Arc::clone(self);
+                inner.try_task = Some(tokio::spawn(async move {
+                    tokio::time::sleep(try_timeout).await;
+                    node.rollback(generation, previous);
+                }));
+            }
+            _ => {
+                self.set_persistent(&mut inner, req.data.clone());
+                self.set_active(&mut inner, req.data);
+            }
+        }
+        Ok(ApplyOutcome { mode: resolved, details, warnings })
+    }
+
+    fn rollback(&self, generation: u64, previous: Vec<u8>) {
+        let mut inner = lock(&self.inner);
+        if inner.try_generation != generation {
+            return;
+        }
+        inner.try_task = None;
+        self.machined_log(&mut inner, "rolling back the configuration");
+        self.set_active(&mut inner, previous);
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Runs the kubelet service: restarts it whenever its argv changes, crash-loops (Waiting,
+/// health failing, a restart every `kubelet_restart`) while the kubelet rejects a flag.
+async fn kubelet_supervisor(node: Arc<Node>, mut rx: watch::Receiver<Vec<String>>) {
+    let id = "kubelet";
+    let mut fresh_boot = true;
+    loop {
+        let argv = rx.borrow_and_update().clone();
+        let failure = kubelet::flag_error(&argv);
+        if !fresh_boot {
+            let mut inner = lock(&node.inner);
+            node.event(&mut inner, id, "Starting", "Starting service");
+            node.event(&mut inner, id, "Waiting", KUBELET_WAITING);
+            node.event(&mut inner, id, "Preparing", "Running pre state");
+            node.event(&mut inner, id, "Preparing", "Creating service runner");
+        }
+        match failure {
+            None => {
+                let mut changed = false;
+                if !fresh_boot {
+                    {
+                        let mut inner = lock(&node.inner);
+                        let pid = node.kubelet_pid(&mut inner);
+                        node.event(&mut inner, id, "Running", &runner_message(id, pid));
+                        node.health_unknown(&mut inner, id);
+                    }
+                    tokio::select! {
+                        _ = tokio::time::sleep(node.timing.kubelet_health) => {
+                            let mut inner = lock(&node.inner);
+                            node.health(&mut inner, id, true, "");
+                            node.event(&mut inner, id, "Running", "Health check successful");
+                        }
+                        r = rx.changed() => {
+                            if r.is_err() { return; }
+                            changed = true;
+                        }
+                    }
+                }
+                fresh_boot = false;
+                if !changed && rx.changed().await.is_err() {
+                    return;
+                }
+                let mut inner = lock(&node.inner);
+                let pid = inner.kubelet_pid;
+                node.event(
+                    &mut inner,
+                    id,
+                    "Stopping",
+                    &format!("Sending SIGTERM to task kubelet (PID {pid}, container kubelet)"),
+                );
+                node.event(&mut inner, id, "Finished", "Service finished successfully");
+            }
+            Some(err) => {
+                fresh_boot = false;
+                loop {
+                    {
+                        let mut inner = lock(&node.inner);
+                        let pid = node.kubelet_pid(&mut inner);
+                        node.event(&mut inner, id, "Running", &runner_message(id, pid));
+                        node.health_unknown(&mut inner, id);
+                        let line = kubelet::command_failed_line(SystemTime::now(), pid, &err);
+                        node.append_log(&mut inner, id, format!("{line}\n").as_bytes());
+                        node.event(&mut inner, id, "Waiting", &kubelet::restart_event(&line));
+                        node.health(&mut inner, id, false, NOT_RUNNING);
+                    }
+                    tokio::select! {
+                        _ = tokio::time::sleep(node.timing.kubelet_restart) => {}
+                        r = rx.changed() => {
+                            if r.is_err() { return; }
+                            let mut inner = lock(&node.inner);
+                            node.event(&mut inner, id, "Stopping", "Aborting restart sequence");
+                            node.event(&mut inner, id, "Finished", "Service finished successfully");
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

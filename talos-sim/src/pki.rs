@@ -1,0 +1,166 @@
+//! A fresh Ed25519 PKI shaped like a Talos cluster's (api spec §1.2): an OS CA with `O=talos`,
+//! one apid server certificate per node (IP SANs 127.0.0.1 and the node address, EKU
+//! serverAuth) and an admin client certificate (`O=os:admin`, EKU exactly clientAuth).
+//!
+//! Extra issuing helpers make the certificates the negative tests need: a client certificate
+//! without the client-auth usage, an expired one, and a whole second CA.
+
+use std::net::IpAddr;
+
+use rcgen::{
+    BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,
+    KeyUsagePurpose, PKCS_ED25519, SanType,
+};
+
+/// A PKI error (certificate generation failed). Carries no key material.
+#[derive(Debug, thiserror::Error)]
+#[error("certificate generation failed: {0}")]
+pub struct PkiError(String);
+
+impl PkiError {
+    pub(crate) fn new(msg: String) -> PkiError {
+        PkiError(msg)
+    }
+}
+
+fn err(e: rcgen::Error) -> PkiError {
+    PkiError(e.to_string())
+}
+
+/// A certificate and its private key, both PEM. The key uses the plain `PRIVATE KEY` label
+/// (PKCS#8); [`CertKey::talos_key_pem`] gives Talos's `ED25519 PRIVATE KEY` form.
+#[derive(Clone)]
+pub struct CertKey {
+    pub cert_pem: String,
+    pub key_pem: String,
+}
+
+impl std::fmt::Debug for CertKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CertKey").field("cert_pem", &self.cert_pem).field("key_pem", &"<redacted>").finish()
+    }
+}
+
+impl CertKey {
+    /// The key PEM with the label Talos writes into a talosconfig (`ED25519 PRIVATE KEY`).
+    pub fn talos_key_pem(&self) -> String {
+        self.key_pem
+            .replace("-----BEGIN PRIVATE KEY-----", "-----BEGIN ED25519 PRIVATE KEY-----")
+            .replace("-----END PRIVATE KEY-----", "-----END ED25519 PRIVATE KEY-----")
+    }
+}
+
+/// Which extended key usages a client certificate carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClientUsage {
+    /// Exactly clientAuth, as Talos issues.
+    ClientAuth,
+    /// serverAuth only: no client-auth usage (rejected in the TLS handshake).
+    ServerAuthOnly,
+    /// No extended key usage extension at all (accepted by the handshake, refused by the
+    /// simulated apid's "exactly clientAuth" check).
+    NoExtendedUsage,
+}
+
+/// Validity of an issued certificate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Validity {
+    /// From yesterday for one year (Talos's admin certificate lasts a year).
+    Current,
+    /// Expired: valid in 2020 only.
+    Expired,
+}
+
+/// The simulator's certificate authority.
+pub struct Pki {
+    ca_params: CertificateParams,
+    ca_key: KeyPair,
+    ca_pem: String,
+}
+
+impl std::fmt::Debug for Pki {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pki").field("ca_pem", &self.ca_pem).finish_non_exhaustive()
+    }
+}
+
+fn now_params(validity: Validity) -> CertificateParams {
+    let mut p = CertificateParams::default();
+    p.distinguished_name = DistinguishedName::new();
+    match validity {
+        Validity::Current => {
+            let now = std::time::SystemTime::now();
+            let day = std::time::Duration::from_secs(86_400);
+            p.not_before = (now - day).into();
+            p.not_after = (now + 365 * day).into();
+        }
+        Validity::Expired => {
+            p.not_before = rcgen::date_time_ymd(2020, 1, 1);
+            p.not_after = rcgen::date_time_ymd(2020, 12, 31);
+        }
+    }
+    p
+}
+
+impl Pki {
+    /// A fresh Ed25519 CA, subject `O=talos`, key usages CertSign+DigitalSignature, EKU
+    /// serverAuth+clientAuth (as Talos's OS CA).
+    pub fn new() -> Result<Pki, PkiError> {
+        let ca_key = KeyPair::generate_for(&PKCS_ED25519).map_err(err)?;
+        let mut p = now_params(Validity::Current);
+        p.not_after = (std::time::SystemTime::now() + std::time::Duration::from_secs(10 * 365 * 86_400)).into();
+        p.distinguished_name.push(DnType::OrganizationName, "talos");
+        p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        p.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::DigitalSignature];
+        p.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth, ExtendedKeyUsagePurpose::ClientAuth];
+        let cert = p.self_signed(&ca_key).map_err(err)?;
+        Ok(Pki { ca_pem: cert.pem(), ca_params: p, ca_key })
+    }
+
+    /// The CA certificate, PEM.
+    pub fn ca_pem(&self) -> &str {
+        &self.ca_pem
+    }
+
+    fn issue(&self, params: CertificateParams) -> Result<CertKey, PkiError> {
+        let key = KeyPair::generate_for(&PKCS_ED25519).map_err(err)?;
+        let issuer = Issuer::from_params(&self.ca_params, &self.ca_key);
+        let cert = params.signed_by(&key, &issuer).map_err(err)?;
+        Ok(CertKey { cert_pem: cert.pem(), key_pem: key.serialize_pem() })
+    }
+
+    /// An apid server certificate: CN = hostname, IP SANs 127.0.0.1 and `addresses`, DNS SAN
+    /// hostname, EKU serverAuth.
+    pub fn server_cert(&self, hostname: &str, addresses: &[IpAddr]) -> Result<CertKey, PkiError> {
+        let mut p = now_params(Validity::Current);
+        p.distinguished_name.push(DnType::CommonName, hostname);
+        p.subject_alt_names.push(SanType::IpAddress(IpAddr::from([127, 0, 0, 1])));
+        for a in addresses {
+            p.subject_alt_names.push(SanType::IpAddress(*a));
+        }
+        p.subject_alt_names.push(SanType::DnsName(hostname.try_into().map_err(err)?));
+        p.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+        p.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+        self.issue(p)
+    }
+
+    /// A client certificate with `O = roles` and no CN (as Talos's admin certificate).
+    pub fn client_cert(&self, roles: &[&str], usage: ClientUsage, validity: Validity) -> Result<CertKey, PkiError> {
+        let mut p = now_params(validity);
+        for r in roles {
+            p.distinguished_name.push(DnType::OrganizationName, *r);
+        }
+        p.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+        p.extended_key_usages = match usage {
+            ClientUsage::ClientAuth => vec![ExtendedKeyUsagePurpose::ClientAuth],
+            ClientUsage::ServerAuthOnly => vec![ExtendedKeyUsagePurpose::ServerAuth],
+            ClientUsage::NoExtendedUsage => Vec::new(),
+        };
+        self.issue(p)
+    }
+
+    /// The admin client certificate (`O=os:admin`, EKU clientAuth, one year).
+    pub fn admin_cert(&self) -> Result<CertKey, PkiError> {
+        self.client_cert(&["os:admin"], ClientUsage::ClientAuth, Validity::Current)
+    }
+}

@@ -1,0 +1,255 @@
+//! Small helpers: UTC calendar fields, Go's log timestamp and duration formats, and a unified
+//! line diff (`--- a` / `+++ b`, 3 lines of context) for dry-run summaries.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Calendar fields of a UTC instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Utc {
+    pub year: i64,
+    pub month: u32,
+    pub day: u32,
+    pub hour: u32,
+    pub minute: u32,
+    pub second: u32,
+    pub micros: u32,
+}
+
+impl From<SystemTime> for Utc {
+    fn from(t: SystemTime) -> Utc {
+        let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
+        let secs = d.as_secs() as i64;
+        let days = secs.div_euclid(86_400);
+        let rem = secs.rem_euclid(86_400);
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Utc {
+            year,
+            month,
+            day,
+            hour: (rem / 3600) as u32,
+            minute: (rem % 3600 / 60) as u32,
+            second: (rem % 60) as u32,
+            micros: d.subsec_micros(),
+        }
+    }
+}
+
+/// Go's std logger date and time (`2006/01/02 15:04:05`), in UTC.
+pub fn go_log_time(t: SystemTime) -> String {
+    let u = Utc::from(t);
+    format!("{:04}/{:02}/{:02} {:02}:{:02}:{:02}", u.year, u.month, u.day, u.hour, u.minute, u.second)
+}
+
+/// Go's `time.Duration.String()` for non-negative durations (`1m0s`, `1.5s`, `500ms`).
+pub fn go_duration(d: Duration) -> String {
+    let ns = d.as_nanos();
+    if ns == 0 {
+        return "0s".into();
+    }
+    fn frac(v: u128, digits: u32) -> String {
+        let s = format!("{v:0width$}", width = digits as usize);
+        let t = s.trim_end_matches('0');
+        if t.is_empty() { String::new() } else { format!(".{t}") }
+    }
+    if ns < 1_000 {
+        return format!("{ns}ns");
+    }
+    if ns < 1_000_000 {
+        return format!("{}{}µs", ns / 1_000, frac(ns % 1_000, 3));
+    }
+    if ns < 1_000_000_000 {
+        return format!("{}{}ms", ns / 1_000_000, frac(ns % 1_000_000, 6));
+    }
+    let secs = ns / 1_000_000_000;
+    let (h, m, s) = (secs / 3600, secs % 3600 / 60, secs % 60);
+    let mut out = String::new();
+    if h > 0 {
+        out.push_str(&format!("{h}h"));
+    }
+    if h > 0 || m > 0 {
+        out.push_str(&format!("{m}m"));
+    }
+    out.push_str(&format!("{s}{}s", frac(ns % 1_000_000_000, 9)));
+    out
+}
+
+/// Above this many LCS cells the diff degrades to one hunk replacing everything.
+const MAX_CELLS: usize = 4_000_000;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Keep,
+    Del,
+    Add,
+}
+
+fn ops(a: &[&str], b: &[&str]) -> Vec<(Op, usize, usize)> {
+    let (n, m) = (a.len(), b.len());
+    let mut out = Vec::with_capacity(n + m);
+    if n.saturating_mul(m) > MAX_CELLS {
+        out.extend((0..n).map(|i| (Op::Del, i, 0)));
+        out.extend((0..m).map(|j| (Op::Add, n, j)));
+        return out;
+    }
+    // lcs[i][j] = LCS length of a[i..], b[j..].
+    let w = m + 1;
+    let mut lcs = vec![0u32; (n + 1) * w];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i * w + j] =
+                if a[i] == b[j] { lcs[(i + 1) * w + j + 1] + 1 } else { lcs[(i + 1) * w + j].max(lcs[i * w + j + 1]) };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < n || j < m {
+        if i < n && j < m && a[i] == b[j] {
+            out.push((Op::Keep, i, j));
+            i += 1;
+            j += 1;
+        } else if j < m && (i == n || lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) {
+            out.push((Op::Add, i, j));
+            j += 1;
+        } else {
+            out.push((Op::Del, i, j));
+            i += 1;
+        }
+    }
+    out
+}
+
+fn range(start: usize, len: usize) -> String {
+    match len {
+        0 => format!("{start},0"),
+        1 => format!("{}", start + 1),
+        _ => format!("{},{len}", start + 1),
+    }
+}
+
+/// A unified diff of two texts with headers `--- a` / `+++ b` and 3 lines of context, or `None`
+/// when they are equal.
+pub fn unified_diff(old: &str, new: &str) -> Option<String> {
+    if old == new {
+        return None;
+    }
+    let a: Vec<&str> = old.split_inclusive('\n').collect();
+    let b: Vec<&str> = new.split_inclusive('\n').collect();
+    let ops = ops(&a, &b);
+    let changed: Vec<usize> = ops.iter().enumerate().filter(|(_, o)| o.0 != Op::Keep).map(|(k, _)| k).collect();
+    let (Some(&first), Some(_)) = (changed.first(), changed.last()) else {
+        return None;
+    };
+    const CTX: usize = 3;
+    // Group changes whose gap of kept lines is at most 2*CTX.
+    let mut groups: Vec<(usize, usize)> = vec![(first, first)];
+    for &k in &changed[1..] {
+        if let Some(last) = groups.last_mut()
+            && k - last.1 <= 2 * CTX + 1
+        {
+            last.1 = k;
+            continue;
+        }
+        groups.push((k, k));
+    }
+    let mut out = String::from("--- a\n+++ b\n");
+    for (s, e) in groups {
+        let lo = s.saturating_sub(CTX);
+        let hi = (e + CTX + 1).min(ops.len());
+        let slice = &ops[lo..hi];
+        let a_start = slice.first().map(|o| o.1).unwrap_or(0);
+        let b_start = slice.first().map(|o| o.2).unwrap_or(0);
+        let a_len = slice.iter().filter(|o| o.0 != Op::Add).count();
+        let b_len = slice.iter().filter(|o| o.0 != Op::Del).count();
+        out.push_str(&format!("@@ -{} +{} @@\n", range(a_start, a_len), range(b_start, b_len)));
+        for &(op, i, j) in slice {
+            let (mark, line) = match op {
+                Op::Keep => (' ', a[i]),
+                Op::Del => ('-', a[i]),
+                Op::Add => ('+', b[j]),
+            };
+            out.push(mark);
+            out.push_str(line);
+            if !line.ends_with('\n') {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Whether a YAML key names a secret (`token`, `key`, `secret`, or ending in `Token`, `Key`,
+/// `Secret`).
+fn secret_key(key: &str) -> bool {
+    matches!(key, "token" | "key" | "secret") || ["Token", "Key", "Secret"].iter().any(|s| key.ends_with(s))
+}
+
+/// Replaces the values of secret-looking `key: value` lines of a diff with `<redacted>`, so that
+/// error texts carry no secrets.
+pub fn redact_secrets(diff: &str) -> String {
+    let mut out = String::with_capacity(diff.len());
+    for line in diff.split_inclusive('\n') {
+        let body = line.get(1..).unwrap_or("");
+        let trimmed = body.trim_start().trim_start_matches("- ");
+        let redacted =
+            trimmed.split_once(':').filter(|(k, v)| secret_key(k.trim()) && !v.trim().is_empty()).map(|(k, _)| k);
+        match redacted {
+            Some(k) => {
+                let prefix_len = line.len() - line.get(1..).map_or(0, |b| b.trim_start().len());
+                out.push_str(&line[..prefix_len]);
+                let rest = &line[prefix_len..];
+                let dash = if rest.starts_with("- ") { "- " } else { "" };
+                out.push_str(&format!("{dash}{}: <redacted>\n", k.trim()));
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redaction() {
+        let d = "--- a\n+++ b\n@@ -1,3 +1,3 @@\n     token: abc\n-        key: c2VjcmV0\n+    env: {}\n     crt: LS0t\n     secretboxEncryptionSecret: x\n";
+        assert_eq!(
+            redact_secrets(d),
+            "--- a\n+++ b\n@@ -1,3 +1,3 @@\n     token: <redacted>\n-        key: <redacted>\n+    env: {}\n     crt: LS0t\n     secretboxEncryptionSecret: <redacted>\n"
+        );
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(go_duration(Duration::from_secs(60)), "1m0s");
+        assert_eq!(go_duration(Duration::from_secs(30)), "30s");
+        assert_eq!(go_duration(Duration::from_millis(1500)), "1.5s");
+        assert_eq!(go_duration(Duration::from_millis(500)), "500ms");
+        assert_eq!(go_duration(Duration::from_secs(3601)), "1h0m1s");
+    }
+
+    #[test]
+    fn times() {
+        let t = UNIX_EPOCH + Duration::from_secs(1_787_653_207);
+        assert_eq!(go_log_time(t), "2026/08/25 10:20:07");
+    }
+
+    #[test]
+    fn diff_like_talos() {
+        let old = "version: v1alpha1\nmachine:\n    type: worker\n    token: foo\n    certSANs: []\ncluster: null\n";
+        let new = format!("{old}---\napiVersion: v1alpha1\nkind: SideroLinkConfig\napiUrl: https://example.com\n");
+        assert_eq!(
+            unified_diff(old, &new).unwrap(),
+            "--- a\n+++ b\n@@ -4,3 +4,7 @@\n     token: foo\n     certSANs: []\n cluster: null\n+---\n+apiVersion: v1alpha1\n+kind: SideroLinkConfig\n+apiUrl: https://example.com\n"
+        );
+        assert_eq!(unified_diff("a\n", "a\n"), None);
+    }
+}

@@ -1,0 +1,560 @@
+//! End-to-end: `talos_client` against `Sim::start()` over real mutual TLS on 127.0.0.1, through
+//! the control plane to the worker as in the lab.
+
+use std::time::{Duration, Instant};
+
+use talos_client::{
+    ApplyMode, ApplyOptions, Client, ClientOptions, Code, Error, EventType, LogsRequest, MACHINE_CONFIG, Target,
+};
+use talos_sim::{ClientUsage, Pki, Sim, SimOptions, Timing, Validity};
+
+const WORKER: &str = "10.5.0.3";
+const CONTROLPLANE: &str = "10.5.0.2";
+const STEP5: &str = include_str!("../../fixtures/05-labels.yaml");
+const STEP6: &str = include_str!("../../fixtures/06-canary.yaml");
+const STEP7: &str = include_str!("../../fixtures/07-bad.yaml");
+const STEP8: &str = include_str!("../../fixtures/08-kubelet.yaml");
+const STEP8_FIX: &str = include_str!("../../fixtures/08-fix.yaml");
+
+/// The node's step-7 text (validation spec §0), byte for byte.
+const STEP7_TEXT: &str = "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid machine node labels: 1 error occurred:\n\t* name \"team name\" is invalid\n\n\n\n\n\n";
+
+fn options() -> ClientOptions {
+    ClientOptions { context: None, connect_timeout: Duration::from_secs(2), call_timeout: Duration::from_secs(5) }
+}
+
+async fn sim() -> Sim {
+    Sim::start_with(SimOptions {
+        timing: Timing { kubelet_restart: Duration::from_millis(300), kubelet_health: Duration::from_millis(200) },
+        discovery: true,
+    })
+    .await
+    .expect("sim starts")
+}
+
+async fn client(sim: &Sim) -> Client {
+    Client::connect(&sim.talosconfig(), options()).await.expect("connects")
+}
+
+fn patch(text: &str) -> Vec<talos_config::Patch> {
+    talos_config::load_patches([talos_config::PatchSource::new("patch.yaml", text)]).expect("patch loads")
+}
+
+async fn versions(c: &Client, node: &str) -> (String, String) {
+    let t = Target::node(node);
+    let active = c.machine_config(&t, "v1alpha1").await.expect("v1alpha1");
+    let persistent = c.machine_config(&t, "persistent").await.expect("persistent");
+    (active.version, persistent.version)
+}
+
+fn v(a: &str, p: &str) -> (String, String) {
+    (a.to_string(), p.to_string())
+}
+
+async fn machined_log(c: &Client, node: &str) -> Vec<String> {
+    c.logs_lines(&Target::node(node), &LogsRequest::service("machined"))
+        .await
+        .expect("machined log")
+        .into_iter()
+        .map(|l| l.line)
+        .collect()
+}
+
+/// Polls `f` every 50 ms until it returns `Some`, for at most `limit`.
+async fn eventually<T, F, Fut>(limit: Duration, mut f: F) -> Option<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let start = Instant::now();
+    loop {
+        if let Some(v) = f().await {
+            return Some(v);
+        }
+        if start.elapsed() > limit {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn lab_version_bookkeeping_through_the_control_plane() {
+    let sim = sim().await;
+    let c = client(&sim).await;
+    assert_eq!(versions(&c, WORKER).await, v("1", "1"));
+    let boot = c.machine_config(&Target::node(WORKER), "v1alpha1").await.expect("config");
+    assert_eq!(boot.bytes, talos_sim::WORKER_CONFIG);
+
+    // Step 5: no-reboot, 1 -> 2 for both.
+    let out =
+        c.patch_machine_config(WORKER, &patch(STEP5), ApplyOptions::mode(ApplyMode::NoReboot)).await.expect("step 5");
+    assert_eq!(out.version_before, "1");
+    assert_eq!(out.version_after.as_deref(), Some("2"));
+    let apply = out.apply.expect("applied");
+    assert_eq!(apply.node, WORKER);
+    assert_eq!(apply.mode, Some(ApplyMode::NoReboot));
+    assert_eq!(apply.details, "Applied configuration without a reboot");
+    assert_eq!(versions(&c, WORKER).await, v("2", "2"));
+    let step5_config = out.config;
+    let log = machined_log(&c, WORKER).await;
+    assert_eq!(log.iter().filter(|l| l.ends_with(" apply config request: mode no_reboot")).count(), 1);
+    assert!(log.iter().any(|l| l.starts_with("[talos] ") && l.contains(" machine configuration persisted to STATE ")));
+
+    // Step 6: try with a short timeout: 3 in the window, then the rollback makes 4 with the old content.
+    let try_opts = ApplyOptions { mode: ApplyMode::Try, dry_run: false, try_timeout: Duration::from_secs(2) };
+    let out = c.patch_machine_config(WORKER, &patch(STEP6), try_opts).await.expect("step 6");
+    assert_eq!(
+        out.apply.expect("applied").details,
+        "Applied configuration without a reboot\nThe config is applied in 'try' mode and will be automatically reverted back in 2s"
+    );
+    assert_eq!(versions(&c, WORKER).await, v("3", "2"));
+    let rolled = eventually(Duration::from_secs(6), || async {
+        let (a, p) = versions(&c, WORKER).await;
+        (a == "4").then_some(p)
+    })
+    .await;
+    assert_eq!(rolled.as_deref(), Some("2"), "rolled back within the window");
+    let active = c.machine_config(&Target::node(WORKER), "v1alpha1").await.expect("config");
+    assert_eq!(active.bytes, step5_config, "the rollback restores the step-5 content");
+    let log = machined_log(&c, WORKER).await;
+    assert!(log.iter().any(|l| l.ends_with(" apply config request: mode try")));
+    assert!(log.iter().any(|l| l.starts_with("[talos] ") && l.ends_with(" rolling back the configuration")));
+
+    // Step 7: refused locally by patch_machine_config (nothing sent), and by the node with the same text.
+    let local = c
+        .patch_machine_config(WORKER, &patch(STEP7), ApplyOptions::mode(ApplyMode::NoReboot))
+        .await
+        .expect_err("step 7 is invalid");
+    assert_eq!(local.code(), Some(Code::InvalidArgument));
+    assert_eq!(local.message(), STEP7_TEXT);
+    let bad = talos_config::apply_patches(&step5_config, &patch(STEP7)).expect("merges");
+    let remote = c
+        .apply_configuration(&Target::node(WORKER), &bad, ApplyOptions::mode(ApplyMode::NoReboot))
+        .await
+        .expect_err("the node refuses");
+    assert!(
+        matches!(&remote, Error::Rpc { node: Some(n), code: Code::InvalidArgument, .. } if n == WORKER),
+        "{remote:?}"
+    );
+    assert_eq!(remote.message(), STEP7_TEXT, "byte for byte");
+    assert_eq!(remote.to_string(), format!("10.5.0.3: rpc error: code = InvalidArgument desc = {STEP7_TEXT}"));
+    assert_eq!(versions(&c, WORKER).await, v("4", "2"), "the rejection changes nothing");
+    let log = machined_log(&c, WORKER).await;
+    assert_eq!(log.iter().filter(|l| l.contains(" apply config request: ")).count(), 2, "no request line for step 7");
+    assert!(
+        log.iter().any(|l| l.starts_with("machined ")
+            && l.contains(" InvalidArgument [/machine.MachineService/ApplyConfiguration] "))
+    );
+
+    // Step 8 and its fix.
+    let out =
+        c.patch_machine_config(WORKER, &patch(STEP8), ApplyOptions::mode(ApplyMode::NoReboot)).await.expect("step 8");
+    assert_eq!(out.version_after.as_deref(), Some("5"));
+    assert_eq!(versions(&c, WORKER).await, v("5", "3"));
+    let out =
+        c.patch_machine_config(WORKER, &patch(STEP8_FIX), ApplyOptions::mode(ApplyMode::NoReboot)).await.expect("fix");
+    assert_eq!(out.version_after.as_deref(), Some("6"));
+    assert_eq!(versions(&c, WORKER).await, v("6", "4"));
+    assert_eq!(out.config, step5_config, "the fix restores the pre-step-8 shape");
+    // The control plane was not touched.
+    assert_eq!(versions(&c, CONTROLPLANE).await, v("1", "1"));
+}
+
+#[tokio::test]
+async fn kubelet_crash_loops_on_unknown_flag_and_recovers() {
+    let sim = sim().await;
+    let c = client(&sim).await;
+    let worker = Target::node(WORKER);
+    let kubelet = c.service(&worker, "kubelet").await.expect("kubelet");
+    assert_eq!((kubelet.state.as_str(), kubelet.health_text()), ("Running", "OK"));
+
+    c.patch_machine_config(WORKER, &patch(STEP8), ApplyOptions::mode(ApplyMode::NoReboot)).await.expect("step 8");
+    let waiting = eventually(Duration::from_secs(3), || async {
+        let k = c.service(&worker, "kubelet").await.ok()?;
+        let restarts = k.events.iter().filter(|e| e.msg.starts_with("Error running Containerd(kubelet)")).count();
+        (k.state == "Waiting" && restarts >= 2).then_some(k)
+    })
+    .await
+    .expect("kubelet goes Waiting and restarts");
+    assert_eq!(waiting.health_text(), "Fail");
+    assert_eq!(waiting.last_health_message, "service not running");
+    let newest = &waiting.events_newest_first()[0];
+    assert_eq!(newest.state, "Waiting");
+
+    let lines = c
+        .logs_lines(&worker, &LogsRequest { id: "kubelet".into(), kubernetes: false, follow: false, tail: Some(1) })
+        .await
+        .expect("kubelet log");
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0].node, WORKER);
+    let line = &lines[0].line;
+    // E<MMDD> <hh:mm:ss.uuuuuu> <pid, 7 columns> run.go:72] ...
+    let (head, tail) = line.split_at(29);
+    assert!(head.starts_with('E') && head.as_bytes()[5] == b' ' && head.as_bytes()[21] == b' ', "{line}");
+    assert_eq!(&head[14..15], ".");
+    assert!(head[22..].trim_start().parse::<u32>().is_ok(), "{line}");
+    assert_eq!(tail, " run.go:72] \"command failed\" err=\"failed to parse kubelet flag: unknown flag: --max-pod\"");
+    let all = c.logs_lines(&worker, &LogsRequest::service("kubelet")).await.expect("log");
+    let quoted = talos_config::gofmt::quote(line);
+    assert!(
+        waiting.events.iter().any(|e| e.msg
+            == format!(
+                "Error running Containerd(kubelet), going to restart forever: task \"kubelet\" failed: exit code 1 (last log {quoted})"
+            )),
+        "the event quotes the log line"
+    );
+    assert!(all.len() >= 2, "one line per restart");
+
+    c.patch_machine_config(WORKER, &patch(STEP8_FIX), ApplyOptions::mode(ApplyMode::NoReboot)).await.expect("fix");
+    let running = eventually(Duration::from_secs(3), || async {
+        let k = c.service(&worker, "kubelet").await.ok()?;
+        (k.state == "Running" && k.healthy).then_some(k)
+    })
+    .await
+    .expect("kubelet recovers");
+    let recent: Vec<_> = running.events_newest_first().into_iter().take(8).map(|e| (e.state, e.msg)).collect();
+    assert_eq!(recent[0], ("Running".to_string(), "Health check successful".to_string()));
+    assert!(recent.iter().any(|(s, m)| s == "Stopping" && m == "Aborting restart sequence"), "{recent:?}");
+    assert!(recent.iter().any(|(s, m)| s == "Finished" && m == "Service finished successfully"));
+    assert!(recent.iter().any(|(s, m)| s == "Waiting" && m.starts_with("Waiting for volumes /var/lib, ")));
+    let log = machined_log(&c, WORKER).await;
+    assert!(log.iter().any(|l| l.ends_with(" service[kubelet](Running): Health check successful")));
+}
+
+#[tokio::test]
+async fn logs_tail_and_follow() {
+    let sim = sim().await;
+    let c = client(&sim).await;
+    let worker = Target::node(WORKER);
+    let all = c.logs_lines(&worker, &LogsRequest::service("machined")).await.expect("log");
+    assert!(all.len() > 5);
+    let tail = c
+        .logs_lines(&worker, &LogsRequest { id: "machined".into(), kubernetes: false, follow: false, tail: Some(3) })
+        .await
+        .expect("tail");
+    assert_eq!(tail, all[all.len() - 3..].to_vec());
+    let none = c
+        .logs_lines(&worker, &LogsRequest { id: "machined".into(), kubernetes: false, follow: false, tail: Some(0) })
+        .await
+        .expect("tail 0");
+    assert!(none.is_empty());
+
+    let mut follow = c
+        .logs(&worker, &LogsRequest { id: "machined".into(), kubernetes: false, follow: true, tail: Some(1) })
+        .await
+        .expect("follow");
+    let first = tokio::time::timeout(Duration::from_secs(2), follow.next_line()).await.expect("in time");
+    assert_eq!(first.expect("a line").expect("ok").line, all[all.len() - 1].line);
+    c.patch_machine_config(WORKER, &patch(STEP5), ApplyOptions::mode(ApplyMode::NoReboot)).await.expect("apply");
+    let seen = tokio::time::timeout(Duration::from_secs(3), async {
+        while let Some(line) = follow.next_line().await {
+            let line = line.expect("ok");
+            assert_eq!(line.node, WORKER);
+            if line.line.ends_with(" apply config request: mode no_reboot") {
+                return true;
+            }
+        }
+        false
+    })
+    .await
+    .expect("followed in time");
+    assert!(seen);
+
+    let err = c.logs_lines(&worker, &LogsRequest::service("nope")).await.expect_err("unknown log");
+    assert_eq!(err.message(), "log \"nope\" was not registered");
+}
+
+#[tokio::test]
+async fn kubeconfig_bytes() {
+    let sim = sim().await;
+    let c = client(&sim).await;
+    assert_eq!(c.kubeconfig(&Target::node(CONTROLPLANE)).await.expect("kubeconfig"), sim.kubeconfig());
+    assert_eq!(c.kubeconfig(&Target::Endpoint).await.expect("kubeconfig"), sim.kubeconfig());
+    let text = String::from_utf8(sim.kubeconfig().to_vec()).expect("utf8");
+    assert!(text.contains("server: https://10.5.0.2:6443\n"));
+    assert!(text.contains("current-context: admin@talos-default\n"));
+    let err = c.kubeconfig(&Target::node(WORKER)).await.expect_err("worker has none");
+    assert_eq!(err.code(), Some(Code::Unimplemented));
+    assert_eq!(err.message(), "kubeconfig is only available on control plane nodes");
+}
+
+#[tokio::test]
+async fn version_services_members_and_watch() {
+    let sim = sim().await;
+    let c = client(&sim).await;
+    for node in [CONTROLPLANE, WORKER] {
+        let v = c.version(&Target::node(node)).await.expect("version");
+        assert_eq!((v.node.as_str(), v.tag.as_str()), (node, "v1.13.10"));
+        assert_eq!((v.platform_name.as_str(), v.platform_mode.as_str()), ("container", "container"));
+        assert!(v.rbac);
+    }
+    let ids = |s: Vec<talos_client::ServiceInfo>| s.into_iter().map(|s| s.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(c.service_list(&Target::node(CONTROLPLANE)).await.expect("services")),
+        ["apid", "containerd", "cri", "etcd", "kubelet", "machined", "trustd"]
+    );
+    assert_eq!(
+        ids(c.service_list(&Target::node(WORKER)).await.expect("services")),
+        ["apid", "containerd", "cri", "kubelet", "machined"]
+    );
+    for s in c.service_list(&Target::node(WORKER)).await.expect("services") {
+        assert_eq!((s.state.as_str(), s.health_text()), ("Running", "OK"), "{}", s.id);
+        assert_eq!(s.events.last().map(|e| e.msg.as_str()), Some("Health check successful"));
+    }
+    let members = c.members(&Target::node(WORKER)).await.expect("members");
+    let rows: Vec<_> = members
+        .iter()
+        .map(|m| (m.id.as_str(), m.machine_type.as_str(), m.operating_system.as_str(), m.addresses.clone()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("talos-default-controlplane-1", "controlplane", "Talos (v1.13.10)", vec!["10.5.0.2".parse().expect("ip")]),
+            ("talos-default-worker-1", "worker", "Talos (v1.13.10)", vec!["10.5.0.3".parse().expect("ip")]),
+        ]
+    );
+    assert_eq!(members[0].api_server_port, Some(6443));
+    let svc = c.service_resources(&Target::node(WORKER)).await.expect("service resources");
+    assert_eq!(svc.len(), 5);
+
+    let mut watch = c.watch(&Target::node(WORKER), MACHINE_CONFIG, Some("v1alpha1"), false).await.expect("watch");
+    let first = tokio::time::timeout(Duration::from_secs(2), watch.next_event()).await.expect("in time");
+    let first = first.expect("event").expect("ok");
+    assert_eq!(first.resource.as_ref().and_then(|r| r.version()), Some(1));
+    c.patch_machine_config(WORKER, &patch(STEP5), ApplyOptions::mode(ApplyMode::NoReboot)).await.expect("apply");
+    let next = tokio::time::timeout(Duration::from_secs(2), watch.next_event()).await.expect("in time");
+    let next = next.expect("event").expect("ok");
+    assert_eq!(next.event_type, EventType::Updated);
+    assert_eq!(next.resource.as_ref().and_then(|r| r.version()), Some(2));
+}
+
+#[tokio::test]
+async fn dry_run_and_immediate_mode_refusal() {
+    let sim = sim().await;
+    let c = client(&sim).await;
+    let dry = ApplyOptions { mode: ApplyMode::NoReboot, dry_run: true, try_timeout: Duration::from_secs(60) };
+    let out = c.patch_machine_config(WORKER, &patch(STEP5), dry).await.expect("dry run");
+    assert_eq!(out.version_after, None);
+    let details = out.apply.expect("answered").details;
+    assert!(
+        details.starts_with(
+            "Dry run summary:\nApplied configuration without a reboot (skipped in dry-run).\nConfig diff:\n\n--- a\n+++ b\n@@ "
+        ),
+        "{details}"
+    );
+    assert!(details.contains("\n+    nodeLabels:\n+        lab.talos.dev/pool: blue\n"), "{details}");
+    assert_eq!(versions(&c, WORKER).await, v("1", "1"));
+
+    // A change outside the live-apply list needs a reboot.
+    let env = patch("machine:\n  env:\n    FOO: bar\n");
+    let err = c
+        .patch_machine_config(WORKER, &env, ApplyOptions::mode(ApplyMode::NoReboot))
+        .await
+        .expect_err("needs a reboot");
+    assert_eq!(err.code(), Some(Code::InvalidArgument));
+    assert!(err.message().starts_with("this config change can't be applied in immediate mode\ndiff:\n--- a\n+++ b\n"));
+    let err = c.patch_machine_config(WORKER, &env, ApplyOptions::mode(ApplyMode::Try)).await.expect_err("try too");
+    assert_eq!(err.code(), Some(Code::InvalidArgument));
+    assert_eq!(versions(&c, WORKER).await, v("1", "1"));
+    let out = c.patch_machine_config(WORKER, &env, ApplyOptions::mode(ApplyMode::Auto)).await.expect("auto");
+    let apply = out.apply.expect("applied");
+    assert_eq!(apply.mode, Some(ApplyMode::Reboot));
+    assert!(apply.details.starts_with("Applied configuration with a reboot: "));
+    assert!(machined_log(&c, WORKER).await.iter().any(|l| l.ends_with(" apply config request: mode auto(reboot)")));
+
+    // A non-try apply cancels a pending rollback.
+    let try_timeout = Duration::from_millis(1500);
+    let try_opts = ApplyOptions { mode: ApplyMode::Try, dry_run: false, try_timeout };
+    let tried = tokio::time::Instant::now();
+    c.patch_machine_config(WORKER, &patch(STEP6), try_opts).await.expect("try");
+    c.patch_machine_config(WORKER, &patch(STEP5), ApplyOptions::mode(ApplyMode::NoReboot)).await.expect("confirm");
+    let (a, p) = versions(&c, WORKER).await;
+    assert!(tried.elapsed() < try_timeout, "confirmed inside the try window");
+    tokio::time::sleep_until(tried + try_timeout + Duration::from_millis(400)).await;
+    assert_eq!(versions(&c, WORKER).await, (a, p), "no rollback after a later non-try apply");
+    assert!(!machined_log(&c, WORKER).await.iter().any(|l| l.ends_with(" rolling back the configuration")));
+}
+
+#[tokio::test]
+async fn worker_refuses_to_forward() {
+    let sim = sim().await;
+    let cfg = Sim::talosconfig_with(&sim.worker.endpoint.to_string(), sim.pki().ca_pem(), sim.admin());
+    let c = Client::connect(&cfg, options()).await.expect("connects to the worker");
+    let err = c.version(&Target::node(CONTROLPLANE)).await.expect_err("no forwarding");
+    assert_eq!(err.code(), Some(Code::PermissionDenied));
+    assert_eq!(err.message(), "no request forwarding");
+    let err = c.machine_config(&Target::node(CONTROLPLANE), "v1alpha1").await.expect_err("no forwarding");
+    assert_eq!(err.code(), Some(Code::PermissionDenied));
+    // The worker serves itself, with or without naming itself.
+    assert_eq!(c.version(&Target::node(WORKER)).await.expect("self").tag, "v1.13.10");
+    assert_eq!(c.version(&Target::Endpoint).await.expect("endpoint").tag, "v1.13.10");
+}
+
+/// Connects and makes one call: TLS failures surface at connect or (TLS 1.3 client-certificate
+/// rejection) at the first call.
+async fn first_call(cfg: &talos_client::Talosconfig) -> Result<(), Error> {
+    let c = Client::connect(cfg, options()).await?;
+    c.version(&Target::Endpoint).await.map(|_| ())
+}
+
+#[tokio::test]
+async fn server_cert_from_another_ca_is_refused() {
+    let sim = sim().await;
+    let other = Pki::new().expect("pki");
+    let cfg = Sim::talosconfig_with(&sim.controlplane.endpoint.to_string(), other.ca_pem(), sim.admin());
+    let started = Instant::now();
+    let err = first_call(&cfg).await.expect_err("untrusted server");
+    assert!(matches!(err, Error::Connect { .. }), "{err:?}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+}
+
+#[tokio::test]
+async fn client_cert_without_client_auth_is_refused() {
+    let sim = sim().await;
+    let cert = sim.pki().client_cert(&["os:admin"], ClientUsage::ServerAuthOnly, Validity::Current).expect("cert");
+    let cfg = Sim::talosconfig_with(&sim.controlplane.endpoint.to_string(), sim.pki().ca_pem(), &cert);
+    first_call(&cfg).await.expect_err("server refuses the client certificate");
+}
+
+#[tokio::test]
+async fn expired_client_cert_is_refused() {
+    let sim = sim().await;
+    let cert = sim.pki().client_cert(&["os:admin"], ClientUsage::ClientAuth, Validity::Expired).expect("cert");
+    let cfg = Sim::talosconfig_with(&sim.controlplane.endpoint.to_string(), sim.pki().ca_pem(), &cert);
+    first_call(&cfg).await.expect_err("server refuses the expired certificate");
+    // A client certificate from another CA is refused too.
+    let other = Pki::new().expect("pki");
+    let foreign = other.admin_cert().expect("cert");
+    let cfg = Sim::talosconfig_with(&sim.controlplane.endpoint.to_string(), sim.pki().ca_pem(), &foreign);
+    first_call(&cfg).await.expect_err("server refuses a foreign client certificate");
+}
+
+#[tokio::test]
+async fn unreachable_endpoints_fail_clearly_within_the_timeout() {
+    let sim = sim().await;
+    // Nothing listens: refused at once.
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        l.local_addr().expect("addr")
+    };
+    let cfg = Sim::talosconfig_with(&closed.to_string(), sim.pki().ca_pem(), sim.admin());
+    let started = Instant::now();
+    let err = first_call(&cfg).await.expect_err("refused");
+    assert!(matches!(&err, Error::Connect { endpoint, .. } if endpoint == &closed.to_string()), "{err:?}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+
+    // Something accepts but never speaks TLS: the connect timeout ends it.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = silent.local_addr().expect("addr");
+    let hold = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = silent.accept().await {
+            held.push(s);
+        }
+    });
+    let cfg = Sim::talosconfig_with(&addr.to_string(), sim.pki().ca_pem(), sim.admin());
+    let quick = ClientOptions {
+        context: None,
+        connect_timeout: Duration::from_millis(500),
+        call_timeout: Duration::from_secs(1),
+    };
+    let started = Instant::now();
+    let err = Client::connect(&cfg, quick).await.expect_err("times out");
+    let elapsed = started.elapsed();
+    assert!(matches!(&err, Error::Connect { .. }), "{err:?}");
+    assert!(err.to_string().contains(&addr.to_string()), "{err}");
+    assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+    hold.abort();
+}
+
+#[tokio::test]
+async fn talosconfig_file_is_private_and_loads() {
+    let sim = sim().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("talosconfig");
+    sim.write_talosconfig(&path).expect("written");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(!text.contains("PRIVATE KEY"), "PEMs are base64-encoded");
+    let cfg = talos_client::Talosconfig::from_file(&path).expect("parses");
+    let c = Client::connect(&cfg, options()).await.expect("connects");
+    assert_eq!(c.version(&Target::node(WORKER)).await.expect("version").node, WORKER);
+}
+
+#[tokio::test]
+async fn client_cert_without_any_extended_usage_is_refused_by_apid() {
+    let sim = sim().await;
+    let cert = sim.pki().client_cert(&["os:admin"], ClientUsage::NoExtendedUsage, Validity::Current).expect("cert");
+    let cfg = Sim::talosconfig_with(&sim.controlplane.endpoint.to_string(), sim.pki().ca_pem(), &cert);
+    let err = first_call(&cfg).await.expect_err("refused");
+    assert_eq!(err.code(), Some(Code::Unauthenticated));
+    assert_eq!(err.message(), "certificate \"O=os:admin\" is missing the client auth extended key usage");
+}
+
+#[tokio::test]
+async fn reader_role_is_limited() {
+    let sim = sim().await;
+    let cert = sim.pki().client_cert(&["os:reader"], ClientUsage::ClientAuth, Validity::Current).expect("cert");
+    let cfg = Sim::talosconfig_with(&sim.controlplane.endpoint.to_string(), sim.pki().ca_pem(), &cert);
+    let c = Client::connect(&cfg, options()).await.expect("connects");
+    let worker = Target::node(WORKER);
+    assert_eq!(c.version(&worker).await.expect("reader may read versions").tag, "v1.13.10");
+    assert_eq!(c.members(&worker).await.expect("and members").len(), 2);
+    for err in [
+        c.machine_config(&worker, "v1alpha1").await.expect_err("sensitive"),
+        c.kubeconfig(&Target::node(CONTROLPLANE)).await.expect_err("admin only"),
+        c.apply_configuration(&worker, talos_sim::WORKER_CONFIG, ApplyOptions::mode(ApplyMode::NoReboot))
+            .await
+            .expect_err("admin only"),
+    ] {
+        assert_eq!(err.code(), Some(Code::PermissionDenied), "{err}");
+        assert_eq!(err.message(), "not authorized");
+    }
+}
+
+#[tokio::test]
+async fn binary_writes_a_private_talosconfig_and_serves() {
+    use tokio::io::AsyncBufReadExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_talos-sim"))
+        .arg("--dir")
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawns");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let mut seen = Vec::new();
+    let ready = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(line) = lines.next_line().await.expect("reads") {
+            let done = line.starts_with("simulated Talos");
+            seen.push(line);
+            if done {
+                return true;
+            }
+        }
+        false
+    })
+    .await
+    .expect("starts in time");
+    assert!(ready, "{seen:?}");
+    assert!(seen.iter().any(|l| l.starts_with("controlplane 10.5.0.2 talos-default-controlplane-1 127.0.0.1:")));
+    assert!(seen.iter().any(|l| l.starts_with("worker 10.5.0.3 talos-default-worker-1 127.0.0.1:")));
+    let path = dir.path().join("talosconfig");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&path).expect("meta").permissions().mode() & 0o777, 0o600);
+    }
+    let cfg = talos_client::Talosconfig::from_file(&path).expect("parses");
+    let c = Client::connect(&cfg, options()).await.expect("connects");
+    assert_eq!(c.version(&Target::node(WORKER)).await.expect("version").tag, "v1.13.10");
+    child.kill().await.expect("stops");
+}
