@@ -320,3 +320,8 @@ async fn serve(
     });
     Ok((addr, tx, handle))
 }
+
+/// The repository README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct RootReadmeDoctests;
