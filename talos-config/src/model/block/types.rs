@@ -6,7 +6,7 @@ use crate::value::{DecodeCx, MergeFlags, Value};
 use crate::yaml::Node;
 
 /// `humanize.ParseBytes`, accepting a leading `-` as Talos's sizes do. Returns the magnitude.
-fn parse_bytes(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_bytes(text: &str) -> Result<f64, String> {
     let body = text.strip_prefix('-').unwrap_or(text);
     let split = body.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).unwrap_or(body.len());
     let (num, unit) = body.split_at(split);

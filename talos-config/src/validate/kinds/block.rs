@@ -13,29 +13,8 @@ const DISK_LOCATOR: &[&str] =
 /// A byte size's magnitude and sign (`meta.ByteSize`).
 fn byte_size(b: &ByteSize) -> Option<(f64, bool)> {
     let raw = b.raw.as_deref()?;
-    let neg = raw.starts_with('-');
-    let body = raw.strip_prefix('-').unwrap_or(raw);
-    let split = body.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).unwrap_or(body.len());
-    let (num, unit) = body.split_at(split);
-    let num: String = num.chars().filter(|&c| c != ',').collect();
-    let value: f64 = num.parse().ok()?;
-    let mult: f64 = match unit.trim().to_lowercase().as_str() {
-        "" | "b" => 1.0,
-        "k" | "kb" => 1e3,
-        "ki" | "kib" => 1024.0,
-        "m" | "mb" => 1e6,
-        "mi" | "mib" => 1024f64.powi(2),
-        "g" | "gb" => 1e9,
-        "gi" | "gib" => 1024f64.powi(3),
-        "t" | "tb" => 1e12,
-        "ti" | "tib" => 1024f64.powi(4),
-        "p" | "pb" => 1e15,
-        "pi" | "pib" => 1024f64.powi(5),
-        "e" | "eb" => 1e18,
-        "ei" | "eib" => 1024f64.powi(6),
-        _ => return None,
-    };
-    Some(((value * mult).floor(), neg))
+    let magnitude = crate::model::block::types::parse_bytes(raw).ok()?;
+    Some((magnitude.floor(), raw.starts_with('-')))
 }
 
 fn provisioning_is_zero(p: &ProvisioningSpec) -> bool {
