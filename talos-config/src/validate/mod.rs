@@ -37,7 +37,9 @@ pub struct Findings {
 /// Everything a document's checks may look at.
 #[derive(Clone, Copy, Debug)]
 pub struct Context<'a> {
+    /// The runtime mode validated for.
     pub mode: Mode,
+    /// Strict / installed.
     pub options: Options,
     /// The whole config (for checks that look at other documents).
     pub config: &'a Config,
@@ -71,6 +73,7 @@ pub trait Validate {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}", render_list(&self.issues))]
 pub struct ValidationError {
+    /// The top-level items of Talos's go-multierror list.
     pub issues: Vec<Issue>,
 }
 
@@ -90,7 +93,9 @@ impl ValidationError {
 /// The outcome of a validation: warnings, and the error if the config is rejected.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
+    /// Warnings in Talos's order (printed by talosctl as `WARNING: <w>`).
     pub warnings: Vec<String>,
+    /// The rejection, if any.
     pub error: Option<ValidationError>,
 }
 

@@ -3,9 +3,13 @@
 /// The runtime mode a config is validated for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
+    /// A cloud platform: nothing mode-specific.
     Cloud,
+    /// Talos in a container (`talosctl cluster create docker`): host DNS forwarding required.
     Container,
+    /// Bare metal: `machine.install` required until installed.
     Metal,
+    /// Metal agent mode: validated like cloud; a node refuses the API.
     MetalAgent,
 }
 

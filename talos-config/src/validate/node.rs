@@ -33,6 +33,7 @@ impl Code {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("rpc error: code = {} desc = {message}", code.name())]
 pub struct Rejection {
+    /// The gRPC status code.
     pub code: Code,
     /// The status message (Talos's text, no trailing newline added).
     pub message: String,

@@ -207,25 +207,22 @@ fn filesystem(f: &FilesystemSpec, out: &mut Vec<Issue>) {
     }
 }
 
-impl Validate for RawVolumeConfig {
-    fn validate(&self, _cx: &Context<'_>) -> Findings {
-        let mut out = Vec::new();
-        volume_name(&self.name, &mut out);
-        provisioning(&self.provisioning, true, true, &mut out);
-        encryption(&self.encryption, &mut out);
-        errors(out)
-    }
+/// Raw and swap volumes share their checks: name, required provisioning, encryption.
+macro_rules! raw_volume_checks {
+    ($($kind:ty),*) => {$(
+        impl Validate for $kind {
+            fn validate(&self, _cx: &Context<'_>) -> Findings {
+                let mut out = Vec::new();
+                volume_name(&self.name, &mut out);
+                provisioning(&self.provisioning, true, true, &mut out);
+                encryption(&self.encryption, &mut out);
+                errors(out)
+            }
+        }
+    )*};
 }
 
-impl Validate for SwapVolumeConfig {
-    fn validate(&self, _cx: &Context<'_>) -> Findings {
-        let mut out = Vec::new();
-        volume_name(&self.name, &mut out);
-        provisioning(&self.provisioning, true, true, &mut out);
-        encryption(&self.encryption, &mut out);
-        errors(out)
-    }
-}
+raw_volume_checks!(RawVolumeConfig, SwapVolumeConfig);
 
 impl Validate for ExistingVolumeConfig {
     fn validate(&self, _cx: &Context<'_>) -> Findings {

@@ -620,7 +620,6 @@ pub fn runtime_validate(config: &Config, mode: Mode, installed: bool) -> Finding
 
 /// Talos's `KubernetesVersionFromImageRef`: the text after the last `:v`, up to an `@`, parsed
 /// tolerantly as a semantic version and printed back.
-///
 pub fn kubernetes_version_from_image_ref(image_ref: &str) -> Result<String, String> {
     let Some(idx) = image_ref.rfind(":v") else {
         return Err(format!("invalid image reference: {}", q(image_ref)));
