@@ -61,7 +61,16 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     }
 
     let patches = load_patches(sources).map_err(talos_error)?;
-    let out = apply_patches(&config, &patches).map_err(talos_error)?;
+    // A decode error that names no input comes from the config itself, as long as the first
+    // step reads the file as written (a JSON6902 step first would re-encode it).
+    let config_name = args.config.display().to_string();
+    let first_reads_file = patches.first().is_some_and(|p| !p.is_json6902());
+    let out = apply_patches(&config, &patches)
+        .map_err(|e| match e {
+            Error::Decode { .. } if e.location().input.is_none() && first_reads_file => e.in_input(&config_name),
+            other => other,
+        })
+        .map_err(talos_error)?;
 
     match &args.output {
         Some(path) => write_atomically(path, &out),

@@ -197,11 +197,13 @@ pub(crate) fn load_entries(bytes: &[u8], allow_patch_delete: bool) -> Result<Vec
                 Some(root.mark.column),
             ));
         }
-        let doc = decode_document(&root).map_err(|e| {
+        let doc = decode_document(&root).map_err(|(e, mark)| {
+            // Talos names the document's line; the location points at the first offending node.
+            let mark = mark.filter(|m| m.line > 0).unwrap_or(root.mark);
             Error::decode(
                 format!("error decoding document {}/{}/{} (line {at}): {e}", id.0, id.1, id.2),
-                Some(at),
-                Some(root.mark.column),
+                Some(mark.line),
+                Some(mark.column),
             )
         })?;
         known.push(id);
@@ -218,8 +220,52 @@ fn top_value(root: &Node, key: &str) -> String {
     root.get(key).and_then(|v| v.as_scalar()).map(|s| s.text.clone()).unwrap_or_default()
 }
 
-/// Upstream decoder `decode`: picks the Go type, decodes, checks unknown keys.
-fn decode_document(root: &Node) -> Result<Box<dyn Document>, String> {
+/// Upstream decoder `decode`: picks the Go type, decodes, checks unknown keys. An error comes
+/// with the position of the first offending node, when there is one.
+fn decode_document(root: &Node) -> Result<Box<dyn Document>, DecodeFailure> {
+    let (entry, kind) = pick_kind(root).map_err(|e| (e, None))?;
+    let mut cx = DecodeCx::new();
+    let doc = (entry.decode)(root, &mut cx);
+    let first = cx.first_mark();
+    if let Some(e) = cx.into_error() {
+        return Err((format!("error decoding {kind} to {}: {e}", (entry.go_type)()), first));
+    }
+    match (entry.unknown_keys)(root).map_err(|e| (e, None))? {
+        Some(summary) => {
+            Err((format!("unknown keys found during decoding:\n{}", emit_v4(&summary)), first_unknown(&summary)))
+        }
+        None => Ok(doc),
+    }
+}
+
+/// A decoding failure: Talos's text, and where the first offending node is.
+type DecodeFailure = (String, Option<crate::yaml::Mark>);
+
+/// The first unknown key of an unknown-keys summary (its original position): summary nodes built
+/// for known containers carry no position, the unknown entries are the original nodes.
+fn first_unknown(summary: &Node) -> Option<crate::yaml::Mark> {
+    let mut best: Option<crate::yaml::Mark> = None;
+    let mut stack = vec![summary];
+    while let Some(node) = stack.pop() {
+        let children: Vec<(&Node, &Node)> = match &node.value {
+            NodeValue::Mapping(entries, _) => entries.iter().map(|(k, v)| (k, v)).collect(),
+            NodeValue::Sequence(items, _) => items.iter().map(|i| (i, i)).collect(),
+            NodeValue::Scalar(_) => Vec::new(),
+        };
+        for (key, value) in children {
+            if value.mark.line == 0 {
+                stack.push(value);
+            } else if best.is_none_or(|b| (key.mark.line, key.mark.column) < (b.line, b.column)) {
+                best = Some(key.mark);
+            }
+        }
+    }
+    best
+}
+
+/// Upstream decoder `decode`'s type selection: the kind entry for a document.
+/// Returns the entry and the `kind` text as upstream read it (empty for the legacy document).
+fn pick_kind(root: &Node) -> Result<(&'static crate::document::KindEntry, String), String> {
     let Some(entries) = root.as_mapping() else {
         return Err("expected a mapping node".into());
     };
@@ -261,18 +307,10 @@ fn decode_document(root: &Node) -> Result<Box<dyn Document>, String> {
         // The legacy registration ignores the version; every other kind is v1alpha1 only.
         lookup(&kind).filter(|e| e.kind == "v1alpha1" || version == "v1alpha1")
     };
-    let Some(entry) = entry else {
-        return Err(format!("{kind:?} {version:?}: not registered"));
-    };
-    let mut cx = DecodeCx::new();
-    let doc = (entry.decode)(root, &mut cx);
-    if let Some(e) = cx.into_error() {
-        return Err(format!("error decoding {kind} to {}: {e}", (entry.go_type)()));
+    match entry {
+        Some(entry) => Ok((entry, kind)),
+        None => Err(format!("{kind:?} {version:?}: not registered")),
     }
-    if let Some(summary) = (entry.unknown_keys)(root)? {
-        return Err(format!("unknown keys found during decoding:\n{}", emit_v4(&summary)));
-    }
-    Ok(doc)
 }
 
 #[cfg(test)]

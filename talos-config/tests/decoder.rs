@@ -153,3 +153,22 @@ version: v1alpha1\nmachine:\n  hostname:\n    $patch: delete\n  network:\n    - 
 version: v1alpha1\nmachine:\n    network:\n        - interface: eth1\n          addresses: [10.3.5.5/32]\n        - interface: eth0\n          dhcp6: true\n"
     );
 }
+
+/// Talos's text names the document's line; the error's location points at the first offending
+/// node (the unknown key, or the value of the wrong type).
+#[test]
+fn locations_point_at_the_offending_node() {
+    let loc = |text: &[u8]| {
+        let e = Config::from_bytes(text).unwrap_err();
+        (e.location().line, e.location().column)
+    };
+    assert_eq!(loc(b"machine:\n  type: worker\n  network:\n    bogus: 1\n    alsoBad: 2\n"), (Some(4), Some(5)));
+    assert_eq!(loc(b"machine:\n  type: worker\n  certSANs: foo\n"), (Some(3), Some(13)));
+    assert_eq!(loc(b"---\napiVersion: v1alpha1\nkind: mock\n"), (Some(2), Some(1)));
+    let patch_err =
+        talos_config::load_patches([talos_config::PatchSource::new("p.yaml", "machine:\n  foo: bar\n")]).unwrap_err();
+    assert_eq!(
+        (patch_err.location().input.as_deref(), patch_err.location().line, patch_err.location().column),
+        (Some("p.yaml"), Some(2), Some(3))
+    );
+}

@@ -7,6 +7,7 @@ use crate::yaml::{Node, NodeValue, ScalarStyle};
 #[derive(Debug, Default)]
 pub struct DecodeCx {
     errors: Vec<String>,
+    first: Option<crate::yaml::Mark>,
 }
 
 impl DecodeCx {
@@ -18,6 +19,12 @@ impl DecodeCx {
     /// Records `line N: <message>` for `node`.
     pub fn error(&mut self, node: &Node, message: impl std::fmt::Display) {
         self.errors.push(format!("line {}: {}", node.mark.line, message));
+        self.first.get_or_insert(node.mark);
+    }
+
+    /// Where the first recorded error is.
+    pub fn first_mark(&self) -> Option<crate::yaml::Mark> {
+        self.first
     }
 
     /// The recorded errors, in order.
