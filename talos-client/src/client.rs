@@ -194,7 +194,12 @@ pub struct LogLine {
     pub line: String,
 }
 
-/// Splits raw log chunks into lines, per node.
+/// Longest partial line kept per node: a peer sending more bytes without a `\n` gets them flushed as a line of
+/// this size (so a misbehaving peer cannot grow the buffer without limit).
+pub const MAX_PARTIAL_LINE: usize = 1 << 20;
+
+/// Splits raw log chunks into lines, per node. Each byte is scanned once; a partial line longer than
+/// [`MAX_PARTIAL_LINE`] is flushed as a line.
 #[derive(Debug, Default)]
 pub struct LineSplitter {
     partial: BTreeMap<String, Vec<u8>>,
@@ -204,16 +209,35 @@ impl LineSplitter {
     /// Feeds one chunk; returns the lines it completes.
     pub fn push(&mut self, node: &str, bytes: &[u8]) -> Vec<LogLine> {
         let buf = self.partial.entry(node.to_string()).or_default();
-        buf.extend_from_slice(bytes);
         let mut lines = Vec::new();
-        while let Some(pos) = buf.iter().position(|b| *b == b'\n') {
-            let rest = buf.split_off(pos + 1);
-            let mut line = std::mem::replace(buf, rest);
-            line.pop();
-            if line.last() == Some(&b'\r') {
-                line.pop();
+        let emit = |line: &[u8], lines: &mut Vec<LogLine>| {
+            lines.push(LogLine { node: node.to_string(), line: String::from_utf8_lossy(line).into_owned() });
+        };
+        let mut rest = bytes;
+        loop {
+            let (piece, complete) = match rest.iter().position(|b| *b == b'\n') {
+                Some(pos) => (&rest[..pos], Some(&rest[pos + 1..])),
+                None => (rest, None),
+            };
+            let mut piece = piece;
+            // Flush whole MAX_PARTIAL_LINE-sized pieces of an overlong line.
+            while buf.len() + piece.len() > MAX_PARTIAL_LINE {
+                let room = MAX_PARTIAL_LINE - buf.len();
+                buf.extend_from_slice(&piece[..room]);
+                piece = &piece[room..];
+                emit(buf, &mut lines);
+                buf.clear();
             }
-            lines.push(LogLine { node: node.to_string(), line: String::from_utf8_lossy(&line).into_owned() });
+            buf.extend_from_slice(piece);
+            match complete {
+                Some(after) => {
+                    let line: &[u8] = buf;
+                    emit(line.strip_suffix(b"\r").unwrap_or(line), &mut lines);
+                    buf.clear();
+                    rest = after;
+                }
+                None => break,
+            }
         }
         lines
     }
@@ -720,6 +744,15 @@ fn cosi_request<T>(message: T, target: &Target) -> Result<tonic::Request<T>> {
     Ok(req)
 }
 
+/// Appends a received kubeconfig chunk, refusing an archive larger than [`MAX_KUBECONFIG`].
+fn append_archive(archive: &mut Vec<u8>, bytes: &[u8]) -> std::result::Result<(), String> {
+    if (archive.len() as u64).saturating_add(bytes.len() as u64) > MAX_KUBECONFIG {
+        return Err(format!("kubeconfig archive exceeds {MAX_KUBECONFIG} bytes"));
+    }
+    archive.extend_from_slice(bytes);
+    Ok(())
+}
+
 /// Unpacks the kubeconfig from a gzip-compressed tar (the entry named `kubeconfig`).
 pub fn extract_kubeconfig(archive: &[u8]) -> std::result::Result<Vec<u8>, String> {
     let gz = flate2::read::GzDecoder::new(archive);
@@ -929,7 +962,7 @@ impl Client {
                     if let Some(err) = in_band_error(&data, &fallback) {
                         return Err(err);
                     }
-                    archive.extend_from_slice(&data.bytes);
+                    append_archive(&mut archive, &data.bytes).map_err(|m| Error::protocol(Some(&fallback), m))?;
                 }
                 Ok(archive)
             })
@@ -1060,8 +1093,7 @@ impl Client {
     ) -> Result<PatchOutcome> {
         let target = Target::node(node);
         let version = self.version(&target).await?;
-        let mode = talos_config::validate::Mode::parse(&version.platform_mode)
-            .map_err(|m| Error::protocol(Some(node), format!("node reports an unusable platform mode: {m}")))?;
+        let mode = local_check_mode(node, &version.platform_mode)?;
         let before = self.machine_config(&target, ACTIVE_CONFIG_ID).await?;
         let patched = talos_config::apply_patches(&before.bytes, patches)?;
         let local_warnings = talos_config::validate::node::check_apply(&patched, mode, true).map_err(|r| {
@@ -1088,6 +1120,25 @@ impl Client {
             local_warnings,
             config: patched,
         })
+    }
+}
+
+/// The text Talos answers every MachineService call with in agent mode.
+pub const AGENT_MODE_TEXT: &str = "API is not implemented in agent mode";
+
+/// The validation mode for a node's reported platform mode, for [`Client::patch_machine_config`]'s local check.
+/// A `metal-agent` node answers `ApplyConfiguration` with `Unimplemented` ([`AGENT_MODE_TEXT`]): refused as
+/// [`Error::Rejected`] with that code and text.
+fn local_check_mode(node: &str, platform_mode: &str) -> Result<talos_config::validate::Mode> {
+    use talos_config::validate::Mode;
+    match Mode::parse(platform_mode) {
+        Ok(Mode::MetalAgent) => Err(Error::Rejected {
+            node: node.to_string(),
+            code: Code::Unimplemented,
+            message: AGENT_MODE_TEXT.to_string(),
+        }),
+        Ok(mode) => Ok(mode),
+        Err(m) => Err(Error::protocol(Some(node), format!("node reports an unusable platform mode: {m}"))),
     }
 }
 
@@ -1161,6 +1212,60 @@ mod tests {
         let got = s.push("a", b"lo\r\nworld\n");
         assert_eq!(got.iter().map(|l| l.line.as_str()).collect::<Vec<_>>(), ["hello", "world"]);
         assert_eq!(s.finish(), vec![LogLine { node: "b".into(), line: "y".into() }]);
+    }
+
+    #[test]
+    fn overlong_partial_lines_are_flushed() {
+        let mut s = LineSplitter::default();
+        let chunk = vec![b'x'; 4096];
+        let mut got = Vec::new();
+        for _ in 0..(3 * MAX_PARTIAL_LINE / chunk.len() + 1) {
+            got.extend(s.push("a", &chunk));
+        }
+        assert_eq!(got.len(), 3);
+        assert!(got.iter().all(|l| l.node == "a" && l.line.len() == MAX_PARTIAL_LINE));
+        assert_eq!(s.partial.get("a").map(Vec::len), Some(4096));
+        let got = s.push("a", b"y\nz");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].line.len(), 4097);
+        assert_eq!(s.finish(), vec![LogLine { node: "a".into(), line: "z".into() }]);
+
+        // A line of exactly the limit stays one line.
+        let mut line = vec![b'q'; MAX_PARTIAL_LINE];
+        line.push(b'\n');
+        let got = s.push("b", &line);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].line.len(), MAX_PARTIAL_LINE);
+        assert!(s.finish().is_empty());
+    }
+
+    #[test]
+    fn kubeconfig_archive_is_capped() {
+        let mut archive = Vec::new();
+        let chunk = vec![0u8; 1 << 20];
+        for _ in 0..16 {
+            append_archive(&mut archive, &chunk).unwrap();
+        }
+        assert_eq!(append_archive(&mut archive, b"x").unwrap_err(), "kubeconfig archive exceeds 16777216 bytes");
+        assert_eq!(archive.len() as u64, MAX_KUBECONFIG);
+    }
+
+    #[test]
+    fn platform_modes_for_the_local_check() {
+        use talos_config::validate::Mode;
+        assert_eq!(local_check_mode("n", "container").unwrap(), Mode::Container);
+        assert_eq!(local_check_mode("n", "metal").unwrap(), Mode::Metal);
+        assert_eq!(local_check_mode("n", "cloud").unwrap(), Mode::Cloud);
+        let err = local_check_mode("10.5.0.3", "metal-agent").unwrap_err();
+        assert_eq!(err.code(), Some(Code::Unimplemented));
+        assert_eq!(err.message(), "API is not implemented in agent mode");
+        assert_eq!(
+            err.to_string(),
+            "10.5.0.3: rpc error: code = Unimplemented desc = API is not implemented in agent mode"
+        );
+        let err = local_check_mode("n", "Metal").unwrap_err();
+        assert!(matches!(err, Error::Protocol { .. }), "{err:?}");
+        assert_eq!(err.code(), None);
     }
 
     #[test]

@@ -125,9 +125,18 @@ impl Context {
 /// assert_eq!(fixed, b"-----BEGIN PRIVATE KEY-----\nMC4=\n-----END PRIVATE KEY-----\n");
 /// ```
 pub fn rewrite_key_label(pem: &[u8]) -> Vec<u8> {
-    let pem = replace_bytes(pem, b"-----BEGIN ED25519 PRIVATE KEY-----", b"-----BEGIN PRIVATE KEY-----");
-    replace_bytes(&pem, b"-----END ED25519 PRIVATE KEY-----", b"-----END PRIVATE KEY-----")
+    let pem = replace_bytes(pem, ED25519_KEY_BEGIN.as_bytes(), PKCS8_KEY_BEGIN.as_bytes());
+    replace_bytes(&pem, ED25519_KEY_END.as_bytes(), PKCS8_KEY_END.as_bytes())
 }
+
+/// The BEGIN line of a key as Talos writes it into a talosconfig.
+pub const ED25519_KEY_BEGIN: &str = "-----BEGIN ED25519 PRIVATE KEY-----";
+/// The END line of a key as Talos writes it into a talosconfig.
+pub const ED25519_KEY_END: &str = "-----END ED25519 PRIVATE KEY-----";
+/// The BEGIN line of a PKCS#8 key (what rustls reads).
+pub const PKCS8_KEY_BEGIN: &str = "-----BEGIN PRIVATE KEY-----";
+/// The END line of a PKCS#8 key (what rustls reads).
+pub const PKCS8_KEY_END: &str = "-----END PRIVATE KEY-----";
 
 fn replace_bytes(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(haystack.len());
@@ -339,6 +348,7 @@ impl Talosconfig {
             return Err(Error::config("talos config file is empty"));
         }
         let entries = mapping(&root, "the top level")?;
+        check_duplicates(&root)?;
         let mut cfg = Talosconfig::default();
         for (k, v) in entries {
             match scalar_text(k) {
@@ -402,29 +412,46 @@ impl Talosconfig {
     }
 }
 
-/// Writes `bytes` to `path` atomically with mode 0600 (temporary file + rename).
+/// Writes `bytes` to `path` atomically with mode 0600: a new temporary file with an unpredictable name in the same
+/// directory (created exclusively, so a planted file or symlink is never followed), then a rename over `path`.
 pub fn write_secret_file(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write as _;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
     let io = |p: &Path, e: std::io::Error| Error::Io { path: p.to_path_buf(), message: e.to_string() };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "talosconfig".into());
-    let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        opts.mode(0o600);
-    }
+    let mut attempt = 0u32;
+    let (tmp, mut f) = loop {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        let count = COUNTER.fetch_add(1, Ordering::Relaxed);
+        // Mix the clock, the process id and a counter so neither other threads nor other processes collide.
+        let suffix = (nanos as u64) ^ (u64::from(std::process::id()) << 32) ^ count.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let tmp = dir.join(format!(".{name}.tmp.{suffix:016x}"));
+        let mut opts = std::fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt as _;
+            opts.mode(0o600);
+        }
+        match opts.open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(e) => return Err(io(&tmp, e)),
+        }
+    };
     let result = (|| {
-        let mut f = opts.open(&tmp).map_err(|e| io(&tmp, e))?;
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt as _;
-            // A stale temp file may have had other permissions.
+            // Exactly 0600 whatever the umask.
             f.set_permissions(std::fs::Permissions::from_mode(0o600)).map_err(|e| io(&tmp, e))?;
         }
         f.write_all(bytes).map_err(|e| io(&tmp, e))?;
@@ -435,6 +462,58 @@ pub fn write_secret_file(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// go-yaml's duplicate-key check of one mapping (every later key equal to an earlier one), in its text.
+fn duplicate_keys(entries: &[(Node, Node)], errors: &mut Vec<String>) -> bool {
+    let before = errors.len();
+    for (i, (a, _)) in entries.iter().enumerate() {
+        let Some(x) = a.as_scalar() else { continue };
+        for (b, _) in &entries[i + 1..] {
+            if let Some(y) = b.as_scalar()
+                && x.text == y.text
+            {
+                errors.push(format!(
+                    "line {}: mapping key {} already defined at line {}",
+                    b.mark.line,
+                    talos_config::gofmt::quote(&y.text),
+                    a.mark.line
+                ));
+            }
+        }
+    }
+    errors.len() > before
+}
+
+/// Duplicate keys where talosctl decodes: the top level, `contexts` and each context (go-yaml does not descend into
+/// a mapping with duplicates).
+fn check_duplicates(root: &Node) -> Result<()> {
+    let mut errors = Vec::new();
+    if let Some(top) = root.as_mapping()
+        && !duplicate_keys(top, &mut errors)
+    {
+        for (k, v) in top {
+            if scalar_text(k) == Some("contexts")
+                && let Some(contexts) = v.as_mapping()
+                && !duplicate_keys(contexts, &mut errors)
+            {
+                for (_, ctx) in contexts {
+                    if let Some(ctx) = ctx.as_mapping() {
+                        duplicate_keys(ctx, &mut errors);
+                    }
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let mut text = String::from("invalid talosconfig: yaml: unmarshal errors:");
+    for e in errors {
+        text.push_str("\n  ");
+        text.push_str(&e);
+    }
+    Err(Error::config(text))
 }
 
 fn parse_context(name: &str, node: &Node) -> Result<Context> {

@@ -84,10 +84,95 @@ fn errors_never_show_secrets() {
     assert!(!debug.contains("MC4C") && !debug.contains("PRIVATE") && !debug.contains("Q1JU"), "{debug}");
     assert!(debug.contains("<redacted>"));
 
-    let err = Talosconfig::parse(b"context: [1\n").unwrap_err();
-    assert!(matches!(err, Error::Config { .. }));
+    let text = format!("context: a\ncontexts:\n  a:\n    key: {secret}\n    endpoints: [1\n");
+    let err = Talosconfig::parse(text.as_bytes()).unwrap_err();
+    assert!(matches!(err, Error::Config { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "invalid talosconfig: yaml: while parsing a flow sequence at line 4, column 16: line 5: did not find expected ',' or ']'"
+    );
+    assert!(!err.to_string().contains("c2VjcmV0") && !format!("{err:?}").contains("c2VjcmV0"));
     let err = Talosconfig::parse(b"- a\n").unwrap_err();
     assert_eq!(err.to_string(), "invalid talosconfig: the top level must be a mapping");
+}
+
+#[test]
+fn duplicate_keys_are_refused_as_go_yaml_does() {
+    let err = Talosconfig::parse(b"context: a\ncontexts: {}\ncontext: b\n").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid talosconfig: yaml: unmarshal errors:\n  line 3: mapping key \"context\" already defined at line 1"
+    );
+    let secret = "c2VjcmV0LWtleS1tYXRlcmlhbA==";
+    let text = format!(
+        "context: a\ncontexts:\n  a:\n    key: {secret}\n    endpoints: [x]\n    key: {secret}\n  b: {{}}\n  b: {{}}\n"
+    );
+    let err = Talosconfig::parse(text.as_bytes()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid talosconfig: yaml: unmarshal errors:\n  line 8: mapping key \"b\" already defined at line 7"
+    );
+    let text = format!("context: a\ncontexts:\n  a:\n    key: {secret}\n    endpoints: [x]\n    key: {secret}\n");
+    let err = Talosconfig::parse(text.as_bytes()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid talosconfig: yaml: unmarshal errors:\n  line 6: mapping key \"key\" already defined at line 4"
+    );
+    assert!(!format!("{err} {err:?}").contains("c2VjcmV0"));
+    // Duplicates under keys talosctl does not decode are not checked (go-yaml skips unknown fields).
+    Talosconfig::parse(b"context: a\ncontexts:\n  a:\n    auth: {x: 1, x: 2}\n").unwrap();
+}
+
+/// A directory removed on drop.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn write_replaces_a_symlink_instead_of_following_it_and_threads_do_not_collide() {
+    let root = std::env::temp_dir().join(format!("talos-client-symlink-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let dir = Dir(root);
+    let victim = dir.path().join("victim");
+    std::fs::write(&victim, "untouched").unwrap();
+    let path = dir.path().join("talosconfig");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&victim, &path).unwrap();
+        talos_client::config::write_secret_file(&path, b"secret").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
+        assert!(!std::fs::symlink_metadata(&path).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "secret");
+    }
+    let handles: Vec<_> = (0..16)
+        .map(|i| {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                for _ in 0..20 {
+                    talos_client::config::write_secret_file(&path, format!("writer {i}").as_bytes()).unwrap();
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    assert!(std::fs::read_to_string(&path).unwrap().starts_with("writer "));
+    let mut names: Vec<_> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["talosconfig", "victim"], "no temporary files left");
 }
 
 #[test]

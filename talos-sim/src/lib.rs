@@ -7,6 +7,8 @@
 //! config versions, try-mode rollback, services, the kubelet's crash loop on an unknown flag,
 //! logs, members, version, kubeconfig). README.md lists what is and is not simulated.
 
+#![warn(missing_docs)]
+
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::Path;
 use std::sync::Arc;
@@ -21,13 +23,13 @@ use tokio::task::JoinHandle;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::{Certificate, Identity as TlsIdentity, Server, ServerTlsConfig};
 
-pub mod der;
-pub mod kubeconfig;
-pub mod kubelet;
+pub(crate) mod der;
+pub(crate) mod kubeconfig;
+pub(crate) mod kubelet;
 pub mod node;
 pub mod pki;
-pub mod server;
-pub mod util;
+pub(crate) mod server;
+pub(crate) mod util;
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]
@@ -51,10 +53,16 @@ const MAX_MESSAGE: usize = 32 << 20;
 /// Why the simulator could not start or write its files. Never carries key material.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
+    /// Certificate generation failed.
     #[error(transparent)]
     Pki(#[from] pki::PkiError),
+    /// A socket or file operation failed.
     #[error("i/o: {0}")]
     Io(#[from] std::io::Error),
+    /// Writing a file through `talos_client` failed.
+    #[error(transparent)]
+    Write(#[from] talos_client::Error),
+    /// The TLS server could not be set up.
     #[error("tls setup: {0}")]
     Tls(String),
 }
@@ -78,18 +86,23 @@ impl Default for SimOptions {
 /// One running simulated node's endpoint.
 #[derive(Clone, Debug)]
 pub struct SimNode {
+    /// The node's hostname (`talos-default-controlplane-1`, `talos-default-worker-1`).
     pub hostname: String,
     /// The lab address clients use as a node target (`10.5.0.2`, `10.5.0.3`).
     pub address: IpAddr,
+    /// Control plane or worker.
     pub machine_type: MachineType,
     /// Where it listens (127.0.0.1, ephemeral port).
     pub endpoint: SocketAddr,
+    /// The simulated node itself (its state can be inspected directly).
     pub node: Arc<Node>,
 }
 
 /// A running simulated cluster. Dropping it stops the servers and background tasks.
 pub struct Sim {
+    /// The control plane (`10.5.0.2`): its endpoint forwards to the worker like apid.
     pub controlplane: SimNode,
+    /// The worker (`10.5.0.3`): its endpoint serves only itself.
     pub worker: SimNode,
     pki: Pki,
     admin: CertKey,
@@ -268,25 +281,10 @@ impl Drop for Sim {
     }
 }
 
-/// Writes a file readable by its owner only (created 0600, permissions forced on existing files).
+/// Writes a file readable by its owner only: atomically (a new temporary file, then a rename), mode 0600, never
+/// following a symlink at `path` (see [`talos_client::config::write_secret_file`]).
 pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), SimError> {
-    use std::io::Write;
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-        opts.mode(0o600);
-        let mut f = opts.open(path)?;
-        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-        f.write_all(bytes)?;
-    }
-    #[cfg(not(unix))]
-    {
-        let mut f = opts.open(path)?;
-        f.write_all(bytes)?;
-    }
-    Ok(())
+    Ok(talos_client::config::write_secret_file(path, bytes)?)
 }
 
 async fn serve(

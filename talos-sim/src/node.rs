@@ -31,21 +31,30 @@ const MAX_LOG: usize = 1 << 20;
 /// The kubelet's `Waiting for ...` condition text.
 pub const KUBELET_WAITING: &str = "Waiting for volumes /var/lib, /var/lib/kubelet, /var/log, /var/log/audit, /var/log/containers, /var/log/pods, /var/lib/kubelet/seccomp, /var/lib/kubelet/seccomp/profiles, /var/log/audit/kube, /var/mnt to be mounted, service \"cri\" to be \"up\", time sync, network";
 
+/// COSI namespace of the machine config resources.
 pub const NS_CONFIG: &str = "config";
+/// COSI namespace of the members.
 pub const NS_CLUSTER: &str = "cluster";
+/// COSI namespace of the services.
 pub const NS_RUNTIME: &str = "runtime";
+/// Resource type of the machine config (ids `v1alpha1`, `persistent`).
 pub const TYPE_MACHINE_CONFIG: &str = "MachineConfigs.config.talos.dev";
+/// Resource type of a cluster member.
 pub const TYPE_MEMBER: &str = "Members.cluster.talos.dev";
+/// Resource type of a service.
 pub const TYPE_SERVICE: &str = "Services.v1alpha1.talos.dev";
 
 /// A node's machine type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MachineType {
+    /// A control plane node.
     ControlPlane,
+    /// A worker node.
     Worker,
 }
 
 impl MachineType {
+    /// The name Talos prints (`controlplane`, `worker`).
     pub fn as_str(self) -> &'static str {
         match self {
             MachineType::ControlPlane => "controlplane",
@@ -72,48 +81,37 @@ impl Default for Timing {
 /// Who a node is.
 #[derive(Clone, Debug)]
 pub struct Identity {
+    /// Hostname.
     pub hostname: String,
+    /// The lab address (a target clients name).
     pub address: IpAddr,
+    /// Control plane or worker.
     pub machine_type: MachineType,
 }
 
-/// `ApplyConfigurationRequest.Mode` (same numbers as the proto enum).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ApplyMode {
-    Reboot = 0,
-    Auto = 1,
-    NoReboot = 2,
-    Staged = 3,
-    Try = 4,
-}
-
-impl ApplyMode {
-    pub fn from_i32(v: i32) -> Option<ApplyMode> {
-        Some(match v {
-            0 => ApplyMode::Reboot,
-            1 => ApplyMode::Auto,
-            2 => ApplyMode::NoReboot,
-            3 => ApplyMode::Staged,
-            4 => ApplyMode::Try,
-            _ => return None,
-        })
-    }
-}
+pub use talos_client::ApplyMode;
 
 /// An `ApplyConfiguration` request.
 #[derive(Clone, Debug)]
 pub struct ApplyRequest {
+    /// The full config.
     pub data: Vec<u8>,
+    /// The requested mode.
     pub mode: ApplyMode,
+    /// Only report what would happen.
     pub dry_run: bool,
+    /// The try-mode rollback timeout (60 s when absent).
     pub try_timeout: Option<Duration>,
 }
 
 /// A successful apply: the resolved mode, `mode_details` and warnings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApplyOutcome {
+    /// The resolved mode (`auto` becomes `no-reboot` or `reboot`).
     pub mode: ApplyMode,
+    /// `mode_details`.
     pub details: String,
+    /// Validation warnings.
     pub warnings: Vec<String>,
 }
 
@@ -123,72 +121,111 @@ pub type LogRead = (Vec<u8>, Option<broadcast::Receiver<Vec<u8>>>);
 /// A Member spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemberSpec {
+    /// Discovery node id.
     pub node_id: String,
+    /// Addresses.
     pub addresses: Vec<IpAddr>,
+    /// Hostname.
     pub hostname: String,
+    /// Control plane or worker.
     pub machine_type: MachineType,
+    /// e.g. `Talos (v1.13.10)`.
     pub operating_system: String,
+    /// API server port (control planes only).
     pub control_plane_port: Option<i64>,
 }
 
 /// A resource spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Spec {
+    /// The config bytes exactly as applied.
     MachineConfig(Vec<u8>),
-    Service { running: bool, healthy: bool, unknown: bool },
+    /// A service's state.
+    Service {
+        /// Running.
+        running: bool,
+        /// Healthy.
+        healthy: bool,
+        /// Health unknown.
+        unknown: bool,
+    },
+    /// A cluster member.
     Member(MemberSpec),
 }
 
 /// A COSI resource as the node holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resource {
+    /// Namespace.
     pub namespace: &'static str,
+    /// Type.
     pub r#type: &'static str,
+    /// Id.
     pub id: String,
+    /// Version (incremented on every update).
     pub version: u64,
+    /// Creation time.
     pub created: SystemTime,
+    /// Last update time.
     pub updated: SystemTime,
+    /// The spec.
     pub spec: Spec,
 }
 
 /// What happened to a resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChangeKind {
+    /// Created.
     Created,
+    /// Updated.
     Updated,
+    /// Destroyed.
     Destroyed,
 }
 
 /// A resource change, as COSI Watch reports it.
 #[derive(Clone, Debug)]
 pub struct Change {
+    /// What happened.
     pub kind: ChangeKind,
+    /// The resource after the change.
     pub resource: Resource,
 }
 
 /// One service event.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServiceEvent {
+    /// Message.
     pub msg: String,
+    /// State at the event.
     pub state: String,
+    /// Time.
     pub ts: SystemTime,
 }
 
 /// Service health.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Health {
+    /// No health check result yet.
     pub unknown: bool,
+    /// Healthy.
     pub healthy: bool,
+    /// The last health message.
     pub last_message: String,
+    /// When health last changed.
     pub last_change: SystemTime,
 }
 
 /// A service as `ServiceList` reports it (events oldest first).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServiceInfo {
+    /// Service id.
     pub id: String,
+    /// State (`Running`, `Waiting`, ...).
     pub state: String,
+    /// Events, oldest first.
     pub events: Vec<ServiceEvent>,
+    /// Health.
     pub health: Health,
 }
 
@@ -227,6 +264,7 @@ struct Inner {
 
 /// A simulated node.
 pub struct Node {
+    /// Who the node is.
     pub identity: Identity,
     timing: Timing,
     members: Vec<MemberSpec>,
@@ -420,7 +458,7 @@ impl Node {
     }
 
     fn pid(&self, inner: &mut Inner) -> u32 {
-        inner.next_pid += 1 + inner.next_pid % 7;
+        inner.next_pid = inner.next_pid.wrapping_add(1 + inner.next_pid % 7);
         inner.next_pid
     }
 
@@ -726,7 +764,9 @@ impl Node {
             },
         };
         if req.dry_run {
+            // Redacted like the immediate-mode refusal: the reply is readable by whoever applied.
             let diff = unified_diff(&canonical(&inner.active.bytes), &canonical(&req.data))
+                .map(|d| crate::util::redact_secrets(&d))
                 .unwrap_or_else(|| "No changes.".to_string());
             return Ok(ApplyOutcome {
                 mode: resolved,
@@ -762,6 +802,11 @@ impl Node {
             }
         }
         Ok(ApplyOutcome { mode: resolved, details, warnings })
+    }
+
+    /// Whether a try-mode apply is waiting for its rollback timer.
+    pub fn rollback_pending(&self) -> bool {
+        lock(&self.inner).try_task.is_some()
     }
 
     fn rollback(&self, generation: u64, previous: Vec<u8>) {
@@ -858,5 +903,48 @@ async fn kubelet_supervisor(node: Arc<Node>, mut rx: watch::Receiver<Vec<String>
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn worker() -> Arc<Node> {
+        Node::boot(
+            Identity {
+                hostname: "talos-default-worker-1".into(),
+                address: IpAddr::from([10, 5, 0, 3]),
+                machine_type: MachineType::Worker,
+            },
+            crate::WORKER_CONFIG.to_vec(),
+            Vec::new(),
+            None,
+            Timing::default(),
+        )
+    }
+
+    #[tokio::test]
+    async fn dry_run_diff_is_redacted() {
+        let node = worker();
+        let old = String::from_utf8(crate::WORKER_CONFIG.to_vec()).unwrap();
+        assert!(old.contains("    token: tbywgp.45p3jwyegg4gv2ch\n"));
+        let new = old.replacen("    token: tbywgp.45p3jwyegg4gv2ch\n", "    token: zzzzzz.zzzzzzzzzzzzzzzz\n", 1);
+        let out = node
+            .apply(ApplyRequest { data: new.into_bytes(), mode: ApplyMode::Auto, dry_run: true, try_timeout: None })
+            .await
+            .unwrap();
+        assert!(!out.details.contains("tbywgp") && !out.details.contains("zzzzzz"), "{}", out.details);
+        assert!(out.details.contains("\n+    token: <redacted>\n-    token: <redacted>\n"), "{}", out.details);
+        assert_eq!(node.config_state().1, 1, "a dry run changes nothing");
+    }
+
+    #[tokio::test]
+    async fn pids_wrap_instead_of_overflowing() {
+        let node = worker();
+        let mut inner = lock(&node.inner);
+        inner.next_pid = u32::MAX - 1;
+        let pid = node.pid(&mut inner);
+        assert_eq!(pid, (u32::MAX - 1).wrapping_add(1 + (u32::MAX - 1) % 7));
     }
 }

@@ -31,7 +31,9 @@ fn err(e: rcgen::Error) -> PkiError {
 /// (PKCS#8); [`CertKey::talos_key_pem`] gives Talos's `ED25519 PRIVATE KEY` form.
 #[derive(Clone)]
 pub struct CertKey {
+    /// The certificate, PEM.
     pub cert_pem: String,
+    /// The private key, PEM (`PRIVATE KEY`). Secret: never log it.
     pub key_pem: String,
 }
 
@@ -44,9 +46,8 @@ impl std::fmt::Debug for CertKey {
 impl CertKey {
     /// The key PEM with the label Talos writes into a talosconfig (`ED25519 PRIVATE KEY`).
     pub fn talos_key_pem(&self) -> String {
-        self.key_pem
-            .replace("-----BEGIN PRIVATE KEY-----", "-----BEGIN ED25519 PRIVATE KEY-----")
-            .replace("-----END PRIVATE KEY-----", "-----END ED25519 PRIVATE KEY-----")
+        use talos_client::config::{ED25519_KEY_BEGIN, ED25519_KEY_END, PKCS8_KEY_BEGIN, PKCS8_KEY_END};
+        self.key_pem.replace(PKCS8_KEY_BEGIN, ED25519_KEY_BEGIN).replace(PKCS8_KEY_END, ED25519_KEY_END)
     }
 }
 

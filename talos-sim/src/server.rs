@@ -22,6 +22,8 @@ use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
+use talos_client::error::code_name;
+
 use crate::node::{self, ApplyMode, ApplyRequest, ChangeKind, MachineType, Node};
 
 type DataStream = Pin<Box<dyn Stream<Item = Result<common::Data, Status>> + Send>>;
@@ -54,30 +56,6 @@ pub struct Api {
 enum Route {
     Local(Arc<Node>),
     Fanout(Vec<(String, Result<Arc<Node>, Status>)>),
-}
-
-/// grpc-go's name of a status code.
-pub fn code_name(code: tonic::Code) -> &'static str {
-    use tonic::Code::*;
-    match code {
-        Ok => "OK",
-        Cancelled => "Canceled",
-        Unknown => "Unknown",
-        InvalidArgument => "InvalidArgument",
-        DeadlineExceeded => "DeadlineExceeded",
-        NotFound => "NotFound",
-        AlreadyExists => "AlreadyExists",
-        PermissionDenied => "PermissionDenied",
-        ResourceExhausted => "ResourceExhausted",
-        FailedPrecondition => "FailedPrecondition",
-        Aborted => "Aborted",
-        OutOfRange => "OutOfRange",
-        Unimplemented => "Unimplemented",
-        Internal => "Internal",
-        Unavailable => "Unavailable",
-        DataLoss => "DataLoss",
-        Unauthenticated => "Unauthenticated",
-    }
 }
 
 fn wrap(target: &str) -> Option<common::Metadata> {
@@ -275,12 +253,21 @@ async fn pump_logs(
                         }
                     }
                 }
-                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Lagged(n)) => {
+                    // Chunks were lost: end the stream rather than silently skip them.
+                    let _ = tx.send(Err(lagged("log", n))).await;
+                    return;
+                }
                 Err(broadcast::error::RecvError::Closed) => return,
             },
             _ = tx.closed() => return,
         }
     }
+}
+
+/// The status that ends a followed stream whose reader fell behind the broadcast buffer.
+fn lagged(what: &str, missed: u64) -> Status {
+    Status::data_loss(format!("{what} stream fell behind: {missed} updates were dropped"))
 }
 
 fn data_stream(rx: mpsc::Receiver<Result<common::Data, Status>>) -> DataStream {
@@ -371,7 +358,7 @@ impl machine::machine_service_server::MachineService for Api {
         let route = self.route(request.metadata(), method, true)?;
         let access_md = access_metadata(request.metadata());
         let req = request.into_inner();
-        let mode = ApplyMode::from_i32(req.mode)
+        let mode = ApplyMode::from_proto(req.mode)
             .ok_or_else(|| Status::invalid_argument(format!("unknown apply mode {}", req.mode)))?;
         let try_timeout = req.try_mode_timeout.and_then(|d| std::time::Duration::try_from(d).ok());
         let apply_req = ApplyRequest { data: req.data, mode, dry_run: req.dry_run, try_timeout };
@@ -405,7 +392,7 @@ impl machine::machine_service_server::MachineService for Api {
                 r.map(|o| machine::ApplyConfiguration {
                     metadata: None,
                     warnings: o.warnings,
-                    mode: o.mode as i32,
+                    mode: o.mode.to_proto() as i32,
                     mode_details: o.details,
                 })
             }
@@ -436,14 +423,22 @@ impl machine::machine_service_server::MachineService for Api {
     }
 }
 
-/// The sorted `key=value` metadata of the gRPC access line (ASCII entries only, no routing keys).
+/// Metadata keys that may carry credentials: never written to a log.
+fn credential_key(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    key == "authorization" || key == "proxy-authorization" || key.contains("cookie") || key.ends_with("token")
+}
+
+/// The sorted `key=value` metadata of the gRPC access line (ASCII entries only, no routing keys, no
+/// credential-looking keys: the log is readable by any reader).
 fn access_metadata(md: &tonic::metadata::MetadataMap) -> String {
     let mut pairs: Vec<String> = md
         .iter()
         .filter_map(|kv| match kv {
             tonic::metadata::KeyAndValueRef::Ascii(k, v) => {
                 let k = k.as_str();
-                (k != "nodes" && k != "node").then(|| format!("{k}={}", v.to_str().unwrap_or_default()))
+                (k != "nodes" && k != "node" && !credential_key(k))
+                    .then(|| format!("{k}={}", v.to_str().unwrap_or_default()))
             }
             tonic::metadata::KeyAndValueRef::Binary(..) => None,
         })
@@ -645,7 +640,10 @@ impl cosi::state_server::State for Api {
                                 return;
                             }
                         }
-                        Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(broadcast::error::RecvError::Lagged(n)) => {
+                            let _ = tx.send(Err(lagged("watch", n))).await;
+                            return;
+                        }
                         Err(broadcast::error::RecvError::Closed) => return,
                     },
                     _ = tx.closed() => return,
@@ -653,5 +651,44 @@ impl cosi::state_server::State for Api {
             }
         });
         Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn access_metadata_drops_credentials_and_routing() {
+        let mut md = tonic::metadata::MetadataMap::new();
+        for (k, v) in [
+            ("authorization", "Bearer s3cr3t"),
+            ("cookie", "session=s3cr3t"),
+            ("set-cookie", "a=s3cr3t"),
+            ("x-auth-token", "s3cr3t"),
+            ("token", "s3cr3t"),
+            ("nodes", "10.5.0.3"),
+            ("node", "10.5.0.3"),
+            ("user-agent", "talos-client"),
+            ("content-type", "application/grpc"),
+        ] {
+            md.insert(tonic::metadata::MetadataKey::from_static(k), v.parse().unwrap());
+        }
+        assert_eq!(access_metadata(&md), "content-type=application/grpc;user-agent=talos-client");
+    }
+
+    #[tokio::test]
+    async fn a_lagging_log_follower_ends_with_data_loss() {
+        let (btx, brx) = broadcast::channel(2);
+        for i in 0..5u8 {
+            btx.send(vec![b'0' + i, b'\n']).unwrap();
+        }
+        let (tx, mut rx) = mpsc::channel(8);
+        pump_logs(tx, None, b"old\n".to_vec(), Some(brx)).await;
+        assert_eq!(rx.recv().await.unwrap().unwrap().bytes, b"old\n");
+        let err = rx.recv().await.unwrap().unwrap_err();
+        assert_eq!(err.code(), tonic::Code::DataLoss);
+        assert_eq!(err.message(), "log stream fell behind: 3 updates were dropped");
+        assert!(rx.recv().await.is_none(), "the stream ends");
     }
 }
