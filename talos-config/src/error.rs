@@ -27,16 +27,36 @@ pub enum Error {
     /// The config could not be decoded (YAML syntax, unknown keys, wrong types, unknown kinds,
     /// duplicate or conflicting documents, `config not found`).
     #[error("{message}")]
-    Decode { message: String, location: Location },
+    Decode {
+        /// Talos's text.
+        message: String,
+        /// Where, as far as known.
+        location: Location,
+    },
     /// A patch could not be loaded (neither a strategic patch nor a JSON6902 patch).
     #[error("{message}")]
-    PatchLoad { message: String, location: Location },
+    PatchLoad {
+        /// Talos's text.
+        message: String,
+        /// Where, as far as known.
+        location: Location,
+    },
     /// A strategic merge step failed (merge, `$patch: delete`, container checks).
     #[error("{message}")]
-    Merge { message: String, location: Location },
+    Merge {
+        /// Talos's text.
+        message: String,
+        /// Where, as far as known.
+        location: Location,
+    },
     /// A JSON6902 step failed.
     #[error("{message}")]
-    Json6902 { message: String, location: Location },
+    Json6902 {
+        /// Talos's text.
+        message: String,
+        /// Where, as far as known.
+        location: Location,
+    },
 }
 
 impl Error {

@@ -101,7 +101,9 @@ impl PatchArg {
 /// A patch text with a name for error messages (a file path or the `-p` argument).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatchSource {
+    /// The name errors use for this input (a file path, `inline patch #1`, ...).
     pub name: String,
+    /// The patch text.
     pub bytes: Vec<u8>,
 }
 

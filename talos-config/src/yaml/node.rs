@@ -7,8 +7,11 @@
 /// offset. Nodes built by the encoder carry `Mark::default()` (all zero).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mark {
+    /// 1-based line (0 for nodes built by the encoder).
     pub line: usize,
+    /// 1-based column, counted in characters.
     pub column: usize,
+    /// Byte offset from the start of the input.
     pub offset: usize,
 }
 
@@ -21,9 +24,13 @@ pub struct Mark {
 pub enum ScalarStyle {
     /// Written plain; for encoders: a non-string value already formatted (`1`, `true`, `null`).
     Plain,
+    /// `'text'`.
     SingleQuoted,
+    /// `"text"`.
     DoubleQuoted,
+    /// `|` block.
     Literal,
+    /// `>` block.
     Folded,
     /// A Go `string` value marshalled by go-yaml: quoted when it would resolve to another type
     /// (including YAML 1.1 booleans, base-60 numbers and `<<` for v4), literal block for
@@ -38,23 +45,30 @@ pub enum ScalarStyle {
 /// Block or flow layout of a collection.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum CollectionStyle {
+    /// Indented block layout.
     #[default]
     Block,
+    /// `[a, b]` / `{a: b}`.
     Flow,
 }
 
 /// A scalar's text and style.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Scalar {
+    /// The scalar's text, unescaped.
     pub text: String,
+    /// How it was written, or how it must be written.
     pub style: ScalarStyle,
 }
 
 /// What a node holds.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NodeValue {
+    /// A scalar.
     Scalar(Scalar),
+    /// A sequence's items, in order.
     Sequence(Vec<Node>, CollectionStyle),
+    /// A mapping's entries, in order (duplicates kept: decoding reports them).
     Mapping(Vec<(Node, Node)>, CollectionStyle),
 }
 
@@ -62,8 +76,11 @@ pub enum NodeValue {
 /// position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
+    /// The scalar, sequence or mapping.
     pub value: NodeValue,
+    /// An explicit tag as written (`!!binary`), `None` when implicit.
     pub tag: Option<String>,
+    /// Where the node starts in its source.
     pub mark: Mark,
 }
 
