@@ -708,54 +708,35 @@ impl Emitter {
     // --- scalar writers ----------------------------------------------------------------------
 
     fn write_plain(&mut self, value: &str, allow_breaks: bool) {
-        let chars: Vec<char> = value.chars().collect();
-        if !chars.is_empty() && !self.whitespace {
+        if !value.is_empty() && !self.whitespace {
             self.put(' ');
         }
-        let mut spaces = false;
-        let mut breaks = false;
-        let n = chars.len();
-        for i in 0..n {
-            let c = chars[i];
-            if c == ' ' {
-                let next_space = chars.get(i + 1) == Some(&' ');
-                if allow_breaks && !spaces && self.column > self.best_width && !next_space {
-                    self.write_indent();
-                } else {
-                    self.write_char(c);
-                }
-                spaces = true;
-            } else if is_break(c) {
-                if !breaks && c == '\n' {
-                    self.put_break();
-                }
-                self.write_break(c);
-                breaks = true;
-            } else {
-                if breaks {
-                    self.write_indent();
-                }
-                self.write_char(c);
-                self.indention = false;
-                spaces = false;
-                breaks = false;
-            }
-        }
+        self.write_folding_text(value, allow_breaks, false);
         self.whitespace = false;
         self.indention = false;
     }
 
     fn write_single(&mut self, value: &str, allow_breaks: bool) {
         self.write_indicator("'", true, false, false);
+        self.write_folding_text(value, allow_breaks, true);
+        self.write_indicator("'", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    /// The body of a plain or single-quoted scalar: a space may become a line break past the
+    /// width (never a doubled space; in single quotes never the first or last character), line
+    /// breaks are written as such, and in single quotes `'` is doubled.
+    fn write_folding_text(&mut self, value: &str, allow_breaks: bool, single_quoted: bool) {
         let chars: Vec<char> = value.chars().collect();
         let n = chars.len();
         let mut spaces = false;
         let mut breaks = false;
-        for i in 0..n {
-            let c = chars[i];
+        for (i, &c) in chars.iter().enumerate() {
             if c == ' ' {
                 let next_space = chars.get(i + 1) == Some(&' ');
-                if allow_breaks && !spaces && self.column > self.best_width && i > 0 && i + 1 < n && !next_space {
+                let inner = !single_quoted || (i > 0 && i + 1 < n);
+                if allow_breaks && !spaces && self.column > self.best_width && inner && !next_space {
                     self.write_indent();
                 } else {
                     self.write_char(c);
@@ -772,7 +753,7 @@ impl Emitter {
                     self.write_indent();
                 }
                 self.write_char(c);
-                if c == '\'' {
+                if single_quoted && c == '\'' {
                     self.write_char('\'');
                 }
                 self.indention = false;
@@ -780,9 +761,6 @@ impl Emitter {
                 breaks = false;
             }
         }
-        self.write_indicator("'", false, false, false);
-        self.whitespace = false;
-        self.indention = false;
     }
 
     fn write_double(&mut self, value: &str, allow_breaks: bool) {

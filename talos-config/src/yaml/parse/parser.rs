@@ -325,13 +325,13 @@ impl<'a> Parser<'a> {
         let t = self.scanner.peek()?.clone();
         if t.tok == Tok::BlockEntry {
             self.scanner.skip_token();
-            let n = self.scanner.peek()?.clone();
-            if !is(&n, &[Tok::BlockEntry, Tok::BlockEnd]) {
-                self.states.push(State::BlockSequenceEntry);
-                return self.node(true, false);
-            }
-            self.state = State::BlockSequenceEntry;
-            return Ok(empty_scalar(t.end));
+            return self.node_or_empty(
+                &[Tok::BlockEntry, Tok::BlockEnd],
+                State::BlockSequenceEntry,
+                Some(t.end),
+                true,
+                false,
+            );
         }
         if t.tok == Tok::BlockEnd {
             self.state = self.pop_state();
@@ -343,17 +343,37 @@ impl<'a> Parser<'a> {
         Err(perr(Some(("while parsing a block collection", m)), "did not find expected '-' indicator", t.start))
     }
 
+    /// After an indicator (`-`, `?`, `:`): the node that follows, or an empty scalar when one of
+    /// `stop` follows instead (placed at `empty_at`, else at that next token); `next` is the
+    /// state after it.
+    fn node_or_empty(
+        &mut self,
+        stop: &[Tok],
+        next: State,
+        empty_at: Option<Pos>,
+        block: bool,
+        indentless: bool,
+    ) -> R<Event> {
+        let n = self.scanner.peek()?.clone();
+        if !is(&n, stop) {
+            self.states.push(next);
+            return self.node(block, indentless);
+        }
+        self.state = next;
+        Ok(empty_scalar(empty_at.unwrap_or(n.start)))
+    }
+
     fn indentless_sequence_entry(&mut self) -> R<Event> {
         let t = self.scanner.peek()?.clone();
         if t.tok == Tok::BlockEntry {
             self.scanner.skip_token();
-            let n = self.scanner.peek()?.clone();
-            if !is(&n, &[Tok::BlockEntry, Tok::Key, Tok::Value, Tok::BlockEnd]) {
-                self.states.push(State::IndentlessSequenceEntry);
-                return self.node(true, false);
-            }
-            self.state = State::IndentlessSequenceEntry;
-            return Ok(empty_scalar(t.end));
+            return self.node_or_empty(
+                &[Tok::BlockEntry, Tok::Key, Tok::Value, Tok::BlockEnd],
+                State::IndentlessSequenceEntry,
+                Some(t.end),
+                true,
+                false,
+            );
         }
         self.state = self.pop_state();
         Ok(Event::SequenceEnd)
@@ -367,13 +387,13 @@ impl<'a> Parser<'a> {
         let t = self.scanner.peek()?.clone();
         if t.tok == Tok::Key {
             self.scanner.skip_token();
-            let n = self.scanner.peek()?.clone();
-            if !is(&n, &[Tok::Key, Tok::Value, Tok::BlockEnd]) {
-                self.states.push(State::BlockMappingValue);
-                return self.node(true, true);
-            }
-            self.state = State::BlockMappingValue;
-            return Ok(empty_scalar(t.end));
+            return self.node_or_empty(
+                &[Tok::Key, Tok::Value, Tok::BlockEnd],
+                State::BlockMappingValue,
+                Some(t.end),
+                true,
+                true,
+            );
         }
         if t.tok == Tok::BlockEnd {
             self.state = self.pop_state();
@@ -389,13 +409,13 @@ impl<'a> Parser<'a> {
         let t = self.scanner.peek()?.clone();
         if t.tok == Tok::Value {
             self.scanner.skip_token();
-            let n = self.scanner.peek()?.clone();
-            if !is(&n, &[Tok::Key, Tok::Value, Tok::BlockEnd]) {
-                self.states.push(State::BlockMappingKey);
-                return self.node(true, true);
-            }
-            self.state = State::BlockMappingKey;
-            return Ok(empty_scalar(t.end));
+            return self.node_or_empty(
+                &[Tok::Key, Tok::Value, Tok::BlockEnd],
+                State::BlockMappingKey,
+                Some(t.end),
+                true,
+                true,
+            );
         }
         self.state = State::BlockMappingKey;
         Ok(empty_scalar(t.start))
@@ -459,13 +479,13 @@ impl<'a> Parser<'a> {
             }
             if t.tok == Tok::Key {
                 self.scanner.skip_token();
-                let n = self.scanner.peek()?.clone();
-                if !is(&n, &[Tok::Value, Tok::FlowEntry, Tok::FlowMappingEnd]) {
-                    self.states.push(State::FlowMappingValue);
-                    return self.node(false, false);
-                }
-                self.state = State::FlowMappingValue;
-                return Ok(empty_scalar(n.start));
+                return self.node_or_empty(
+                    &[Tok::Value, Tok::FlowEntry, Tok::FlowMappingEnd],
+                    State::FlowMappingValue,
+                    None,
+                    false,
+                    false,
+                );
             }
             if t.tok != Tok::FlowMappingEnd {
                 self.states.push(State::FlowMappingEmptyValue);
@@ -486,13 +506,13 @@ impl<'a> Parser<'a> {
         }
         if t.tok == Tok::Value {
             self.scanner.skip_token();
-            let n = self.scanner.peek()?.clone();
-            if !is(&n, &[Tok::FlowEntry, Tok::FlowMappingEnd]) {
-                self.states.push(State::FlowMappingKey);
-                return self.node(false, false);
-            }
-            self.state = State::FlowMappingKey;
-            return Ok(empty_scalar(n.start));
+            return self.node_or_empty(
+                &[Tok::FlowEntry, Tok::FlowMappingEnd],
+                State::FlowMappingKey,
+                None,
+                false,
+                false,
+            );
         }
         self.state = State::FlowMappingKey;
         Ok(empty_scalar(t.start))
