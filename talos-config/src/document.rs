@@ -18,6 +18,32 @@ pub trait Kind: Value + crate::validate::Validate + Send + Sync + 'static {
     }
 }
 
+/// Implements [`Kind`] for named kinds (identity includes the `name` field).
+macro_rules! named_kind {
+    ($($ty:ty => $kind:literal),* $(,)?) => {$(
+        impl $crate::document::Kind for $ty {
+            const KIND: &'static str = $kind;
+            const NAMED: bool = true;
+
+            fn name(&self) -> &str {
+                &self.name
+            }
+        }
+    )*};
+}
+
+/// Implements [`Kind`] for unnamed kinds (at most one per config).
+macro_rules! unnamed_kind {
+    ($($ty:ty => $kind:literal),* $(,)?) => {$(
+        impl $crate::document::Kind for $ty {
+            const KIND: &'static str = $kind;
+            const NAMED: bool = false;
+        }
+    )*};
+}
+
+pub(crate) use {named_kind, unnamed_kind};
+
 /// Object-safe view of any document.
 pub trait Document: Debug + Send + Sync {
     /// `kind:` (`"v1alpha1"` for the legacy document).

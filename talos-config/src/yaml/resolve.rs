@@ -328,20 +328,7 @@ pub fn go_parse_float(s: &str) -> Option<f64> {
     if mant_digits == 0 {
         return None;
     }
-    if i < cb.len() && (cb[i] | 0x20) == b'e' {
-        i += 1;
-        if i < cb.len() && (cb[i] == b'+' || cb[i] == b'-') {
-            i += 1;
-        }
-        let start = i;
-        while i < cb.len() && cb[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-    }
-    if i != cb.len() {
+    if skip_exponent(cb, i)? != cb.len() {
         return None;
     }
     let v: f64 = clean.parse().ok()?;
@@ -430,20 +417,26 @@ fn yaml_style_float(s: &str) -> bool {
             }
         }
     }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+    skip_exponent(b, i) == Some(b.len())
+}
+
+/// Skips an optional exponent (`e`/`E`, an optional sign, digits) at `i`; `None` when the `e`
+/// has no digits.
+fn skip_exponent(b: &[u8], mut i: usize) -> Option<usize> {
+    if i < b.len() && (b[i] | 0x20) == b'e' {
         i += 1;
         if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
             i += 1;
         }
-        let st = i;
+        let start = i;
         while i < b.len() && b[i].is_ascii_digit() {
             i += 1;
         }
-        if i == st {
-            return false;
+        if i == start {
+            return None;
         }
     }
-    i == b.len()
+    Some(i)
 }
 
 // ---------------------------------------------------------------------------------------------

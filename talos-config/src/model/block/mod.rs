@@ -2,25 +2,12 @@
 
 use talos_config_derive::Talos;
 
-use crate::document::{Kind, KindEntry, entry};
+use crate::document::{KindEntry, entry};
 use crate::model::meta::Meta;
 
 pub mod types;
 
 pub use types::{ByteSize, CelExpression, EncryptionProviderType, FilesystemType, PercentageSize, Size, VolumeType};
-
-macro_rules! named_kind {
-    ($t:ty, $kind:literal) => {
-        impl Kind for $t {
-            const KIND: &'static str = $kind;
-            const NAMED: bool = true;
-
-            fn name(&self) -> &str {
-                &self.name
-            }
-        }
-    };
-}
 
 /// `VolumeConfig` (named): a system volume.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -37,7 +24,7 @@ pub struct VolumeConfig {
     #[talos(key = "mount", omitempty, go_name = "MountSpec")]
     pub mount: VolumeMountSpec,
 }
-named_kind!(VolumeConfig, "VolumeConfig");
+crate::document::named_kind!(VolumeConfig => "VolumeConfig");
 
 /// `MountSpec` of `VolumeConfig`.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -163,7 +150,7 @@ pub struct UserVolumeConfig {
     #[talos(key = "mount", omitempty, go_name = "MountSpec")]
     pub mount: UserMountSpec,
 }
-named_kind!(UserVolumeConfig, "UserVolumeConfig");
+crate::document::named_kind!(UserVolumeConfig => "UserVolumeConfig");
 
 /// How a user volume is formatted.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -198,7 +185,7 @@ pub struct RawVolumeConfig {
     #[talos(key = "encryption", omitempty, go_name = "EncryptionSpec")]
     pub encryption: EncryptionSpec,
 }
-named_kind!(RawVolumeConfig, "RawVolumeConfig");
+crate::document::named_kind!(RawVolumeConfig => "RawVolumeConfig");
 
 /// `SwapVolumeConfig` (named): a swap partition.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -213,7 +200,7 @@ pub struct SwapVolumeConfig {
     #[talos(key = "encryption", omitempty, go_name = "EncryptionSpec")]
     pub encryption: EncryptionSpec,
 }
-named_kind!(SwapVolumeConfig, "SwapVolumeConfig");
+crate::document::named_kind!(SwapVolumeConfig => "SwapVolumeConfig");
 
 /// `ExistingVolumeConfig` (named): mounts a volume created outside Talos.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -228,7 +215,7 @@ pub struct ExistingVolumeConfig {
     #[talos(key = "mount", omitempty, go_name = "MountSpec")]
     pub mount: MountSpec,
 }
-named_kind!(ExistingVolumeConfig, "ExistingVolumeConfig");
+crate::document::named_kind!(ExistingVolumeConfig => "ExistingVolumeConfig");
 
 /// How an existing volume is found.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -271,7 +258,7 @@ pub struct ExternalVolumeConfig {
     #[talos(key = "mount", omitempty, go_name = "MountSpec")]
     pub mount: ExternalMountSpec,
 }
-named_kind!(ExternalVolumeConfig, "ExternalVolumeConfig");
+crate::document::named_kind!(ExternalVolumeConfig => "ExternalVolumeConfig");
 
 /// Mount options of an external volume.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -307,10 +294,7 @@ pub struct ZswapConfig {
     pub shrinker_enabled: Option<bool>,
 }
 
-impl Kind for ZswapConfig {
-    const KIND: &'static str = "ZswapConfig";
-    const NAMED: bool = false;
-}
+crate::document::unnamed_kind!(ZswapConfig => "ZswapConfig");
 
 /// The kinds of this area, as registered upstream.
 pub const KINDS: &[KindEntry] = &[

@@ -2,7 +2,7 @@
 
 use talos_config_derive::Talos;
 
-use crate::document::{Kind, KindEntry, entry};
+use crate::document::{KindEntry, entry};
 use crate::model::meta::Meta;
 use crate::model::siderolink::MetaUrl;
 
@@ -20,14 +20,7 @@ pub struct RegistryMirrorConfig {
     pub skip_fallback: Option<bool>,
 }
 
-impl Kind for RegistryMirrorConfig {
-    const KIND: &'static str = "RegistryMirrorConfig";
-    const NAMED: bool = true;
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
+crate::document::named_kind!(RegistryMirrorConfig => "RegistryMirrorConfig");
 
 /// One mirror endpoint.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -57,14 +50,7 @@ pub struct RegistryAuthConfig {
     pub identity_token: String,
 }
 
-impl Kind for RegistryAuthConfig {
-    const KIND: &'static str = "RegistryAuthConfig";
-    const NAMED: bool = true;
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
+crate::document::named_kind!(RegistryAuthConfig => "RegistryAuthConfig");
 
 /// `RegistryTLSConfig` (named by the registry endpoint): TLS settings.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -82,14 +68,7 @@ pub struct RegistryTlsConfig {
     pub insecure_skip_verify: Option<bool>,
 }
 
-impl Kind for RegistryTlsConfig {
-    const KIND: &'static str = "RegistryTLSConfig";
-    const NAMED: bool = true;
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
+crate::document::named_kind!(RegistryTlsConfig => "RegistryTLSConfig");
 
 /// `meta.CertificateAndKey`: PEM certificate and key text.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]

@@ -2,7 +2,7 @@
 
 use talos_config_derive::Talos;
 
-use crate::document::{Kind, KindEntry, entry};
+use crate::document::{KindEntry, entry};
 use crate::model::meta::Meta;
 
 /// `PCIDriverRebindConfig` (named by the PCI device id): rebinds a device to another driver.
@@ -17,14 +17,7 @@ pub struct PciDriverRebindConfig {
     pub target_driver: String,
 }
 
-impl Kind for PciDriverRebindConfig {
-    const KIND: &'static str = "PCIDriverRebindConfig";
-    const NAMED: bool = true;
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
+crate::document::named_kind!(PciDriverRebindConfig => "PCIDriverRebindConfig");
 
 /// The kinds of this area, as registered upstream.
 pub const KINDS: &[KindEntry] = &[entry::<PciDriverRebindConfig>()];

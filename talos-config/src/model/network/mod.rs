@@ -1,7 +1,7 @@
 //! Document kinds of upstream `pkg/machinery/config/types/network` that Talos v1.13.9
 //! registers (Appendix B of the merge spec).
 
-use crate::document::{Kind, KindEntry, entry};
+use crate::document::{KindEntry, entry};
 
 mod links;
 mod other;
@@ -19,29 +19,7 @@ pub use other::{
     RulePortSelector, SearchDomainsConfig, StaticHostConfig, TcpProbeConfig, TimeSyncConfig,
 };
 
-macro_rules! named_kind {
-    ($($ty:ident => $kind:literal),* $(,)?) => {$(
-        impl Kind for $ty {
-            const KIND: &'static str = $kind;
-            const NAMED: bool = true;
-
-            fn name(&self) -> &str {
-                &self.name
-            }
-        }
-    )*};
-}
-
-macro_rules! unnamed_kind {
-    ($($ty:ident => $kind:literal),* $(,)?) => {$(
-        impl Kind for $ty {
-            const KIND: &'static str = $kind;
-            const NAMED: bool = false;
-        }
-    )*};
-}
-
-named_kind!(
+crate::document::named_kind!(
     BlackholeRouteConfig => "BlackholeRouteConfig",
     BondConfig => "BondConfig",
     BridgeConfig => "BridgeConfig",
@@ -62,7 +40,7 @@ named_kind!(
     WireguardConfig => "WireguardConfig",
 );
 
-unnamed_kind!(
+crate::document::unnamed_kind!(
     HostnameConfig => "HostnameConfig",
     KubeSpanConfig => "KubeSpanConfig",
     KubeSpanEndpointsConfig => "KubeSpanEndpointsConfig",

@@ -2,7 +2,6 @@
 
 use talos_config_derive::Talos;
 
-use crate::document::Kind;
 use crate::model::meta::Meta;
 use crate::value::{DecodeCx, DeletePath, MergeFlags, Value, delete_element, merge_values};
 use crate::yaml::Node;
@@ -22,14 +21,7 @@ pub struct ExtensionServiceConfig {
     pub environment: Vec<String>,
 }
 
-impl Kind for ExtensionServiceConfig {
-    const KIND: &'static str = "ExtensionServiceConfig";
-    const NAMED: bool = true;
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
+crate::document::named_kind!(ExtensionServiceConfig => "ExtensionServiceConfig");
 
 /// One config file of an extension service.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use talos_config_derive::Talos;
 
-use crate::document::{Kind, KindEntry, entry};
+use crate::document::{KindEntry, entry};
 use crate::model::block::CelExpression;
 use crate::model::meta::Meta;
 use crate::model::siderolink::MetaUrl;
@@ -25,10 +25,7 @@ pub struct EnvironmentConfig {
     pub variables: BTreeMap<String, String>,
 }
 
-impl Kind for EnvironmentConfig {
-    const KIND: &'static str = "EnvironmentConfig";
-    const NAMED: bool = false;
-}
+crate::document::unnamed_kind!(EnvironmentConfig => "EnvironmentConfig");
 
 /// `EventSinkConfig` (unnamed): the `host:port` events are streamed to.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -40,10 +37,7 @@ pub struct EventSinkConfig {
     pub endpoint: String,
 }
 
-impl Kind for EventSinkConfig {
-    const KIND: &'static str = "EventSinkConfig";
-    const NAMED: bool = false;
-}
+crate::document::unnamed_kind!(EventSinkConfig => "EventSinkConfig");
 
 /// `KmsgLogConfig` (named): a kernel log destination URL.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -57,14 +51,7 @@ pub struct KmsgLogConfig {
     pub url: MetaUrl,
 }
 
-impl Kind for KmsgLogConfig {
-    const KIND: &'static str = "KmsgLogConfig";
-    const NAMED: bool = true;
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
+crate::document::named_kind!(KmsgLogConfig => "KmsgLogConfig");
 
 /// `OOMConfig` (unnamed): the userspace OOM handler's CEL expressions.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -80,10 +67,7 @@ pub struct OomConfig {
     pub sample_interval: Duration,
 }
 
-impl Kind for OomConfig {
-    const KIND: &'static str = "OOMConfig";
-    const NAMED: bool = false;
-}
+crate::document::unnamed_kind!(OomConfig => "OOMConfig");
 
 /// `WatchdogTimerConfig` (unnamed): the hardware watchdog.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -97,10 +81,7 @@ pub struct WatchdogTimerConfig {
     pub timeout: Duration,
 }
 
-impl Kind for WatchdogTimerConfig {
-    const KIND: &'static str = "WatchdogTimerConfig";
-    const NAMED: bool = false;
-}
+crate::document::unnamed_kind!(WatchdogTimerConfig => "WatchdogTimerConfig");
 
 /// The kinds of this area, as registered upstream.
 pub const KINDS: &[KindEntry] = &[

@@ -2,7 +2,7 @@
 
 use talos_config_derive::Talos;
 
-use crate::document::{Kind, KindEntry, entry};
+use crate::document::{KindEntry, entry};
 use crate::model::meta::Meta;
 use crate::value::{DecodeCx, DeletePath, MergeFlags, Value, decode_seq, delete_element, seq_unknown_keys};
 use crate::yaml::Node;
@@ -17,10 +17,7 @@ pub struct ImageVerificationConfig {
     pub rules: ImageVerificationRules,
 }
 
-impl Kind for ImageVerificationConfig {
-    const KIND: &'static str = "ImageVerificationConfig";
-    const NAMED: bool = false;
-}
+crate::document::unnamed_kind!(ImageVerificationConfig => "ImageVerificationConfig");
 
 /// One verification rule.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -131,14 +128,7 @@ pub struct TrustedRootsConfig {
     pub certificates: String,
 }
 
-impl Kind for TrustedRootsConfig {
-    const KIND: &'static str = "TrustedRootsConfig";
-    const NAMED: bool = true;
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-}
+crate::document::named_kind!(TrustedRootsConfig => "TrustedRootsConfig");
 
 /// The kinds of this area, as registered upstream.
 pub const KINDS: &[KindEntry] = &[entry::<ImageVerificationConfig>(), entry::<TrustedRootsConfig>()];

@@ -2,7 +2,7 @@
 
 use talos_config_derive::Talos;
 
-use crate::document::{Kind, KindEntry, entry};
+use crate::document::{KindEntry, entry};
 use crate::model::meta::Meta;
 
 mod meta_url;
@@ -20,10 +20,7 @@ pub struct SideroLinkConfig {
     pub api_url: MetaUrl,
 }
 
-impl Kind for SideroLinkConfig {
-    const KIND: &'static str = "SideroLinkConfig";
-    const NAMED: bool = false;
-}
+crate::document::unnamed_kind!(SideroLinkConfig => "SideroLinkConfig");
 
 /// The kinds of this area, as registered upstream.
 pub const KINDS: &[KindEntry] = &[entry::<SideroLinkConfig>()];

@@ -3,7 +3,7 @@
 
 use talos_config_derive::Talos;
 
-use crate::document::{Kind, KindEntry, entry};
+use crate::document::{KindEntry, entry};
 
 pub mod cluster;
 pub mod install;
@@ -40,10 +40,7 @@ pub struct Config {
     pub cluster: Option<ClusterConfig>,
 }
 
-impl Kind for Config {
-    const KIND: &'static str = "v1alpha1";
-    const NAMED: bool = false;
-}
+crate::document::unnamed_kind!(Config => "v1alpha1");
 
 /// The kinds of this area, as registered upstream.
 pub const KINDS: &[KindEntry] = &[entry::<Config>()];

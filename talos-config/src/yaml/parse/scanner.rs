@@ -459,10 +459,7 @@ impl<'a> Scanner<'a> {
             return Err(self.ctx_err("while increasing flow level", m, format!("exceeded max depth of {MAX_DEPTH}")));
         }
         self.simple_key_allowed = true;
-        let start = self.mark;
-        self.skip();
-        let end = self.mark;
-        self.push(tok, start, end);
+        self.push_one_char(tok);
         Ok(())
     }
 
@@ -475,20 +472,22 @@ impl<'a> Scanner<'a> {
             self.possible_levels.retain(|&l| l < len);
         }
         self.simple_key_allowed = false;
+        self.push_one_char(tok);
+        Ok(())
+    }
+
+    /// Pushes a token made of the one character at the cursor.
+    fn push_one_char(&mut self, tok: Tok) {
         let start = self.mark;
         self.skip();
         let end = self.mark;
         self.push(tok, start, end);
-        Ok(())
     }
 
     fn fetch_flow_entry(&mut self) -> R<()> {
         self.remove_simple_key()?;
         self.simple_key_allowed = true;
-        let start = self.mark;
-        self.skip();
-        let end = self.mark;
-        self.push(Tok::FlowEntry, start, end);
+        self.push_one_char(Tok::FlowEntry);
         Ok(())
     }
 
@@ -502,10 +501,7 @@ impl<'a> Scanner<'a> {
         }
         self.remove_simple_key()?;
         self.simple_key_allowed = true;
-        let start = self.mark;
-        self.skip();
-        let end = self.mark;
-        self.push(Tok::BlockEntry, start, end);
+        self.push_one_char(Tok::BlockEntry);
         Ok(())
     }
 
@@ -519,10 +515,7 @@ impl<'a> Scanner<'a> {
         }
         self.remove_simple_key()?;
         self.simple_key_allowed = self.flow_level == 0;
-        let start = self.mark;
-        self.skip();
-        let end = self.mark;
-        self.push(Tok::Key, start, end);
+        self.push_one_char(Tok::Key);
         Ok(())
     }
 
@@ -544,10 +537,7 @@ impl<'a> Scanner<'a> {
             }
             self.simple_key_allowed = self.flow_level == 0;
         }
-        let start = self.mark;
-        self.skip();
-        let end = self.mark;
-        self.push(Tok::Value, start, end);
+        self.push_one_char(Tok::Value);
         Ok(())
     }
 
