@@ -322,3 +322,54 @@ impl<T: Value> Value for NilableVec<T> {
         }
     }
 }
+
+/// Implements [`Value`] for a Go named slice type `$name(pub Vec<$elem>)` with its own `Merge`:
+/// decoded, checked, printed and deleted from like a slice; merged by `$merge`
+/// (`fn(&mut Vec<$elem>, &[$elem]) -> Result<(), String>`). An optional `decode_fixup` adjusts
+/// the decoded items (a custom `UnmarshalYAML`), `decode_type` names the type in decode errors.
+macro_rules! go_slice_type {
+    ($name:ident, $elem:ty, $go:literal, merge = $merge:expr
+        $(, decode_type = $decode_type:expr)? $(, decode_fixup = $fixup:expr)? $(,)?) => {
+        impl $crate::value::Value for $name {
+            fn go_type() -> String {
+                $go.into()
+            }
+
+            fn decode(node: &$crate::yaml::Node, cx: &mut $crate::value::DecodeCx) -> Self {
+                #[allow(unused_variables)]
+                let go_type = Self::go_type();
+                $( let go_type: String = $decode_type; )?
+                #[allow(unused_mut)]
+                let mut items: Vec<$elem> = $crate::value::decode_seq(node, cx, &go_type);
+                $( ($fixup)(&mut items); )?
+                $name(items)
+            }
+
+            fn unknown_keys(node: &$crate::yaml::Node) -> Result<Option<$crate::yaml::Node>, String> {
+                $crate::value::seq_unknown_keys::<$elem>(node)
+            }
+
+            fn encode(&self) -> $crate::yaml::Node {
+                $crate::yaml::Node::sequence(self.0.iter().map($crate::value::Value::encode).collect())
+            }
+
+            fn is_empty(&self) -> bool {
+                self.0.is_empty()
+            }
+
+            fn replace_keeps_left(&self) -> bool {
+                false
+            }
+
+            fn merge(&mut self, right: &Self, _flags: $crate::value::MergeFlags) -> Result<(), String> {
+                ($merge)(&mut self.0, &right.0)
+            }
+
+            fn delete(&mut self, path: $crate::value::DeletePath<'_>) -> Result<(), String> {
+                $crate::value::delete_element(&mut self.0, path)
+            }
+        }
+    };
+}
+
+pub(crate) use go_slice_type;

@@ -14,6 +14,7 @@ mod structs;
 pub mod url;
 
 pub use any::{Any, Unstructured};
+pub(crate) use collections::go_slice_type;
 pub use collections::{
     MapValue, decode_seq, delete_element, encode_map, map_unknown_keys, seq_unknown_keys, sorted_mapping,
 };

@@ -3,8 +3,7 @@
 use talos_config_derive::Talos;
 
 use crate::model::meta::Meta;
-use crate::value::{DecodeCx, DeletePath, MergeFlags, Value, delete_element, merge_values};
-use crate::yaml::Node;
+use crate::value::merge_values;
 
 /// `ExtensionServiceConfig` (named by `name`): config files and environment of an extension
 /// service.
@@ -38,44 +37,17 @@ pub struct ConfigFile {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ConfigFileList(pub Vec<ConfigFile>);
 
-impl Value for ConfigFileList {
-    fn go_type() -> String {
-        "extensions.ConfigFileList".into()
-    }
+crate::value::go_slice_type!(ConfigFileList, ConfigFile, "extensions.ConfigFileList", merge = merge_config_files);
 
-    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        ConfigFileList(crate::value::decode_seq(node, cx, &Self::go_type()))
-    }
-
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        crate::value::seq_unknown_keys::<ConfigFile>(node)
-    }
-
-    fn encode(&self) -> Node {
-        self.0.encode()
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    fn replace_keeps_left(&self) -> bool {
-        false
-    }
-
-    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
-        for file in &right.0 {
-            match self.0.iter_mut().find(|f| f.mount_path == file.mount_path) {
-                // `merge.Merge(existing, &file)`: two pointers, so the struct merge runs with
-                // the generic rules (an empty `content` keeps the existing one).
-                Some(existing) => merge_values(existing, file)?,
-                None => self.0.push(file.clone()),
-            }
+/// Files with a known mount path are merged into the existing one (`merge.Merge(existing, &file)`:
+/// two pointers, so the generic struct rules run and an empty `content` keeps the existing one);
+/// any other is appended.
+fn merge_config_files(left: &mut Vec<ConfigFile>, right: &[ConfigFile]) -> Result<(), String> {
+    for file in right {
+        match left.iter_mut().find(|f| f.mount_path == file.mount_path) {
+            Some(existing) => merge_values(existing, file)?,
+            None => left.push(file.clone()),
         }
-        Ok(())
     }
-
-    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
-        delete_element(&mut self.0, path)
-    }
+    Ok(())
 }

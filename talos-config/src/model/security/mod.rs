@@ -4,8 +4,6 @@ use talos_config_derive::Talos;
 
 use crate::document::{KindEntry, entry};
 use crate::model::meta::Meta;
-use crate::value::{DecodeCx, DeletePath, MergeFlags, Value, decode_seq, delete_element, seq_unknown_keys};
-use crate::yaml::Node;
 
 /// `ImageVerificationConfig` (unnamed): image signature verification rules.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -64,56 +62,34 @@ pub struct ImagePublicKeyVerifier {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ImageVerificationRules(pub Vec<ImageVerificationRule>);
 
-impl Value for ImageVerificationRules {
-    fn go_type() -> String {
-        "security.ImageVerificationRules".into()
-    }
+crate::value::go_slice_type!(
+    ImageVerificationRules,
+    ImageVerificationRule,
+    "security.ImageVerificationRules",
+    merge = merge_rules
+);
 
-    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        ImageVerificationRules(decode_seq(node, cx, &Self::go_type()))
-    }
-
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        seq_unknown_keys::<ImageVerificationRule>(node)
-    }
-
-    fn encode(&self) -> Node {
-        self.0.encode()
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    fn replace_keeps_left(&self) -> bool {
-        false
-    }
-
-    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
-        // Go map semantics: a later left rule with the same pattern wins the index slot.
-        let mut index: Vec<(String, usize)> = Vec::new();
-        for (i, rule) in self.0.iter().enumerate() {
-            match index.iter_mut().find(|(p, _)| *p == rule.image) {
-                Some(slot) => slot.1 = i,
-                None => index.push((rule.image.clone(), i)),
-            }
+/// A patch rule whose pattern is on the left replaces that rule; others are appended.
+fn merge_rules(left: &mut Vec<ImageVerificationRule>, right: &[ImageVerificationRule]) -> Result<(), String> {
+    // Go map semantics: a later left rule with the same pattern wins the index slot.
+    let mut index: Vec<(String, usize)> = Vec::new();
+    for (i, rule) in left.iter().enumerate() {
+        match index.iter_mut().find(|(p, _)| *p == rule.image) {
+            Some(slot) => slot.1 = i,
+            None => index.push((rule.image.clone(), i)),
         }
-        for rule in &right.0 {
-            match index.iter().find(|(p, _)| *p == rule.image).map(|(_, i)| *i) {
-                Some(i) => {
-                    if let Some(slot) = self.0.get_mut(i) {
-                        *slot = rule.clone();
-                    }
+    }
+    for rule in right {
+        match index.iter().find(|(p, _)| *p == rule.image).map(|(_, i)| *i) {
+            Some(i) => {
+                if let Some(slot) = left.get_mut(i) {
+                    *slot = rule.clone();
                 }
-                None => self.0.push(rule.clone()),
             }
+            None => left.push(rule.clone()),
         }
-        Ok(())
     }
-
-    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
-        delete_element(&mut self.0, path)
-    }
+    Ok(())
 }
 
 /// `TrustedRootsConfig` (named): extra trusted CA certificates.

@@ -2,8 +2,7 @@
 //! `AdmissionPluginConfigList`. A patch element that matches a base element (by `interface` /
 //! `deviceSelector`, `vlanId`, `name`) is deep-merged into it; any other is appended.
 
-use crate::value::{DecodeCx, DeletePath, MergeFlags, Value, decode_seq, delete_element, seq_unknown_keys};
-use crate::yaml::Node;
+use crate::value::{MergeFlags, Value};
 
 use super::cluster::AdmissionPluginConfig;
 use super::network::{Device, NetworkDeviceSelector, Vlan};
@@ -54,39 +53,7 @@ macro_rules! keyed_list {
             }
         }
 
-        impl Value for $name {
-            fn go_type() -> String {
-                $go.into()
-            }
-
-            fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-                $name(decode_seq(node, cx, &Self::go_type()))
-            }
-
-            fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-                seq_unknown_keys::<Option<$elem>>(node)
-            }
-
-            fn encode(&self) -> Node {
-                self.0.encode()
-            }
-
-            fn is_empty(&self) -> bool {
-                self.0.is_empty()
-            }
-
-            fn replace_keeps_left(&self) -> bool {
-                false
-            }
-
-            fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
-                merge_keyed(&mut self.0, &right.0, $find)
-            }
-
-            fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
-                delete_element(&mut self.0, path)
-            }
-        }
+        crate::value::go_slice_type!($name, Option<$elem>, $go, merge = |l: &mut Vec<Option<$elem>>, r: &[Option<$elem>]| merge_keyed(l, r, $find));
     };
 }
 

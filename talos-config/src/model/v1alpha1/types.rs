@@ -4,10 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::value::url::GoUrl;
-use crate::value::{
-    DecodeCx, DeletePath, LOOKUP_FAILED, MergeFlags, Value, construct_error, decode_seq, delete_element, encode_map,
-    is_null, seq_unknown_keys,
-};
+use crate::value::{DecodeCx, DeletePath, LOOKUP_FAILED, MergeFlags, Value, construct_error, encode_map, is_null};
 use crate::yaml::{Node, NodeValue, ScalarStyle};
 
 use super::cluster::ClusterInlineManifest;
@@ -697,44 +694,25 @@ impl Value for InstallDiskType {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClusterInlineManifests(pub Vec<ClusterInlineManifest>);
 
-impl Value for ClusterInlineManifests {
-    fn go_type() -> String {
-        "v1alpha1.ClusterInlineManifests".into()
-    }
+crate::value::go_slice_type!(
+    ClusterInlineManifests,
+    ClusterInlineManifest,
+    "v1alpha1.ClusterInlineManifests",
+    merge = |l: &mut Vec<ClusterInlineManifest>, r: &[ClusterInlineManifest]| {
+        l.extend(r.iter().cloned());
+        Ok(())
+    },
+    decode_type = Vec::<ClusterInlineManifest>::go_type(),
+    decode_fixup = strip_leading_manifest_breaks,
+);
 
-    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        let mut items: Vec<ClusterInlineManifest> = decode_seq(node, cx, &Vec::<ClusterInlineManifest>::go_type());
-        for m in &mut items {
-            let trimmed = m.contents.trim_start_matches(['\t', '\n', '\u{b}', '\u{c}', '\r']);
-            if trimmed.len() != m.contents.len() {
-                m.contents = trimmed.to_string();
-            }
+/// Upstream's `UnmarshalYAML` strips leading `\t\n\v\f\r` of every manifest's contents.
+fn strip_leading_manifest_breaks(items: &mut [ClusterInlineManifest]) {
+    for m in items {
+        let trimmed = m.contents.trim_start_matches(['\t', '\n', '\u{b}', '\u{c}', '\r']);
+        if trimmed.len() != m.contents.len() {
+            m.contents = trimmed.to_string();
         }
-        ClusterInlineManifests(items)
-    }
-
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        seq_unknown_keys::<ClusterInlineManifest>(node)
-    }
-
-    fn encode(&self) -> Node {
-        self.0.encode()
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    fn replace_keeps_left(&self) -> bool {
-        false
-    }
-
-    fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
-        self.0.merge(&right.0, flags)
-    }
-
-    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
-        delete_element(&mut self.0, path)
     }
 }
 
