@@ -172,3 +172,19 @@ fn locations_point_at_the_offending_node() {
         (Some("p.yaml"), Some(2), Some(3))
     );
 }
+
+/// U+2028 is a line break to YAML (as NEL and U+2029 are): a quoted flow-mapping key holding
+/// one spans two lines, so it is no simple key and the parser stops, as libyaml/go-yaml do
+/// (derived from their simple-key rule, not observed on a Talos binary).
+#[test]
+fn line_separator_in_a_quoted_key_is_a_line_break() {
+    let err = talos_config::load_patches([talos_config::PatchSource::new(
+        "p",
+        "{\"machine\":{\"nodeLabels\":{\"\u{2028}\":\"a\"}}}",
+    )])
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "decode error: yaml: while parsing a flow mapping at <unknown position>: line 1, column 2: did not find expected ',' or '}'"
+    );
+}

@@ -21,6 +21,9 @@ fn text() -> impl Strategy<Value = String> {
         Just("2024-01-01".to_string()),
         "\\PC{0,6}",
     ]
+    // YAML also breaks lines at NEL, LS and PS: a quoted key holding one is no simple key, and
+    // go-yaml (like our parser) rejects the JSON patch, so they are left out here.
+    .prop_map(|s: String| s.replace(['\u{85}', '\u{2028}', '\u{2029}'], ""))
 }
 
 /// A strategic patch in JSON form setting labels, certSANs, a hostname and kubelet args.
