@@ -6,12 +6,19 @@
 //! routes `nodes`/`node` metadata like apid, and behaves like Talos in the lab's steps (machine
 //! config versions, try-mode rollback, services, the kubelet's crash loop on an unknown flag,
 //! logs, members, version, kubeconfig). README.md lists what is and is not simulated.
+//!
+//! Beside the Talos API, a [`Sim`] serves a minimal Kubernetes API (Nodes only, over HTTPS with
+//! client certificates; the kubeconfig the control plane hands out points at it), simulated
+//! Docker [`Container`]s for the lab's first step, and [`PortMapping`]s that let a port probe of
+//! `node:port` run for real against loopback. [`Sim::write_dir`] writes all of it for a client in
+//! another process, which reads it back with [`SimEnv::read`].
 
 #![warn(missing_docs)]
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -23,7 +30,10 @@ use tokio::task::JoinHandle;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::{Certificate, Identity as TlsIdentity, Server, ServerTlsConfig};
 
+pub mod containers;
 pub(crate) mod der;
+pub mod env;
+pub(crate) mod kube_api;
 pub(crate) mod kubeconfig;
 pub(crate) mod kubelet;
 pub mod node;
@@ -36,6 +46,8 @@ pub(crate) mod util;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+pub use containers::{Container, ExecOutput};
+pub use env::{PortMapping, SimEnv};
 pub use node::{MachineType, Node, Timing};
 pub use pki::{CertKey, ClientUsage, Pki, Validity};
 
@@ -65,6 +77,37 @@ pub enum SimError {
     /// The TLS server could not be set up.
     #[error("tls setup: {0}")]
     Tls(String),
+    /// No simulator environment file in a directory.
+    #[error(
+        "no simulated cluster at {}: {}: {source} (start one with `labctl sim up --dir {}`)",
+        dir.display(),
+        path.display(),
+        dir.display()
+    )]
+    NoSim {
+        /// The directory.
+        dir: PathBuf,
+        /// The missing file (`dir/sim.json`).
+        path: PathBuf,
+        /// Why it could not be read.
+        source: std::io::Error,
+    },
+    /// The simulator environment file could not be read or parsed.
+    #[error("invalid simulated cluster file {}: {reason}", path.display())]
+    BadEnv {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Writing a file of the simulator's directory failed.
+    #[error("cannot write {}: {reason}", path.display())]
+    WriteFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// Options of a simulated cluster.
@@ -107,6 +150,11 @@ pub struct Sim {
     pki: Pki,
     admin: CertKey,
     kubeconfig: Vec<u8>,
+    kube_api: SocketAddr,
+    containers: Vec<Container>,
+    ports: Vec<PortMapping>,
+    /// Bound, never listening: connects to a closed port are refused while these live.
+    _closed: Vec<tokio::net::TcpSocket>,
     shutdown: Vec<oneshot::Sender<()>>,
     servers: Vec<JoinHandle<()>>,
 }
@@ -117,13 +165,11 @@ impl std::fmt::Debug for Sim {
     }
 }
 
-fn cluster_info(config: &[u8]) -> (String, Vec<u8>) {
+fn cluster_name(config: &[u8]) -> String {
     let parsed = talos_config::Config::from_bytes(config).ok();
     let v1 = parsed.as_ref().and_then(|c| c.get::<talos_config::model::v1alpha1::Config>());
     let cluster = v1.and_then(|v| v.cluster.as_ref());
-    let name = cluster.map(|c| c.cluster_name.clone()).filter(|n| !n.is_empty()).unwrap_or_else(|| CONTEXT.into());
-    let ca = cluster.and_then(|c| c.ca.as_ref()).and_then(|ca| ca.crt.clone()).unwrap_or_default();
-    (name, ca)
+    cluster.map(|c| c.cluster_name.clone()).filter(|n| !n.is_empty()).unwrap_or_else(|| CONTEXT.into())
 }
 
 fn member(hostname: &str, address: IpAddr, t: MachineType) -> node::MemberSpec {
@@ -153,8 +199,14 @@ impl Sim {
         let w_name = "talos-default-worker-1";
         let cp_member = member(cp_name, cp_ip, MachineType::ControlPlane);
         let w_member = member(w_name, w_ip, MachineType::Worker);
-        let (cluster_name, cluster_ca) = cluster_info(CONTROLPLANE_CONFIG);
-        let kubeconfig = kubeconfig::build(&cluster_name, &format!("https://{cp_ip}:6443"), &cluster_ca)?.into_bytes();
+        let started = SystemTime::now();
+        let cluster_name = cluster_name(CONTROLPLANE_CONFIG);
+        // The kube API listener is bound first: the kubeconfig names its port.
+        let kube_listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
+        let kube_api = kube_listener.local_addr()?;
+        let (kube_pki, kubeconfig) = kube_api::pki(&cluster_name, kube_api)?;
+        let kube_tls = kube_api::tls_config(&kube_pki.ca_pem, &kube_pki.server)?;
+        let kubeconfig = kubeconfig.into_bytes();
         let packed = kubeconfig::pack(&kubeconfig)?;
         let members = |own: &node::MemberSpec| {
             if options.discovery { vec![cp_member.clone(), w_member.clone()] } else { vec![own.clone()] }
@@ -194,12 +246,53 @@ impl Sim {
         };
         let [cp_endpoint, worker_endpoint] = <[SocketAddr; 2]>::try_from(endpoints)
             .map_err(|_| SimError::Tls("expected two listening endpoints".to_string()))?;
+        let state = Arc::new(kube_api::KubeState {
+            nodes: vec![kube_api::KubeNode::new(Arc::clone(&cp)), kube_api::KubeNode::new(Arc::clone(&worker))],
+            started,
+        });
+        let (tx, handle) = kube_api::serve(state, kube_listener, kube_tls);
+        shutdown.push(tx);
+        servers.push(handle);
+        let started_at = util::rfc3339_nanos(started);
+        let containers = [(&cp, cp_name), (&worker, w_name)]
+            .into_iter()
+            .map(|(n, name)| Container {
+                name: name.to_string(),
+                hostname: name.to_string(),
+                network: containers::NETWORK.to_string(),
+                ip: n.identity.address,
+                started_at: started_at.clone(),
+                restart_count: 0,
+                talos_type: n.identity.machine_type.as_str().to_string(),
+            })
+            .collect();
+        let mut closed = Vec::new();
+        let mut closed_port = || -> Result<SocketAddr, SimError> {
+            let socket = tokio::net::TcpSocket::new_v4()?;
+            socket.bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))?;
+            let addr = socket.local_addr()?;
+            closed.push(socket);
+            Ok(addr)
+        };
+        let map =
+            |node: IpAddr, port: u16, endpoint: SocketAddr, open: bool| PortMapping { node, port, endpoint, open };
+        let ports = vec![
+            map(cp_ip, 22, closed_port()?, false),
+            map(cp_ip, 6443, kube_api, true),
+            map(cp_ip, 50000, cp_endpoint, true),
+            map(w_ip, 22, closed_port()?, false),
+            map(w_ip, 50000, worker_endpoint, true),
+        ];
         Ok(Sim {
             controlplane: sim_node(&cp, cp_endpoint),
             worker: sim_node(&worker, worker_endpoint),
             pki,
             admin,
             kubeconfig,
+            kube_api,
+            containers,
+            ports,
+            _closed: closed,
             shutdown,
             servers,
         })
@@ -215,9 +308,55 @@ impl Sim {
         &self.admin
     }
 
-    /// The kubeconfig file the control plane hands out (unpacked).
+    /// The kubeconfig file the control plane hands out (unpacked): server
+    /// `https://127.0.0.1:<kube API port>`, the simulated Kubernetes API's CA, client
+    /// certificate CN `admin`, O `system:masters`.
     pub fn kubeconfig(&self) -> &[u8] {
         &self.kubeconfig
+    }
+
+    /// Where the simulated Kubernetes API listens (127.0.0.1, ephemeral port).
+    pub fn kube_api_endpoint(&self) -> SocketAddr {
+        self.kube_api
+    }
+
+    /// The simulated Docker containers, control plane first.
+    pub fn containers(&self) -> Vec<Container> {
+        self.containers.clone()
+    }
+
+    /// The port mappings: per node 22 (closed: bound, never listening) and 50000 (the node's
+    /// Talos API), and 6443 (the Kubernetes API) on the control plane.
+    pub fn ports(&self) -> Vec<PortMapping> {
+        self.ports.clone()
+    }
+
+    /// Creates `dir` and writes `dir/talosconfig`, `dir/kubeconfig` and `dir/sim.json` (each
+    /// atomically, mode 0600). `sim.json` holds the absolute paths of the other two, the
+    /// containers, the port mappings and this process's id; [`SimEnv::read`] reads it back.
+    pub fn write_dir(&self, dir: &Path) -> Result<SimEnv, SimError> {
+        let failed = |path: &Path, e: &dyn std::fmt::Display| SimError::WriteFile {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        };
+        std::fs::create_dir_all(dir).map_err(|e| failed(dir, &e))?;
+        let dir = std::path::absolute(dir).map_err(|e| failed(dir, &e))?;
+        let talosconfig = dir.join("talosconfig");
+        self.write_talosconfig(&talosconfig).map_err(|e| failed(&talosconfig, &e))?;
+        let kubeconfig = dir.join("kubeconfig");
+        write_private(&kubeconfig, &self.kubeconfig).map_err(|e| failed(&kubeconfig, &e))?;
+        let env = SimEnv {
+            talosconfig,
+            kubeconfig,
+            containers: self.containers(),
+            ports: self.ports(),
+            pid: std::process::id(),
+        };
+        let path = dir.join(env::SIM_JSON);
+        let mut json = serde_json::to_vec_pretty(&env).map_err(|e| failed(&path, &e))?;
+        json.push(b'\n');
+        write_private(&path, &json).map_err(|e| failed(&path, &e))?;
+        Ok(env)
     }
 
     /// A talosconfig (YAML) for `endpoint` with the given client identity: context

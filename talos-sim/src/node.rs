@@ -70,11 +70,18 @@ pub struct Timing {
     pub kubelet_restart: Duration,
     /// Time from a kubelet start to its first successful health check (about 2 s).
     pub kubelet_health: Duration,
+    /// The node-monitor grace period (40 s): how long the Kubernetes Node stays `Ready` after
+    /// its kubelet stopped running or turned unhealthy, before the condition turns `Unknown`.
+    pub node_monitor_grace: Duration,
 }
 
 impl Default for Timing {
     fn default() -> Self {
-        Timing { kubelet_restart: Duration::from_secs(5), kubelet_health: Duration::from_secs(2) }
+        Timing {
+            kubelet_restart: Duration::from_secs(5),
+            kubelet_health: Duration::from_secs(2),
+            node_monitor_grace: Duration::from_secs(40),
+        }
     }
 }
 
@@ -260,6 +267,32 @@ struct Inner {
     logs: BTreeMap<String, LogBuf>,
     next_pid: u32,
     kubelet_pid: u32,
+    kubelet_down_since: Option<SystemTime>,
+    kubelet_ready_since: SystemTime,
+}
+
+/// The kubelet's availability, what the Kubernetes Node's `Ready` condition is computed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KubeletStatus {
+    /// Since when the kubelet service has been not `Running` or not healthy (`None`: it is
+    /// Running and healthy).
+    pub down_since: Option<SystemTime>,
+    /// When the Node's `Ready` condition last turned `True` (boot, or the recovery from an
+    /// outage longer than the node-monitor grace period).
+    pub ready_since: SystemTime,
+    /// The kubelet service resource's version (bumped on every state or health change).
+    pub service_version: u64,
+}
+
+/// The Kubernetes Node's `Ready` condition at some instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeReady {
+    /// `true`: `Ready=True`; `false`: `Ready=Unknown` (the kubelet stopped posting status).
+    pub ready: bool,
+    /// When the condition took its current value.
+    pub since: SystemTime,
+    /// The kubelet's last status post (`lastHeartbeatTime`).
+    pub heartbeat: SystemTime,
 }
 
 /// A simulated node.
@@ -403,6 +436,8 @@ impl Node {
                 logs,
                 next_pid: 1100,
                 kubelet_pid: 0,
+                kubelet_down_since: None,
+                kubelet_ready_since: now,
             }),
             apply_lock: tokio::sync::Mutex::new(()),
             changes,
@@ -518,7 +553,54 @@ impl Node {
         s.version += 1;
         s.updated = SystemTime::now();
         let resource = self.service_resource(id, s);
+        let up = s.state == "Running" && s.health.healthy && !s.health.unknown;
         let _ = self.changes.send(Change { kind, resource });
+        if id == "kubelet" {
+            let now = SystemTime::now();
+            match (up, inner.kubelet_down_since) {
+                (true, Some(down)) => {
+                    if now.duration_since(down).unwrap_or_default() >= self.timing.node_monitor_grace {
+                        inner.kubelet_ready_since = now;
+                    }
+                    inner.kubelet_down_since = None;
+                }
+                (false, None) => inner.kubelet_down_since = Some(now),
+                _ => {}
+            }
+        }
+    }
+
+    /// Since when the kubelet service has been not `Running` or not healthy; `None` while it is
+    /// Running and healthy.
+    pub fn kubelet_down_since(&self) -> Option<SystemTime> {
+        lock(&self.inner).kubelet_down_since
+    }
+
+    /// The kubelet's availability and its service resource version.
+    pub fn kubelet_status(&self) -> KubeletStatus {
+        let inner = lock(&self.inner);
+        KubeletStatus {
+            down_since: inner.kubelet_down_since,
+            ready_since: inner.kubelet_ready_since,
+            service_version: inner.services.get("kubelet").map(|s| s.version).unwrap_or_default(),
+        }
+    }
+
+    /// The Node's `Ready` condition at `now`: `True` while the kubelet is Running and healthy
+    /// or has been down for less than [`Timing::node_monitor_grace`], `Unknown` afterwards.
+    pub fn node_ready(&self, now: SystemTime) -> NodeReady {
+        let status = self.kubelet_status();
+        match status.down_since {
+            Some(down) if now.duration_since(down).unwrap_or_default() >= self.timing.node_monitor_grace => {
+                NodeReady { ready: false, since: down + self.timing.node_monitor_grace, heartbeat: down }
+            }
+            _ => NodeReady { ready: true, since: status.ready_since, heartbeat: status.ready_since },
+        }
+    }
+
+    /// The node's timings.
+    pub fn timing(&self) -> Timing {
+        self.timing
     }
 
     fn event(&self, inner: &mut Inner, id: &str, state: &str, msg: &str) {

@@ -214,6 +214,50 @@ pub fn redact_secrets(diff: &str) -> String {
     out
 }
 
+/// RFC 3339 in UTC with whole seconds (`2026-12-02T17:25:49Z`), as Kubernetes writes times.
+pub fn rfc3339(t: SystemTime) -> String {
+    let u = Utc::from(t);
+    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", u.year, u.month, u.day, u.hour, u.minute, u.second)
+}
+
+/// RFC 3339 in UTC with nanoseconds (`2026-12-02T17:25:49.123456789Z`), as Docker's `State.StartedAt`.
+pub fn rfc3339_nanos(t: SystemTime) -> String {
+    let u = Utc::from(t);
+    let nanos = t.duration_since(UNIX_EPOCH).unwrap_or_default().subsec_nanos();
+    format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{nanos:09}Z", u.year, u.month, u.day, u.hour, u.minute, u.second)
+}
+
+/// 64 bits derived from `parts` with SipHash under fixed keys: stable for the same input.
+pub fn stable_hash(parts: &[&str]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    parts.hash(&mut h);
+    h.finish()
+}
+
+/// 64 bits that differ between processes and between calls (std's randomly keyed hasher).
+pub fn random_u64(salt: &str) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    salt.hash(&mut h);
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_nanos().hash(&mut h);
+    h.finish()
+}
+
+/// A UUID-shaped (version 4 layout) string from two 64-bit values.
+pub fn uuid_from(a: u64, b: u64) -> String {
+    let a = (a & !0xf000) | 0x4000;
+    let b = (b & !(0xc << 60)) | (0x8 << 60);
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xffff,
+        b >> 48,
+        b & 0xffff_ffff_ffff
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

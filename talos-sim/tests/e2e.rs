@@ -25,7 +25,11 @@ fn options() -> ClientOptions {
 
 async fn sim() -> Sim {
     Sim::start_with(SimOptions {
-        timing: Timing { kubelet_restart: Duration::from_millis(300), kubelet_health: Duration::from_millis(200) },
+        timing: Timing {
+            kubelet_restart: Duration::from_millis(300),
+            kubelet_health: Duration::from_millis(200),
+            node_monitor_grace: Duration::from_secs(40),
+        },
         discovery: true,
     })
     .await
@@ -292,13 +296,14 @@ async fn kubeconfig_bytes() {
             .find_map(|l| l.trim_start().strip_prefix(&format!("{name}: ")).map(str::to_string))
             .expect("field present")
     };
-    let config = talos_config::Config::from_bytes(talos_sim::CONTROLPLANE_CONFIG).expect("fixture loads");
-    let v1 = config.get::<talos_config::model::v1alpha1::Config>().expect("v1alpha1");
-    let cluster_ca = v1.cluster.as_ref().and_then(|c| c.ca.as_ref()).and_then(|ca| ca.crt.clone()).expect("cluster CA");
     use base64::Engine as _;
+    let ca = field("certificate-authority-data");
+    let ca_pem =
+        String::from_utf8(base64::engine::general_purpose::STANDARD.decode(&ca).expect("base64")).expect("pem");
+    assert!(ca_pem.starts_with("-----BEGIN CERTIFICATE-----\n"), "{ca_pem}");
     let expected = format!(
-        "apiVersion: v1\nkind: Config\nclusters:\n    - name: talos-default\n      cluster:\n        server: https://10.5.0.2:6443\n        certificate-authority-data: {}\nusers:\n    - name: admin@talos-default\n      user:\n        client-certificate-data: {}\n        client-key-data: {}\ncontexts:\n    - context:\n        cluster: talos-default\n        namespace: default\n        user: admin@talos-default\n      name: admin@talos-default\ncurrent-context: admin@talos-default\n",
-        base64::engine::general_purpose::STANDARD.encode(cluster_ca),
+        "apiVersion: v1\nkind: Config\nclusters:\n    - name: talos-default\n      cluster:\n        server: https://{}\n        certificate-authority-data: {ca}\nusers:\n    - name: admin@talos-default\n      user:\n        client-certificate-data: {}\n        client-key-data: {}\ncontexts:\n    - context:\n        cluster: talos-default\n        namespace: default\n        user: admin@talos-default\n      name: admin@talos-default\ncurrent-context: admin@talos-default\n",
+        sim.kube_api_endpoint(),
         field("client-certificate-data"),
         field("client-key-data"),
     );
@@ -584,6 +589,18 @@ async fn binary_writes_a_private_talosconfig_and_serves() {
     assert!(ready, "{seen:?}");
     assert!(seen.iter().any(|l| l.starts_with("controlplane 10.5.0.2 talos-default-controlplane-1 127.0.0.1:")));
     assert!(seen.iter().any(|l| l.starts_with("worker 10.5.0.3 talos-default-worker-1 127.0.0.1:")));
+    assert!(seen.iter().any(|l| l.starts_with("kube-api https://127.0.0.1:")), "{seen:?}");
+    let env = talos_sim::SimEnv::read(dir.path()).expect("sim.json");
+    assert_eq!(env.talosconfig, dir.path().join("talosconfig"));
+    assert_eq!(env.kubeconfig, dir.path().join("kubeconfig"));
+    assert_eq!(env.pid, child.id().expect("pid"));
+    assert_eq!(env.containers.len(), 2);
+    #[cfg(unix)]
+    for name in ["kubeconfig", "sim.json"] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path().join(name)).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{name}");
+    }
     let path = dir.path().join("talosconfig");
     #[cfg(unix)]
     {

@@ -48,7 +48,11 @@ fn with_node<T>(msg: T, node: &str) -> Request<T> {
 
 fn fast() -> SimOptions {
     SimOptions {
-        timing: Timing { kubelet_restart: Duration::from_millis(300), kubelet_health: Duration::from_millis(200) },
+        timing: Timing {
+            kubelet_restart: Duration::from_millis(300),
+            kubelet_health: Duration::from_millis(200),
+            node_monitor_grace: Duration::from_secs(40),
+        },
         discovery: true,
     }
 }

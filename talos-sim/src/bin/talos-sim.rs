@@ -1,11 +1,12 @@
 //! `talos-sim --dir DIR`: starts a simulated Talos v1.13 control plane and worker on 127.0.0.1,
-//! writes `DIR/talosconfig` (mode 0600, endpoint = the control plane), prints the endpoints and
-//! runs until interrupted (Ctrl-C). A test double: see the crate README.
+//! writes `DIR/talosconfig` (mode 0600, endpoint = the control plane), `DIR/kubeconfig` (mode 0600,
+//! the simulated Kubernetes API) and `DIR/sim.json` (containers, port mappings, paths), prints
+//! the endpoints and runs until interrupted (Ctrl-C). A test double: see the crate README.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: talos-sim --dir DIR\n\nStarts a simulated Talos v1.13 control plane (10.5.0.2) and worker (10.5.0.3) on 127.0.0.1,\nwrites DIR/talosconfig (mode 0600) and runs until interrupted.";
+const USAGE: &str = "usage: talos-sim --dir DIR\n\nStarts a simulated Talos v1.13 control plane (10.5.0.2) and worker (10.5.0.3) on 127.0.0.1,\nwrites DIR/talosconfig, DIR/kubeconfig and DIR/sim.json (mode 0600) and runs until interrupted.";
 
 fn parse() -> Result<PathBuf, String> {
     let mut args = std::env::args_os().skip(1);
@@ -34,10 +35,6 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        eprintln!("talos-sim: cannot create {}: {e}", dir.display());
-        return ExitCode::FAILURE;
-    }
     let sim = match talos_sim::Sim::start().await {
         Ok(s) => s,
         Err(e) => {
@@ -45,15 +42,20 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let path = dir.join("talosconfig");
-    if let Err(e) = sim.write_talosconfig(&path) {
-        eprintln!("talos-sim: cannot write {}: {e}", path.display());
-        return ExitCode::FAILURE;
-    }
-    println!("talosconfig: {}", path.display());
+    let env = match sim.write_dir(&dir) {
+        Ok(env) => env,
+        Err(e) => {
+            eprintln!("talos-sim: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("talosconfig: {}", env.talosconfig.display());
+    println!("kubeconfig: {}", env.kubeconfig.display());
+    println!("sim.json: {}", env.talosconfig.with_file_name(talos_sim::env::SIM_JSON).display());
     for n in [&sim.controlplane, &sim.worker] {
         println!("{} {} {} {}", n.machine_type.as_str(), n.address, n.hostname, n.endpoint);
     }
+    println!("kube-api https://{}", sim.kube_api_endpoint());
     println!("simulated Talos {} (test double); Ctrl-C to stop", talos_sim::node::TAG);
     if let Err(e) = tokio::signal::ctrl_c().await {
         eprintln!("talos-sim: waiting for Ctrl-C: {e}");
