@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod lab;
 mod merge;
+mod sim;
 mod validate;
 
 /// Offline tooling for the Talos Linux lab: merge and validate machine configurations
@@ -37,6 +39,26 @@ or `<config> is valid for <mode> mode` on stdout. `--config -` reads standard in
 `labctl merge base.yaml -p @patch.yaml | labctl validate --config - --mode container` checks a \
 patch before it reaches a node.")]
     Validate(validate::ValidateArgs),
+    /// Drive and check the lab's nine steps (lab/steps.md) against the lab's cluster or a simulated one.
+    #[command(subcommand)]
+    Lab(LabCommand),
+    /// Run the simulated two-node Talos cluster.
+    #[command(subcommand)]
+    Sim(sim::SimCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum LabCommand {
+    /// Perform the steps through the Talos API and write every file the lab names.
+    #[command(long_about = "Perform the lab's steps through the Talos API (never a shell), the docker CLI (step 1, \
+container start time and restart count) and the Kubernetes API (with the kubeconfig fetched in step 4), writing \
+every file lab/steps.md names into --out, atomically. Waits are bounded and show progress on stderr. No change is \
+applied while a try-mode rollback is pending on the node (unless --force), and a step whose change is already in \
+place is not applied twice. After step 9 the run is verified as `labctl lab check` does.\n\n\
+`--sim` starts a simulated cluster in this process; `--sim-dir DIR` uses one started by `labctl sim up --dir DIR`.")]
+    Run(lab::RunArgs),
+    /// Verify the lab's files against the live cluster, one pass/fail line per step.
+    Check(lab::CheckArgs),
 }
 
 /// An error that ends the program: the text is printed on stderr as is (followed by `\n`),
@@ -71,6 +93,9 @@ fn main() -> ExitCode {
     let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || match cli.command {
         Command::Merge(args) => merge::run(&args),
         Command::Validate(args) => validate::run(&args),
+        Command::Lab(LabCommand::Run(args)) => lab::run(&args),
+        Command::Lab(LabCommand::Check(args)) => lab::check(&args),
+        Command::Sim(command) => sim::run(&command),
     });
     let (result, code) = outcome(worker.map(|handle| handle.join()));
     match result {

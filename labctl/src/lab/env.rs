@@ -1,0 +1,264 @@
+//! Where the lab's answers come from: the Talos API (always `talos-client`), the containers (the `docker` CLI, or
+//! the simulator's containers), TCP port probes (the node IP, or the simulator's loopback mapping of it) and the
+//! Kubernetes API (kube-rs with the kubeconfig fetched in step 4, in both cases).
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use k8s_openapi::api::core::v1::Node;
+use kube::api::{Api, ListParams};
+use serde_json::Value;
+use talos_client::{Client, ClientOptions, Talosconfig};
+use talos_sim::{Container, PortMapping};
+
+use super::LabError;
+
+/// The control plane container (`talosctl cluster create docker`'s name).
+pub const CONTROLPLANE_CONTAINER: &str = "talos-default-controlplane-1";
+/// The worker container.
+pub const WORKER_CONTAINER: &str = "talos-default-worker-1";
+/// The Docker network of the cluster.
+pub const NETWORK: &str = "talos-default";
+/// The Talos API port.
+pub const API_PORT: u16 = 50000;
+
+/// What `docker exec` gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecResult {
+    /// The exit code.
+    pub exit_code: i64,
+    /// Standard output and error, in that order.
+    pub output: String,
+}
+
+impl ExecResult {
+    /// The first non-empty line of the output, without its line end (Docker ends it with `\r\n`).
+    pub fn first_line(&self) -> String {
+        self.output.lines().map(|l| l.trim_end_matches('\r')).find(|l| !l.trim().is_empty()).unwrap_or("").to_string()
+    }
+}
+
+/// What `docker inspect` tells about a container, as the lab uses it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inspect {
+    /// The address on the `talos-default` network.
+    pub ip: String,
+    /// `State.StartedAt`.
+    pub started_at: String,
+    /// `RestartCount`.
+    pub restart_count: u64,
+}
+
+impl Inspect {
+    /// Reads `docker inspect <name>`'s JSON (an array with one object).
+    pub fn parse(name: &str, json: &str) -> Result<Inspect, LabError> {
+        let bad = |what: &str| LabError::new(format!("docker inspect {name}: {what}"));
+        let value: Value = serde_json::from_str(json).map_err(|e| bad(&format!("not JSON: {e}")))?;
+        let c = value.as_array().and_then(|a| a.first()).ok_or_else(|| bad("no such container"))?;
+        let ip = c
+            .pointer(&format!("/NetworkSettings/Networks/{NETWORK}/IPAddress"))
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| bad(&format!("the container has no address on the network {NETWORK}")))?;
+        let started_at =
+            c.pointer("/State/StartedAt").and_then(Value::as_str).ok_or_else(|| bad("no State.StartedAt"))?;
+        let restart_count = c.get("RestartCount").and_then(Value::as_u64).ok_or_else(|| bad("no RestartCount"))?;
+        Ok(Inspect { ip: ip.to_string(), started_at: started_at.to_string(), restart_count })
+    }
+}
+
+/// The container runtime: the real `docker` CLI or the simulator's containers.
+#[derive(Clone, Debug)]
+pub enum Containers {
+    /// The `docker` program (found on `PATH` unless a path is given).
+    Docker {
+        /// The program.
+        program: PathBuf,
+    },
+    /// The simulator's containers.
+    Simulated(Vec<Container>),
+}
+
+impl Containers {
+    fn simulated(&self, name: &str) -> Result<&Container, LabError> {
+        match self {
+            Containers::Simulated(list) => list.iter().find(|c| c.name == name).ok_or_else(|| {
+                LabError::new(format!("Error response from daemon: No such container: {name} (simulated cluster)"))
+            }),
+            Containers::Docker { .. } => Err(LabError::new("not a simulated container runtime")),
+        }
+    }
+
+    /// `docker exec <name> <argv...>`: its exit code and output. A Docker that cannot be run is an error.
+    pub async fn exec(&self, name: &str, argv: &[&str], timeout: Duration) -> Result<ExecResult, LabError> {
+        match self {
+            Containers::Docker { program } => {
+                let mut args = vec!["exec", name];
+                args.extend_from_slice(argv);
+                let out = run_docker(program, &args, timeout).await?;
+                let code = out.status.code().map(i64::from).unwrap_or(-1);
+                let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
+                output.push_str(&String::from_utf8_lossy(&out.stderr));
+                Ok(ExecResult { exit_code: code, output })
+            }
+            Containers::Simulated(_) => {
+                let out = self.simulated(name)?.exec(argv);
+                let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
+                output.push_str(&String::from_utf8_lossy(&out.stderr));
+                Ok(ExecResult { exit_code: i64::from(out.exit_code), output })
+            }
+        }
+    }
+
+    /// `docker inspect <name>`.
+    pub async fn inspect(&self, name: &str, timeout: Duration) -> Result<Inspect, LabError> {
+        let json = match self {
+            Containers::Docker { program } => {
+                let out = run_docker(program, &["inspect", name], timeout).await?;
+                if !out.status.success() {
+                    let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
+                    return Err(LabError::new(format!("docker inspect {name} failed: {err}")));
+                }
+                String::from_utf8_lossy(&out.stdout).into_owned()
+            }
+            Containers::Simulated(_) => self.simulated(name)?.inspect_json(),
+        };
+        Inspect::parse(name, &json)
+    }
+}
+
+async fn run_docker(program: &Path, args: &[&str], timeout: Duration) -> Result<std::process::Output, LabError> {
+    let shown = format!("{} {}", program.display(), args.join(" "));
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(args).stdin(std::process::Stdio::null()).kill_on_drop(true);
+    match tokio::time::timeout(timeout, cmd.output()).await {
+        Err(_) => Err(LabError::new(format!("`{shown}` did not finish within {}", super::wait::human(timeout)))),
+        Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => Err(LabError::new(format!(
+            "cannot run `{shown}`: {} not found; install the Docker CLI, or rehearse on the simulated cluster with \
+             `labctl lab run --sim`",
+            program.display()
+        ))),
+        Ok(Err(e)) => Err(LabError::new(format!("cannot run `{shown}`: {e}"))),
+        Ok(Ok(out)) => Ok(out),
+    }
+}
+
+/// How TCP ports of a node IP are reached.
+#[derive(Clone, Debug)]
+pub enum Ports {
+    /// Connect to the node IP itself (the lab VM).
+    Direct,
+    /// The simulator's loopback stand-ins; a port it does not map counts as closed.
+    Mapped(Vec<PortMapping>),
+}
+
+impl Ports {
+    /// Whether a TCP connection to `ip:port` is accepted within `timeout` (refused, unreachable or timed out: no).
+    pub async fn probe(&self, ip: IpAddr, port: u16, timeout: Duration) -> bool {
+        let addr = match self {
+            Ports::Direct => SocketAddr::new(ip, port),
+            Ports::Mapped(map) => match map.iter().find(|m| m.node == ip && m.port == port) {
+                Some(m) => m.endpoint,
+                None => return false,
+            },
+        };
+        matches!(tokio::time::timeout(timeout, tokio::net::TcpStream::connect(addr)).await, Ok(Ok(_)))
+    }
+}
+
+/// Everything a run talks to.
+pub struct Env {
+    /// The Talos API.
+    pub talos: Client,
+    /// The containers.
+    pub containers: Containers,
+    /// Port probes.
+    pub ports: Ports,
+    /// The control plane's address (`10.5.0.2`).
+    pub controlplane: String,
+    /// The worker's address (`10.5.0.3`).
+    pub worker: String,
+    /// Limit of one TCP probe or Docker command.
+    pub probe_timeout: Duration,
+}
+
+/// Client options for the lab: short connect limit so that an unreachable endpoint fails fast.
+pub fn client_options() -> ClientOptions {
+    ClientOptions { context: None, connect_timeout: Duration::from_secs(10), call_timeout: Duration::from_secs(30) }
+}
+
+/// Connects to the Talos API with a talosconfig.
+pub async fn connect(config: &Talosconfig) -> Result<Client, LabError> {
+    Client::connect(config, client_options())
+        .await
+        .map_err(|e| LabError::new(format!("cannot reach the Talos API: {e}")))
+}
+
+/// Loads a talosconfig file (`--talosconfig`, else `$TALOSCONFIG`, else `~/.talos/config`).
+pub fn load_talosconfig(path: Option<&Path>) -> Result<Talosconfig, LabError> {
+    Talosconfig::load(path).map_err(|e| {
+        LabError::new(format!("cannot load the talosconfig: {e}"))
+            .note("pass --talosconfig FILE, or rehearse on the simulated cluster with `labctl lab run --sim`")
+    })
+}
+
+/// A Kubernetes client from a kubeconfig file.
+pub async fn kube_client(kubeconfig: &Path) -> Result<kube::Client, LabError> {
+    let bad =
+        |e: &dyn std::fmt::Display| LabError::new(format!("cannot use the kubeconfig {}: {e}", kubeconfig.display()));
+    let file = kube::config::Kubeconfig::read_from(kubeconfig).map_err(|e| bad(&e))?;
+    let mut config = kube::Config::from_custom_kubeconfig(file, &kube::config::KubeConfigOptions::default())
+        .await
+        .map_err(|e| bad(&e))?;
+    config.connect_timeout = Some(Duration::from_secs(10));
+    config.read_timeout = Some(Duration::from_secs(30));
+    kube::Client::try_from(config).map_err(|e| bad(&e))
+}
+
+/// What the lab reads of a Kubernetes Node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeView {
+    /// The node name.
+    pub name: String,
+    /// Its labels.
+    pub labels: std::collections::BTreeMap<String, String>,
+    /// Its InternalIP.
+    pub internal_ip: Option<String>,
+    /// `status.nodeInfo.kubeletVersion`.
+    pub kubelet_version: String,
+    /// The `Ready` condition is `True`.
+    pub ready: bool,
+}
+
+impl NodeView {
+    fn from_node(n: &Node) -> NodeView {
+        let status = n.status.as_ref();
+        let internal_ip = status
+            .and_then(|s| s.addresses.as_ref())
+            .and_then(|a| a.iter().find(|a| a.type_ == "InternalIP"))
+            .map(|a| a.address.clone());
+        let kubelet_version =
+            status.and_then(|s| s.node_info.as_ref()).map(|i| i.kubelet_version.clone()).unwrap_or_default();
+        let ready = status
+            .and_then(|s| s.conditions.as_ref())
+            .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
+            .is_some_and(|c| c.status == "True");
+        NodeView {
+            name: n.metadata.name.clone().unwrap_or_default(),
+            labels: n.metadata.labels.clone().unwrap_or_default(),
+            internal_ip,
+            kubelet_version,
+            ready,
+        }
+    }
+}
+
+/// Lists the Kubernetes Nodes, sorted by name.
+pub async fn list_nodes(kube: &kube::Client) -> Result<Vec<NodeView>, LabError> {
+    let api: Api<Node> = Api::all(kube.clone());
+    let list = api.list(&ListParams::default()).await.map_err(|e| LabError::new(format!("kubectl get nodes: {e}")))?;
+    let mut nodes: Vec<NodeView> = list.items.iter().map(NodeView::from_node).collect();
+    nodes.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(nodes)
+}

@@ -1,0 +1,303 @@
+//! The files of the lab, with the names, fields and JSON types `lab/steps.md` asks for.
+//!
+//! Each JSON file is one struct whose fields are exactly the lab's (serde keeps declaration order), so a file can
+//! neither miss a field nor carry an extra one. Files are written atomically (a temporary file in the same
+//! directory, then a rename): an interrupted run leaves each file either old or new.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+use super::LabError;
+
+/// Step 1: `noshell.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoShell {
+    /// The control plane container's name.
+    pub container: String,
+    /// Its address on the Docker network `talos-default`.
+    pub node_ip: String,
+    /// `docker exec <container> sh`'s exit code.
+    pub exec_sh_exit: i64,
+    /// The one line of its error message.
+    pub exec_sh_error: String,
+    /// TCP port 22 of the node IP accepted a connection.
+    pub port22_open: bool,
+    /// TCP port 50000 of the node IP accepted a connection.
+    pub port50000_open: bool,
+}
+
+/// Step 2: `services.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Services {
+    /// The control plane's service ids, sorted.
+    pub controlplane: Vec<String>,
+    /// The worker's service ids, sorted.
+    pub worker: Vec<String>,
+    /// The ids only the control plane has, sorted.
+    pub controlplane_only: Vec<String>,
+}
+
+/// One member of `members.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemberEntry {
+    /// The machine type (`controlplane`, `worker`).
+    #[serde(rename = "type")]
+    pub machine_type: String,
+    /// The member's addresses.
+    pub addresses: Vec<String>,
+}
+
+/// Step 3: `members.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Members {
+    /// The control plane server's Talos tag (`v1.13.10`).
+    pub talos_version: String,
+    /// Hostname → type and addresses.
+    pub members: BTreeMap<String, MemberEntry>,
+    /// The worker's `MachineConfig v1alpha1` `metadata.version`.
+    pub worker_mc_version: u64,
+}
+
+/// Step 4: `cluster.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cluster {
+    /// The kubeconfig's server address.
+    pub api_server: String,
+    /// Node name → InternalIP.
+    pub nodes: BTreeMap<String, String>,
+    /// The kubelet version the Nodes report.
+    pub kubelet_version: String,
+    /// `cluster.network.podSubnets` of the control plane's config.
+    pub pod_subnets: Vec<String>,
+    /// `cluster.network.serviceSubnets` of the control plane's config.
+    pub service_subnets: Vec<String>,
+    /// Either range overlaps the host cluster's 10.244.0.0/16 or 10.96.0.0/12.
+    pub overlaps_host: bool,
+}
+
+/// Step 5: `patch.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Patch {
+    /// The node patched (the worker's IP).
+    pub node: String,
+    /// The worker's MachineConfig version before the apply.
+    pub mc_version_before: u64,
+    /// The worker's MachineConfig version after the apply.
+    pub mc_version_after: u64,
+    /// The worker container's `State.StartedAt`.
+    pub container_started_at: String,
+}
+
+/// Step 6: `try.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Try {
+    /// The try timeout in seconds.
+    pub timeout_sec: u64,
+    /// The worker's MachineConfig version right after the try apply.
+    pub version_during: u64,
+    /// The canary label was seen on the Kubernetes Node.
+    pub seen_on_node: bool,
+    /// The version after the rollback.
+    pub version_after_revert: u64,
+}
+
+/// Step 7: `rejected.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rejected {
+    /// The worker's MachineConfig version before the attempt.
+    pub version_before: u64,
+    /// The version after it (unchanged).
+    pub version_after: u64,
+}
+
+/// Step 8: `kubelet-diag.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KubeletDiag {
+    /// The worker's MachineConfig version right after the accepted apply.
+    pub accepted_version: u64,
+    /// The kubelet service's STATE seen then.
+    pub service_state: String,
+    /// The kubelet log line stating the cause.
+    pub error_line: String,
+}
+
+/// Step 9: `report.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    /// A shell could be run in the node.
+    pub shell_in_node: bool,
+    /// Port 22 was open.
+    pub ssh_port_open: bool,
+    /// The Talos API port.
+    pub api_port: u16,
+    /// How often the worker's MachineConfig changed since the first (current version - 1).
+    pub worker_config_changes: u64,
+    /// How often the worker container restarted since step 5.
+    pub worker_restarts: u64,
+    /// The configuration path validation caught in step 7 (`machine.x`).
+    pub rejected_field: String,
+    /// The service that died in step 8.
+    pub broken_service: String,
+    /// A line of the worker's machined log recording a configuration-apply call.
+    pub apply_log_line: String,
+    /// At least 80 characters on what an immutable OS and API-based management meant in the lab.
+    pub summary: String,
+}
+
+/// The file names of the lab, in step order.
+pub mod names {
+    /// Step 1.
+    pub const NOSHELL: &str = "noshell.json";
+    /// Step 2.
+    pub const SERVICES: &str = "services.json";
+    /// Step 3.
+    pub const MEMBERS: &str = "members.json";
+    /// Step 4: the kubeconfig (a regular file, mode 0600).
+    pub const KUBECONFIG: &str = "kubeconfig";
+    /// Step 4.
+    pub const CLUSTER: &str = "cluster.json";
+    /// Step 5: the patch.
+    pub const LABELS_PATCH: &str = "05-labels.yaml";
+    /// Step 5: what the apply printed.
+    pub const PATCH_OUT: &str = "patch-out.txt";
+    /// Step 5.
+    pub const PATCH: &str = "patch.json";
+    /// Step 6.
+    pub const TRY: &str = "try.json";
+    /// Step 7: the patch.
+    pub const BAD_PATCH: &str = "07-bad.yaml";
+    /// Step 7: what the apply printed.
+    pub const REJECTED_OUT: &str = "rejected.txt";
+    /// Step 7.
+    pub const REJECTED: &str = "rejected.json";
+    /// Step 8: the patch.
+    pub const KUBELET_PATCH: &str = "08-kubelet.yaml";
+    /// Step 8.
+    pub const KUBELET_DIAG: &str = "kubelet-diag.json";
+    /// Step 8: the fix.
+    pub const FIX_PATCH: &str = "08-fix.yaml";
+    /// Step 9.
+    pub const REPORT: &str = "report.json";
+    /// labctl's own bookkeeping (not a lab file).
+    pub const STATE: &str = ".labctl-state.json";
+}
+
+/// Step 5's patch: the pool label on the worker.
+pub const LABELS_PATCH_TEXT: &str = "machine:\n  nodeLabels:\n    lab.talos.dev/pool: blue\n";
+/// Step 6's patch: the canary label (applied in try mode; not a file of the lab).
+pub const CANARY_PATCH_TEXT: &str = "machine:\n  nodeLabels:\n    lab.talos.dev/canary: \"on\"\n";
+/// Step 7's patch: a label name with a space.
+pub const BAD_PATCH_TEXT: &str = "machine:\n  nodeLabels:\n    lab.talos.dev/team name: platform\n";
+/// Step 8's patch: a kubelet flag the kubelet does not know.
+pub const KUBELET_PATCH_TEXT: &str = "machine:\n  kubelet:\n    extraArgs:\n      max-pod: \"150\"\n";
+/// Step 8's fix: delete just that key.
+pub const FIX_PATCH_TEXT: &str = "machine:\n  kubelet:\n    extraArgs:\n      max-pod:\n        $patch: delete\n";
+
+/// The output directory of a run.
+#[derive(Clone, Debug)]
+pub struct OutDir {
+    dir: PathBuf,
+}
+
+impl OutDir {
+    /// The directory (created on the first write).
+    pub fn new(dir: impl Into<PathBuf>) -> OutDir {
+        OutDir { dir: dir.into() }
+    }
+
+    /// The path of a file in it.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// Writes `value` as pretty JSON followed by a newline, atomically.
+    pub fn write_json<T: Serialize>(&self, name: &str, value: &T) -> Result<(), LabError> {
+        let mut text =
+            serde_json::to_string_pretty(value).map_err(|e| LabError::new(format!("cannot encode {name}: {e}")))?;
+        text.push('\n');
+        self.write(name, text.as_bytes())
+    }
+
+    /// Writes bytes atomically (temporary file in the directory, then a rename); mode 0644 less the umask.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<(), LabError> {
+        let path = self.path(name);
+        let fail = |e: std::io::Error| LabError::new(format!("cannot write {}: {e}", path.display()));
+        std::fs::create_dir_all(&self.dir).map_err(fail)?;
+        let mut tmp = tempfile::Builder::new().prefix(&format!(".{name}.")).tempfile_in(&self.dir).map_err(fail)?;
+        tmp.write_all(bytes).map_err(fail)?;
+        tmp.as_file().sync_all().map_err(fail)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = 0o644 & !umask();
+            tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode)).map_err(fail)?;
+        }
+        tmp.persist(&path).map_err(|e| fail(e.error))?;
+        Ok(())
+    }
+
+    /// Writes a secret file (the kubeconfig): atomically, mode 0600, never through a symlink.
+    pub fn write_secret(&self, name: &str, bytes: &[u8]) -> Result<(), LabError> {
+        let path = self.path(name);
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| LabError::new(format!("cannot create {}: {e}", self.dir.display())))?;
+        talos_client::config::write_secret_file(&path, bytes)
+            .map_err(|e| LabError::new(format!("cannot write {}: {e}", path.display())))
+    }
+
+    /// Whether a file exists.
+    pub fn exists(&self, name: &str) -> bool {
+        self.path(name).exists()
+    }
+
+    /// Reads a text file; `Ok(None)` when it does not exist.
+    pub fn read(&self, name: &str) -> Result<Option<String>, LabError> {
+        let path = self.path(name);
+        match std::fs::read(&path) {
+            Ok(bytes) => String::from_utf8(bytes)
+                .map(Some)
+                .map_err(|_| LabError::new(format!("{} is not UTF-8 text", path.display()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(LabError::new(format!("cannot read {}: {e}", path.display()))),
+        }
+    }
+
+    /// Reads and decodes a JSON file of the lab, strictly (every field, the lab's types, nothing extra).
+    pub fn read_json<T: DeserializeOwned>(&self, name: &str) -> Result<Option<T>, LabError> {
+        match self.read(name)? {
+            None => Ok(None),
+            Some(text) => serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| LabError::new(format!("{}: {e}", self.path(name).display()))),
+        }
+    }
+}
+
+#[cfg(unix)]
+fn umask() -> u32 {
+    // The umask can only be read by setting it; do it once, race-free enough for a CLI (no threads write files
+    // concurrently with the first call, which happens before any file is written).
+    static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *UMASK.get_or_init(|| {
+        // Read it from /proc when possible (no mutation at all).
+        std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                s.lines().find_map(|l| l.strip_prefix("Umask:")).and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+            })
+            .unwrap_or(0o022)
+    })
+}

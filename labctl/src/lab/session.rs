@@ -1,0 +1,246 @@
+//! One connection to a lab cluster (real or simulated) and the reads every step shares.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use talos_client::{ACTIVE_CONFIG_ID, LogsRequest, Target};
+use talos_config::Config;
+use talos_config::model::v1alpha1::Config as V1;
+
+use super::env::{self, Containers, Env, NodeView, Ports};
+use super::files::{OutDir, names};
+use super::state::{State, unix_now};
+use super::{ClusterArgs, LabError};
+
+/// A connected lab: the environment, the output directory and, for `--sim`, the simulator itself.
+pub struct Session {
+    /// Where answers come from.
+    pub env: Env,
+    /// The lab's files.
+    pub out: OutDir,
+    /// The in-process simulator (`--sim`); dropping it stops the cluster.
+    pub sim: Option<talos_sim::Sim>,
+}
+
+/// A worker MachineConfig read.
+pub struct WorkerConfig {
+    /// The config bytes.
+    pub bytes: Vec<u8>,
+    /// `metadata.version`.
+    pub version: u64,
+}
+
+impl WorkerConfig {
+    /// The decoded v1alpha1 document (`None` if the config does not load).
+    pub fn v1alpha1(&self) -> Option<V1> {
+        Config::from_bytes(&self.bytes).ok().and_then(|c| c.get::<V1>().cloned())
+    }
+
+    /// `machine.nodeLabels`.
+    pub fn node_labels(&self) -> BTreeMap<String, String> {
+        self.v1alpha1().and_then(|v| v.machine).map(|m| m.node_labels).unwrap_or_default()
+    }
+
+    /// `machine.kubelet.extraArgs`.
+    pub fn kubelet_extra_args(&self) -> BTreeMap<String, Vec<String>> {
+        self.v1alpha1()
+            .and_then(|v| v.machine)
+            .and_then(|m| m.kubelet)
+            .map(|k| k.extra_args.to_map())
+            .unwrap_or_default()
+    }
+}
+
+/// A try-mode rollback a node has not done yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingTry {
+    /// When the try apply was logged (seconds since the epoch, the node's clock).
+    pub applied_at: u64,
+    /// Its timeout, when labctl made it.
+    pub timeout_sec: Option<u64>,
+}
+
+impl PendingTry {
+    /// Why an apply is refused now.
+    pub fn refusal(&self, node: &str) -> LabError {
+        let at = clock(self.applied_at);
+        let due = match self.timeout_sec {
+            Some(t) => {
+                let due = self.applied_at + t;
+                let now = unix_now();
+                let when = if due > now { format!("in {}s", due - now) } else { "overdue".to_string() };
+                format!("applied at {at} UTC with a {t}s timeout: the rollback is due at {} UTC ({when})", clock(due))
+            }
+            None => format!(
+                "applied at {at} UTC by another client: the rollback is due after its --timeout (talosctl's default is \
+                 1m0s)"
+            ),
+        };
+        LabError::new(format!(
+            "a try-mode rollback is pending on {node} ({due}); applying another change now would cancel the rollback"
+        ))
+        .note("wait until the node has rolled back (`talosctl -n NODE logs machined` shows `rolling back the configuration`), then run the step again")
+        .note("or pass --force to apply anyway and cancel the rollback")
+    }
+}
+
+/// `HH:MM:SS` of a Unix time (UTC).
+pub fn clock(unix: u64) -> String {
+    let s = unix % 86_400;
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// Unix seconds of a Go log timestamp `2026/08/25 10:15:42` (UTC).
+pub fn parse_log_time(text: &str) -> Option<u64> {
+    let b = text.as_bytes();
+    if b.len() != 19 || b[4] != b'/' || b[7] != b'/' || b[10] != b' ' || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let n = |r: std::ops::Range<usize>| text.get(r).and_then(|s| s.parse::<u64>().ok());
+    let (y, mo, d, h, mi, s) = (n(0..4)?, n(5..7)?, n(8..10)?, n(11..13)?, n(14..16)?, n(17..19)?);
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 || y < 1970 {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let (y, m) = if mo <= 2 { (y as i64 - 1, mo as i64 + 9) } else { (y as i64, mo as i64 - 3) };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * m + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    u64::try_from(days * 86_400 + (h * 3600 + mi * 60 + s) as i64).ok()
+}
+
+/// The last try-mode apply in a machined log that no rollback or other apply followed: `(logged at, is try)`.
+pub fn last_apply_in_log<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<u64> {
+    let mut last: Option<(u64, bool)> = None;
+    for line in lines {
+        let Some(rest) = line.strip_prefix("[talos] ") else { continue };
+        let (Some(ts), Some(msg)) = (rest.get(..19).and_then(parse_log_time), rest.get(20..)) else { continue };
+        if let Some(mode) = msg.strip_prefix("apply config request: mode ") {
+            last = Some((ts, mode == "try"));
+        } else if msg == "rolling back the configuration" || msg.starts_with("config rollback failed") {
+            last = Some((ts, false));
+        }
+    }
+    last.filter(|(_, is_try)| *is_try).map(|(ts, _)| ts)
+}
+
+impl Session {
+    /// Connects as `args` says: the lab cluster (talosconfig, docker, node IPs), a simulator started by
+    /// `labctl sim up --dir DIR`, or a new in-process simulator (`--sim`).
+    pub async fn open(args: &ClusterArgs) -> Result<Session, LabError> {
+        let out = OutDir::new(&args.out);
+        let (talosconfig, containers, ports, sim) = if args.sim {
+            let sim = talos_sim::Sim::start()
+                .await
+                .map_err(|e| LabError::new(format!("cannot start the simulated cluster: {e}")))?;
+            (sim.talosconfig(), Containers::Simulated(sim.containers()), Ports::Mapped(sim.ports()), Some(sim))
+        } else if let Some(dir) = &args.sim_dir {
+            let found = talos_sim::SimEnv::read(dir).map_err(|e| LabError::new(e.to_string()))?;
+            let talosconfig = env::load_talosconfig(Some(&found.talosconfig))?;
+            (talosconfig, Containers::Simulated(found.containers), Ports::Mapped(found.ports), None)
+        } else {
+            let talosconfig = env::load_talosconfig(args.talosconfig.as_deref())?;
+            (talosconfig, Containers::Docker { program: args.docker.clone() }, Ports::Direct, None)
+        };
+        let talos = env::connect(&talosconfig).await?;
+        let env = Env {
+            talos,
+            containers,
+            ports,
+            controlplane: args.controlplane.clone(),
+            worker: args.worker.clone(),
+            probe_timeout: Duration::from_secs(3),
+        };
+        Ok(Session { env, out, sim })
+    }
+
+    /// The worker's active MachineConfig.
+    pub async fn worker_config(&self) -> Result<WorkerConfig, LabError> {
+        self.machine_config(&self.env.worker.clone()).await
+    }
+
+    /// A node's active MachineConfig.
+    pub async fn machine_config(&self, node: &str) -> Result<WorkerConfig, LabError> {
+        let mc = self.env.talos.machine_config(&Target::node(node), ACTIVE_CONFIG_ID).await?;
+        let version = mc.version.parse::<u64>().map_err(|_| {
+            LabError::new(format!("{node}: MachineConfig v1alpha1 has no numeric version ({:?})", mc.version))
+        })?;
+        Ok(WorkerConfig { bytes: mc.bytes, version })
+    }
+
+    /// A Kubernetes client from the kubeconfig of step 4.
+    pub async fn kube(&self) -> Result<kube::Client, LabError> {
+        let path = self.out.path(names::KUBECONFIG);
+        if !path.exists() {
+            return Err(LabError::new(format!("{} does not exist: run step 4 first", path.display())));
+        }
+        env::kube_client(&path).await
+    }
+
+    /// The Kubernetes Node whose InternalIP is `ip`.
+    pub async fn node_by_ip(&self, kube: &kube::Client, ip: &str) -> Result<NodeView, LabError> {
+        let nodes = env::list_nodes(kube).await?;
+        let names: Vec<String> = nodes.iter().map(|n| n.name.clone()).collect();
+        nodes.into_iter().find(|n| n.internal_ip.as_deref() == Some(ip)).ok_or_else(|| {
+            LabError::new(format!("no Kubernetes Node has InternalIP {ip} (nodes: {})", names.join(", ")))
+        })
+    }
+
+    /// Lines of a service's log on a node.
+    pub async fn log_lines(&self, node: &str, id: &str, tail: u32) -> Result<Vec<String>, LabError> {
+        let mut req = LogsRequest::service(id);
+        req.tail = Some(tail);
+        let lines = self.env.talos.logs_lines(&Target::node(node), &req).await?;
+        Ok(lines.into_iter().map(|l| l.line).collect())
+    }
+
+    /// The pending try-mode rollback on `node`, read from its machined log (an apply in try mode that no rollback
+    /// or later apply followed), with the timeout labctl recorded for it.
+    pub async fn pending_try(&self, node: &str) -> Result<Option<PendingTry>, LabError> {
+        let lines = self.log_lines(node, "machined", 5000).await?;
+        let Some(applied_at) = last_apply_in_log(lines.iter().map(String::as_str)) else { return Ok(None) };
+        let state = State::load(&self.out)?;
+        Ok(Some(PendingTry { applied_at, timeout_sec: state.try_timeout_near(node, applied_at) }))
+    }
+
+    /// Refuses to go on while a try-mode rollback is pending on `node`, unless `force`.
+    pub async fn guard_pending_try(&self, node: &str, force: bool) -> Result<(), LabError> {
+        match self.pending_try(node).await? {
+            Some(p) if !force => Err(p.refusal(node)),
+            Some(_) => {
+                eprintln!("warning: a try-mode rollback is pending on {node}; --force: applying anyway cancels it");
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_log_times() {
+        assert_eq!(parse_log_time("1970/01/01 00:00:00"), Some(0));
+        assert_eq!(parse_log_time("2026/08/25 10:15:42"), Some(1_787_652_942));
+        assert_eq!(parse_log_time("2026/13/25 10:15:42"), None);
+        assert_eq!(parse_log_time("2026-08-25 10:15:42"), None);
+        assert_eq!(clock(1_787_652_942), "10:15:42");
+    }
+
+    #[test]
+    fn a_try_is_pending_until_a_rollback_or_another_apply() {
+        let try_line = "[talos] 2026/08/25 10:15:42 apply config request: mode try";
+        let other = "machined 2026/08/25 10:15:42 OK [/machine.MachineService/ApplyConfiguration] 3ms unary Success";
+        assert_eq!(last_apply_in_log([try_line, other]), Some(1_787_652_942));
+        let rollback = "[talos] 2026/08/25 10:16:12 rolling back the configuration";
+        assert_eq!(last_apply_in_log([try_line, rollback]), None);
+        let confirm = "[talos] 2026/08/25 10:16:00 apply config request: mode no_reboot";
+        assert_eq!(last_apply_in_log([try_line, confirm]), None);
+        assert_eq!(last_apply_in_log([confirm, try_line]), Some(1_787_652_942));
+        assert_eq!(last_apply_in_log([]), None);
+    }
+}

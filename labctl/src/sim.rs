@@ -1,0 +1,54 @@
+//! `labctl sim up`: the simulated two-node cluster in the foreground, with a talosconfig, a kubeconfig and the
+//! simulator's description (`sim.json`) in a directory, so that `labctl lab run --sim-dir DIR` and
+//! `labctl lab check --sim-dir DIR` work against it as against the lab's cluster.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use crate::CliError;
+
+/// `labctl sim ...`.
+#[derive(Debug, Subcommand)]
+pub enum SimCommand {
+    /// Start the simulated cluster in the foreground (Ctrl-C stops it).
+    Up(UpArgs),
+}
+
+/// Arguments of `labctl sim up`.
+#[derive(Debug, Args)]
+pub struct UpArgs {
+    /// Where to write talosconfig, kubeconfig (both mode 0600) and sim.json.
+    #[arg(long, value_name = "DIR", default_value = "./talos-sim")]
+    pub dir: PathBuf,
+}
+
+/// Runs a `labctl sim` command.
+pub fn run(command: &SimCommand) -> Result<(), CliError> {
+    match command {
+        SimCommand::Up(args) => crate::lab::runtime()?.block_on(up(args)),
+    }
+}
+
+async fn up(args: &UpArgs) -> Result<(), CliError> {
+    let sim = talos_sim::Sim::start()
+        .await
+        .map_err(|e| CliError::new(format!("labctl: cannot start the simulated cluster: {e}")))?;
+    let env = sim
+        .write_dir(&args.dir)
+        .map_err(|e| CliError::new(format!("labctl: cannot write {}: {e}", args.dir.display())))?;
+    println!("simulated Talos cluster (a test double, see talos-sim/README.md)");
+    for n in [&sim.controlplane, &sim.worker] {
+        println!("  {} {} {} -> {}", n.machine_type.as_str(), n.address, n.hostname, n.endpoint);
+    }
+    println!("  Kubernetes API -> https://{}", sim.kube_api_endpoint());
+    println!("talosconfig: {}", env.talosconfig.display());
+    println!("kubeconfig:  {}", env.kubeconfig.display());
+    let dir = args.dir.display();
+    println!("run the lab:  labctl lab run --sim-dir {dir} --out ./talos-lab");
+    println!("check it:     labctl lab check --sim-dir {dir} --out ./talos-lab");
+    println!("Ctrl-C stops the cluster");
+    tokio::signal::ctrl_c().await.map_err(|e| CliError::new(format!("labctl: waiting for Ctrl-C: {e}")))?;
+    drop(sim);
+    Ok(())
+}
