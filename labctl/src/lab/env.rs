@@ -190,9 +190,10 @@ pub fn client_options() -> ClientOptions {
 
 /// Connects to the Talos API with a talosconfig.
 pub async fn connect(config: &Talosconfig) -> Result<Client, LabError> {
-    Client::connect(config, client_options())
-        .await
-        .map_err(|e| LabError::new(format!("cannot reach the Talos API: {e}")))
+    Client::connect(config, client_options()).await.map_err(|e| {
+        LabError::new(format!("cannot reach the Talos API: {e}"))
+            .note("check that the cluster is running and that the talosconfig's endpoints reach it")
+    })
 }
 
 /// Loads a talosconfig file (`--talosconfig`, else `$TALOSCONFIG`, else `~/.talos/config`).

@@ -1,0 +1,381 @@
+//! End-to-end tests of `labctl lab run`, `labctl lab check` and `labctl sim up` against the simulated cluster (real
+//! gRPC over mutual TLS, a real HTTPS Kubernetes API for kube-rs, real TCP probes on loopback).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn labctl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_labctl"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("labctl runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn json(dir: &Path, name: &str) -> Value {
+    serde_json::from_str(&read(dir, name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Replaces the value at `pointer` with `<what>` after checking it has the expected shape.
+fn redact(v: &mut Value, pointer: &str, what: &str, shape: impl Fn(&str) -> bool) {
+    let slot = v.pointer_mut(pointer).unwrap_or_else(|| panic!("no {pointer}"));
+    let s = slot.as_str().unwrap_or_else(|| panic!("{pointer} is not a string: {slot}"));
+    assert!(shape(s), "{pointer} = {s:?} has not the expected shape");
+    *slot = Value::String(format!("<{what}>"));
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).expect("json") + "\n"
+}
+
+/// `2026-12-02T18:04:33.961541164Z`.
+fn is_rfc3339(s: &str) -> bool {
+    s.len() >= 20 && s.as_bytes()[4] == b'-' && s.as_bytes()[10] == b'T' && s.ends_with('Z')
+}
+
+/// Every file of a finished run, with the lab's names, fields and types; volatile values checked, then redacted.
+fn assert_lab_files(out: &Path, try_timeout: u64) {
+    insta::assert_snapshot!("noshell", read(out, "noshell.json"));
+    insta::assert_snapshot!("services", read(out, "services.json"));
+    insta::assert_snapshot!("members", read(out, "members.json"));
+    let mut cluster = json(out, "cluster.json");
+    redact(&mut cluster, "/api_server", "https://127.0.0.1:port", |s| s.starts_with("https://127.0.0.1:"));
+    insta::assert_snapshot!("cluster", pretty(&cluster));
+    let mut patch = json(out, "patch.json");
+    redact(&mut patch, "/container_started_at", "State.StartedAt", is_rfc3339);
+    insta::assert_snapshot!("patch", pretty(&patch));
+    let t = json(out, "try.json");
+    assert_eq!(t["timeout_sec"], Value::from(try_timeout));
+    insta::assert_snapshot!(
+        "try",
+        read(out, "try.json").replace(&format!("\"timeout_sec\": {try_timeout},"), "\"timeout_sec\": <timeout>,")
+    );
+    insta::assert_snapshot!("rejected", read(out, "rejected.json"));
+    let mut diag = json(out, "kubelet-diag.json");
+    redact(&mut diag, "/error_line", "E<MMDD> <time> <pid> run.go:72] ...", |s| {
+        s.starts_with('E')
+            && s.ends_with(
+                " run.go:72] \"command failed\" err=\"failed to parse kubelet flag: unknown flag: --max-pod\"",
+            )
+    });
+    insta::assert_snapshot!("kubelet_diag", pretty(&diag));
+    let mut report = json(out, "report.json");
+    redact(&mut report, "/apply_log_line", "[talos] <time> apply config request: mode no_reboot", |s| {
+        s.starts_with("[talos] 20") && s.ends_with(" apply config request: mode no_reboot")
+    });
+    insta::assert_snapshot!("report", pretty(&report));
+    assert_eq!(
+        read(out, "patch-out.txt"),
+        "patched MachineConfigs.config.talos.dev/v1alpha1 at the node 10.5.0.3\nApplied configuration without a reboot\n"
+    );
+    assert_eq!(
+        read(out, "rejected.txt"),
+        "patched MachineConfigs.config.talos.dev/v1alpha1 at the node 10.5.0.3\n1 error occurred:\n\t* 10.5.0.3: rpc \
+         error: code = InvalidArgument desc = 1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid \
+         machine node labels: 1 error occurred:\n\t* name \"team name\" is invalid\n\n\n\n\n\n\n\n\n"
+    );
+    for (name, body) in [
+        ("05-labels.yaml", "machine:\n  nodeLabels:\n    lab.talos.dev/pool: blue\n"),
+        ("07-bad.yaml", "machine:\n  nodeLabels:\n    lab.talos.dev/team name: platform\n"),
+        ("08-kubelet.yaml", "machine:\n  kubelet:\n    extraArgs:\n      max-pod: \"150\"\n"),
+        ("08-fix.yaml", "machine:\n  kubelet:\n    extraArgs:\n      max-pod:\n        $patch: delete\n"),
+    ] {
+        assert_eq!(read(out, name), body, "{name}");
+    }
+    // The version arithmetic of spec/lab-behaviour.md's bookkeeping table.
+    let members = json(out, "members.json");
+    let patch = json(out, "patch.json");
+    let rejected = json(out, "rejected.json");
+    let report = json(out, "report.json");
+    assert_eq!(members["worker_mc_version"], 1);
+    assert_eq!((patch["mc_version_before"].clone(), patch["mc_version_after"].clone()), (1.into(), 2.into()));
+    assert_eq!((t["version_during"].clone(), t["version_after_revert"].clone()), (3.into(), 4.into()));
+    assert_eq!((rejected["version_before"].clone(), rejected["version_after"].clone()), (4.into(), 4.into()));
+    assert_eq!(json(out, "kubelet-diag.json")["accepted_version"], 5);
+    assert_eq!(report["worker_config_changes"], 5, "version 6 - 1");
+    assert_eq!(report["worker_restarts"], 0);
+    // The kubeconfig: a regular file, mode 0600.
+    let meta = std::fs::symlink_metadata(out.join("kubeconfig")).expect("kubeconfig");
+    assert!(meta.file_type().is_file());
+    use std::os::unix::fs::PermissionsExt as _;
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+}
+
+const ALL_PASS: [&str; 9] = [
+    "step 1: PASS: exec sh exits 127, port 22 closed, port 50000 open",
+    "step 2: PASS: 7 services on the control plane, 5 on the worker",
+    "step 3: PASS: Talos v1.13.10, 2 members, worker version 1 then",
+    "step 4: PASS: 2 nodes, kubelet v1.36.3, overlaps_host true",
+    "step 5: PASS: pool label applied without a reboot (version 1 -> 2) and on the Node",
+    "step 6: PASS: canary seen in try mode (version 3), rolled back (version 4), pool kept",
+    "step 7: PASS: rejected with the node's text; version stayed 4",
+    "step 8: PASS: kubelet was Waiting (accepted version 5), now Running/OK and the Node Ready",
+    "step 9: PASS: 5 config changes, 0 restarts, machine.nodeLabels rejected, kubelet broke",
+];
+
+#[test]
+fn lab_run_sim_runs_the_whole_lab_and_passes_the_check() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let dir = out.path().join("talos-lab");
+    let o = labctl(&["lab", "run", "--sim", "--out", dir.to_str().unwrap(), "--try-timeout", "1s"]);
+    assert!(o.status.success(), "stderr:\n{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    let tail: Vec<&str> = stdout.lines().rev().take(9).collect::<Vec<_>>().into_iter().rev().collect();
+    assert_eq!(tail, ALL_PASS);
+    assert_lab_files(&dir, 1);
+}
+
+/// `labctl sim up --dir DIR` in the background, stopped when dropped.
+struct SimUp {
+    child: Child,
+    dir: PathBuf,
+}
+
+impl SimUp {
+    fn start(dir: &Path) -> SimUp {
+        let child = Command::new(env!("CARGO_BIN_EXE_labctl"))
+            .args(["sim", "up", "--dir", dir.to_str().unwrap()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn labctl sim up");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !dir.join("sim.json").exists() {
+            assert!(Instant::now() < deadline, "labctl sim up wrote no sim.json within 60s");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        SimUp { child, dir: dir.to_path_buf() }
+    }
+
+    fn dir(&self) -> &str {
+        self.dir.to_str().unwrap()
+    }
+}
+
+impl Drop for SimUp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn sim_up_then_lab_run_then_lab_check() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let sim = SimUp::start(&tmp.path().join("sim"));
+    for name in ["talosconfig", "kubeconfig", "sim.json"] {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(tmp.path().join("sim").join(name)).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{name}");
+    }
+    let out = tmp.path().join("lab");
+    let out_s = out.to_str().unwrap();
+    let run = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s"]);
+    assert!(run.status.success(), "stderr:\n{}", text(&run.stderr));
+    assert_lab_files(&out, 1);
+    let check = labctl(&["lab", "check", "--sim-dir", sim.dir(), "--out", out_s]);
+    assert_eq!(text(&check.stdout), ALL_PASS.map(|l| format!("{l}\n")).concat());
+    assert_eq!(text(&check.stderr), "");
+    assert!(check.status.success());
+    let check = labctl(&["lab", "check", "--sim-dir", sim.dir(), "--out", out_s, "--output", "json"]);
+    assert!(check.status.success());
+    let doc: Value = serde_json::from_slice(&check.stdout).expect("json");
+    assert_eq!(doc["pass"], true);
+    assert_eq!(doc["steps"].as_array().map(Vec::len), Some(9));
+    assert_eq!(
+        doc["steps"][6],
+        serde_json::json!({"step": 7, "pass": true, "reason": "rejected with the node's text; version stayed 4"})
+    );
+
+    // Re-running does not apply twice: the versions stay where they are, and the check still passes.
+    let again = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--from", "5", "--try-timeout", "1s"]);
+    assert!(again.status.success(), "stderr:\n{}", text(&again.stderr));
+    let stdout = text(&again.stdout);
+    assert!(
+        stdout.contains("step 5: the worker already carries lab.talos.dev/pool=blue: not applied again\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "step 6: already done (try.json records versions 3 -> 4): not applied again; delete it to redo the step\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("step 8: already done (kubelet-diag.json exists, no max-pod on the worker): not applied again\n"),
+        "{stdout}"
+    );
+    assert_eq!(json(&out, "report.json")["worker_config_changes"], 5);
+
+    // A failing check names the step and the reason, and exits 1.
+    std::fs::write(
+        out.join("try.json"),
+        "{\"timeout_sec\": \"1\", \"version_during\": 3, \"seen_on_node\": true, \"version_after_revert\": 4}\n",
+    )
+    .unwrap();
+    let check = labctl(&["lab", "check", "--sim-dir", sim.dir(), "--out", out_s]);
+    assert_eq!(check.status.code(), Some(1));
+    let line6 = text(&check.stdout).lines().nth(5).unwrap_or_default().to_string();
+    let path = out.join("try.json");
+    assert_eq!(
+        line6,
+        format!("step 6: FAIL: {}: invalid type: string \"1\", expected u64 at line 1 column 19", path.display())
+    );
+    assert_eq!(text(&check.stderr), "labctl: 1 of 9 steps do not pass\n");
+}
+
+#[test]
+fn no_apply_while_a_try_rollback_is_pending() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let sim = SimUp::start(&tmp.path().join("sim"));
+    let out = tmp.path().join("lab");
+    let out_s = out.to_str().unwrap();
+    let run = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "4"]);
+    assert!(run.status.success(), "stderr:\n{}", text(&run.stderr));
+    // Someone else applies a try with a long timeout (talosctl patch mc --mode=try --timeout=1m).
+    let env = talos_sim::SimEnv::read(&tmp.path().join("sim")).expect("sim.json");
+    let version = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let config = talos_client::Talosconfig::from_file(&env.talosconfig).unwrap();
+        let client = talos_client::Client::connect(&config, talos_client::ClientOptions::default()).await.unwrap();
+        let patch = talos_config::load_patches([talos_config::PatchSource::new(
+            "canary",
+            "machine:\n  nodeLabels:\n    lab.talos.dev/canary: \"on\"\n",
+        )])
+        .unwrap();
+        let options = talos_client::ApplyOptions {
+            mode: talos_client::ApplyMode::Try,
+            dry_run: false,
+            try_timeout: Duration::from_secs(600),
+        };
+        client.patch_machine_config("10.5.0.3", &patch, options).await.unwrap().version_after.unwrap()
+    });
+    assert_eq!(version, "2");
+    let refused = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "5"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = text(&refused.stderr);
+    let (head, rest) = stderr.split_once(" UTC by another client").expect(&stderr);
+    assert_eq!(
+        &head[..head.len() - 8],
+        "== step 5: a node label without a reboot\nlabctl: step 5: a try-mode rollback is pending on 10.5.0.3 (applied at "
+    );
+    assert_eq!(
+        rest,
+        ": the rollback is due after its --timeout (talosctl's default is 1m0s)); applying another change now would \
+         cancel the rollback\nwait until the node has rolled back (`talosctl -n NODE logs machined` shows `rolling \
+         back the configuration`), then run the step again\nor pass --force to apply anyway and cancel the rollback\n"
+    );
+    assert!(!out.join("patch.json").exists());
+    assert!(!out.join("patch-out.txt").exists());
+    // Nothing was applied: the worker is still at the try's version.
+    let check = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "3"]);
+    assert!(check.status.success());
+    assert_eq!(json(&out, "members.json")["worker_mc_version"], 2);
+}
+
+#[test]
+fn an_unreachable_node_fails_the_step_and_keeps_earlier_files() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let sim = SimUp::start(&tmp.path().join("sim"));
+    let out = tmp.path().join("lab");
+    let out_s = out.to_str().unwrap();
+    let run = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "1"]);
+    assert!(run.status.success(), "stderr:\n{}", text(&run.stderr));
+    let noshell = read(&out, "noshell.json");
+    let started = Instant::now();
+    let failed =
+        labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--from", "2", "--worker", "10.5.0.99"]);
+    assert!(started.elapsed() < Duration::from_secs(30), "took {:?}", started.elapsed());
+    assert_eq!(failed.status.code(), Some(1));
+    insta::assert_snapshot!("unreachable_node", text(&failed.stderr));
+    assert_eq!(read(&out, "noshell.json"), noshell);
+    assert!(!out.join("services.json").exists());
+}
+
+#[test]
+fn a_refused_talos_endpoint_fails_fast_with_a_hint() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let sim = SimUp::start(&tmp.path().join("sim"));
+    let env = talos_sim::SimEnv::read(&tmp.path().join("sim")).expect("sim.json");
+    // The talosconfig aimed at a closed port: the sim's port 22 stand-in is bound but not listening.
+    let closed = env.ports.iter().find(|p| p.port == 22).expect("port 22 mapping").endpoint;
+    let mut config = talos_client::Talosconfig::from_file(&env.talosconfig).unwrap().to_yaml();
+    let cp = env.ports.iter().find(|p| p.port == 50000).expect("apid mapping").endpoint;
+    config = config.replace(&cp.to_string(), &closed.to_string());
+    let path = tmp.path().join("talosconfig");
+    std::fs::write(&path, config).unwrap();
+    let out = tmp.path().join("lab");
+    let started = Instant::now();
+    let failed =
+        labctl(&["lab", "run", "--talosconfig", path.to_str().unwrap(), "--out", out.to_str().unwrap(), "--step", "2"]);
+    assert!(started.elapsed() < Duration::from_secs(20), "took {:?}", started.elapsed());
+    assert_eq!(failed.status.code(), Some(1));
+    assert_eq!(
+        text(&failed.stderr),
+        format!(
+            "labctl: cannot reach the Talos API: failed to connect to {closed}: transport error: tcp connect error: \
+             Connection refused (os error 111)\ncheck that the cluster is running and that the talosconfig's endpoints \
+             reach it\n"
+        )
+    );
+    drop(sim);
+}
+
+#[test]
+fn a_wrong_talosconfig_path_is_a_clear_error() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let missing = tmp.path().join("no-such-talosconfig");
+    let out = tmp.path().join("lab");
+    let o = labctl(&["lab", "run", "--talosconfig", missing.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stdout), "");
+    assert_eq!(
+        text(&o.stderr),
+        format!(
+            "labctl: cannot load the talosconfig: {}: No such file or directory (os error 2)\npass --talosconfig FILE, \
+             or rehearse on the simulated cluster with `labctl lab run --sim`\n",
+            missing.display()
+        )
+    );
+    assert!(!out.exists(), "nothing is written");
+    let o = labctl(&[
+        "lab",
+        "check",
+        "--sim-dir",
+        tmp.path().join("nothing").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let dir = tmp.path().join("nothing");
+    assert_eq!(
+        text(&o.stderr),
+        format!(
+            "labctl: no simulated cluster at {}: {}: No such file or directory (os error 2) (start one with `labctl sim up --dir {}`)\n",
+            dir.display(),
+            dir.join("sim.json").display(),
+            dir.display()
+        )
+    );
+}
+
+#[test]
+fn the_try_timeout_is_whole_seconds() {
+    let o = labctl(&["lab", "run", "--sim", "--try-timeout", "1.5s"]);
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!("try_timeout_usage", text(&o.stderr));
+}
