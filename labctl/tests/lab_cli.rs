@@ -121,7 +121,7 @@ const ALL_PASS: [&str; 9] = [
     "step 4: PASS: 2 nodes, kubelet v1.36.3, overlaps_host true",
     "step 5: PASS: pool label applied without a reboot (version 1 -> 2) and on the Node",
     "step 6: PASS: canary seen in try mode (version 3), rolled back (version 4), pool kept",
-    "step 7: PASS: rejected with the node's text; version stayed 4",
+    "step 7: PASS: rejected with the node's text (exactly as labctl predicts); version stayed 4",
     "step 8: PASS: kubelet was Waiting (accepted version 5), now Running/OK and the Node Ready",
     "step 9: PASS: 5 config changes, 0 restarts, machine.nodeLabels rejected, kubelet broke",
 ];
@@ -198,7 +198,7 @@ fn sim_up_then_lab_run_then_lab_check() {
     assert_eq!(doc["steps"].as_array().map(Vec::len), Some(9));
     assert_eq!(
         doc["steps"][6],
-        serde_json::json!({"step": 7, "pass": true, "reason": "rejected with the node's text; version stayed 4"})
+        serde_json::json!({"step": 7, "pass": true, "reason": "rejected with the node's text (exactly as labctl predicts); version stayed 4"})
     );
 
     // Re-running does not apply twice: the versions stay where they are, and the check still passes.

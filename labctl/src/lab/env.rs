@@ -263,3 +263,79 @@ pub async fn list_nodes(kube: &kube::Client) -> Result<Vec<NodeView>, LabError> 
     nodes.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(nodes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parts of `docker inspect talos-default-worker-1` (Docker 28) the lab reads, in Docker's own layout.
+    const INSPECT: &str = r#"[
+    {
+        "Id": "4f2d0c3e9a8b",
+        "Created": "2026-12-02T09:00:00.000000000Z",
+        "State": {
+            "Status": "running",
+            "Running": true,
+            "StartedAt": "2026-12-02T09:00:01.123456789Z",
+            "FinishedAt": "0001-01-01T00:00:00Z"
+        },
+        "Name": "/talos-default-worker-1",
+        "RestartCount": 0,
+        "NetworkSettings": {
+            "Networks": {
+                "talos-default": {
+                    "Gateway": "10.5.0.1",
+                    "IPAddress": "10.5.0.3",
+                    "IPPrefixLen": 24
+                }
+            }
+        }
+    }
+]
+"#;
+
+    #[test]
+    fn reads_docker_inspect() {
+        assert_eq!(
+            Inspect::parse("talos-default-worker-1", INSPECT),
+            Ok(Inspect {
+                ip: "10.5.0.3".into(),
+                started_at: "2026-12-02T09:00:01.123456789Z".into(),
+                restart_count: 0
+            })
+        );
+    }
+
+    #[test]
+    fn docker_inspect_problems_are_named() {
+        let err = |json: &str| Inspect::parse("c", json).map_err(|e| e.message);
+        assert_eq!(err("[]"), Err("docker inspect c: no such container".into()));
+        assert_eq!(err("nope"), Err("docker inspect c: not JSON: expected ident at line 1 column 2".into()));
+        assert_eq!(
+            err(&INSPECT.replace("talos-default\"", "bridge\"")),
+            Err("docker inspect c: the container has no address on the network talos-default".into())
+        );
+    }
+
+    #[test]
+    fn the_exec_error_line_is_the_first_line_without_its_crlf() {
+        let r = ExecResult {
+            exit_code: 127,
+            output: "OCI runtime exec failed: exec failed: unable to start container process: exec: \"sh\": \
+                     executable file not found in $PATH: unknown\r\n"
+                .into(),
+        };
+        assert_eq!(
+            r.first_line(),
+            "OCI runtime exec failed: exec failed: unable to start container process: exec: \"sh\": executable file \
+             not found in $PATH: unknown"
+        );
+        assert_eq!(ExecResult { exit_code: 0, output: "\n\n".into() }.first_line(), "");
+    }
+
+    #[tokio::test]
+    async fn a_port_the_simulator_does_not_map_is_closed() {
+        let ports = Ports::Mapped(Vec::new());
+        assert!(!ports.probe("10.5.0.2".parse().unwrap(), 22, Duration::from_millis(100)).await);
+    }
+}

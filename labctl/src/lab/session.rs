@@ -66,7 +66,7 @@ impl PendingTry {
         let at = clock(self.applied_at);
         let due = match self.timeout_sec {
             Some(t) => {
-                let due = self.applied_at + t;
+                let due = self.applied_at.saturating_add(t);
                 let now = unix_now();
                 let when = if due > now { format!("in {}s", due - now) } else { "overdue".to_string() };
                 format!("applied at {at} UTC with a {t}s timeout: the rollback is due at {} UTC ({when})", clock(due))

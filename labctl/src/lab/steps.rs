@@ -95,6 +95,14 @@ fn parse_ip(text: &str, what: &str) -> Result<IpAddr, LabError> {
 pub async fn step1(s: &Session) -> Result<(), LabError> {
     let t = s.env.probe_timeout;
     let exec = s.env.containers.exec(CONTROLPLANE_CONTAINER, &["sh"], Duration::from_secs(30)).await?;
+    if !is_no_shell(&exec) {
+        return Err(LabError::new(format!(
+            "docker exec {CONTROLPLANE_CONTAINER} sh exited {} with {:?}, not the OCI runtime's \"executable file not \
+             found\": is the container running (`docker ps`)?",
+            exec.exit_code,
+            exec.first_line()
+        )));
+    }
     let inspect = s.env.containers.inspect(CONTROLPLANE_CONTAINER, Duration::from_secs(30)).await?;
     let ip = parse_ip(&inspect.ip, "the container's address")?;
     let port22_open = s.env.ports.probe(ip, 22, t).await;
@@ -118,6 +126,12 @@ pub async fn step1(s: &Session) -> Result<(), LabError> {
         open_text(port50000_open)
     );
     Ok(())
+}
+
+/// `docker exec ... sh` failed because the image has no shell: exit 126 (Docker ≤ 27) or 127, and the OCI runtime's
+/// "executable file not found" (matched by substring: the wording varies by engine).
+pub fn is_no_shell(exec: &super::env::ExecResult) -> bool {
+    (exec.exit_code == 126 || exec.exit_code == 127) && exec.output.contains("executable file not found")
 }
 
 fn open_text(open: bool) -> &'static str {
@@ -246,6 +260,15 @@ async fn existing_kubeconfig_unusable(s: &Session) -> Result<Option<String>, Lab
     let Ok(meta) = path.symlink_metadata() else { return Ok(Some("it does not exist".into())) };
     if !meta.file_type().is_file() {
         return Ok(Some("it is not a regular file".into()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        if meta.permissions().mode() & 0o777 != 0o600 {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+                .map_err(|e| LabError::new(format!("cannot make {} private (mode 0600): {e}", path.display())))?;
+            eprintln!("step 4: {} holds a client key: its mode is now 0600", path.display());
+        }
     }
     let text = s.out.read(names::KUBECONFIG)?.unwrap_or_default();
     if let Err(e) = kubeconfig_server(&text) {
@@ -496,6 +519,11 @@ pub async fn step7(s: &Session, force: bool) -> Result<(), LabError> {
             let text = super::talosctl::failed(&worker, &e);
             eprint!("{text}");
             s.out.write(names::REJECTED_OUT, text.as_bytes())?;
+            if e.code() != Some(talos_client::Code::InvalidArgument) {
+                return Err(LabError::new(format!(
+                    "the apply failed, but not by validation (InvalidArgument): {e}; run the step again"
+                )));
+            }
             let file = files::Rejected { version_before: before.version, version_after: after.version };
             s.out.write_json(names::REJECTED, &file)?;
             let agreed = match (&predicted, &e) {
@@ -647,15 +675,23 @@ pub async fn rejected_field(s: &Session) -> Result<String, LabError> {
 pub async fn worker_restarts(s: &Session) -> Result<u64, LabError> {
     let now = s.env.containers.inspect(WORKER_CONTAINER, Duration::from_secs(30)).await?;
     let state = State::load(&s.out)?;
-    if let Some(b) = state.restart_baseline {
-        return Ok(now.restart_count.saturating_sub(b.restart_count));
+    // Docker counts only restarts made by a restart policy (the lab's containers have none); a `docker restart` or a
+    // stop/start shows only as a new start time: at least one restart then.
+    let (count_then, started_then) = match state.restart_baseline {
+        Some(b) => (b.restart_count, Some(b.started_at)),
+        None => (0, s.out.read_json::<files::Patch>(names::PATCH)?.map(|p| p.container_started_at)),
+    };
+    Ok(restarts_since(count_then, started_then.as_deref(), now.restart_count, &now.started_at))
+}
+
+/// Restarts between two readings of a container: the `RestartCount` difference, at least 1 when the start time
+/// changed (a start time unknown then counts as unchanged).
+pub fn restarts_since(count_then: u64, started_then: Option<&str>, count_now: u64, started_now: &str) -> u64 {
+    let counted = count_now.saturating_sub(count_then);
+    match started_then {
+        Some(t) if t != started_now => counted.max(1),
+        _ => counted,
     }
-    // No baseline (step 5 was done by hand): the start time recorded in patch.json tells whether it restarted.
-    let patch = s.out.read_json::<files::Patch>(names::PATCH)?;
-    Ok(match patch {
-        Some(p) if p.container_started_at == now.started_at => 0,
-        _ => now.restart_count,
-    })
 }
 
 /// Step 9: the report.
@@ -715,6 +751,26 @@ mod tests {
         );
         assert_eq!(error_line(&["only".to_string()]).as_deref(), Some("only"));
         assert_eq!(error_line(&[]), None);
+    }
+
+    #[test]
+    fn restarts_count_a_new_start_time() {
+        assert_eq!(restarts_since(0, Some("t1"), 0, "t1"), 0);
+        assert_eq!(restarts_since(0, Some("t1"), 0, "t2"), 1, "docker restart: no policy, new start time");
+        assert_eq!(restarts_since(1, Some("t1"), 4, "t2"), 3);
+        assert_eq!(restarts_since(2, None, 2, "t2"), 0);
+    }
+
+    #[test]
+    fn no_shell_is_exit_126_or_127_with_the_oci_line() {
+        use super::super::env::ExecResult;
+        let line = "OCI runtime exec failed: exec failed: unable to start container process: exec: \"sh\": executable \
+                    file not found in $PATH: unknown\r\n";
+        assert!(is_no_shell(&ExecResult { exit_code: 127, output: line.into() }));
+        assert!(is_no_shell(&ExecResult { exit_code: 126, output: line.into() }));
+        let paused = "Error response from daemon: container abc is paused, unpause the container before exec\n";
+        assert!(!is_no_shell(&ExecResult { exit_code: 1, output: paused.into() }));
+        assert!(!is_no_shell(&ExecResult { exit_code: 0, output: String::new() }));
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub fn human(d: Duration) -> String {
 
 /// Polls `probe` every `every` until it is ready or `limit` has passed. Progress goes to stderr:
 /// `step 6: waiting for <what> (limit 1m0s)`, then `step 6: still waiting for <what> (5.0s/1m0s): <observed>` every
-/// five seconds. A probe error ends the wait at once.
+/// five seconds. A probe error counts as "not yet" (it is shown as what was last seen).
 pub async fn until<T>(
     step: u8,
     what: &str,
@@ -35,14 +35,16 @@ pub async fn until<T>(
     let mut last_progress = start;
     let mut announced = false;
     loop {
-        let observed = match probe().await.map_err(|e| e.in_step(step))? {
-            Poll::Ready(v) => {
+        let observed = match probe().await {
+            Ok(Poll::Ready(v)) => {
                 if announced {
                     eprintln!("step {step}: {what}: done after {}", human(start.elapsed()));
                 }
                 return Ok(v);
             }
-            Poll::Pending(observed) => observed,
+            Ok(Poll::Pending(observed)) => observed,
+            // A failed read (an API server restarting, a reset connection) is "not yet": retried until the limit.
+            Err(e) => format!("error: {}", e.message),
         };
         if !announced {
             eprintln!("step {step}: waiting for {what} (limit {})", human(limit));
@@ -87,6 +89,26 @@ mod tests {
         })
         .await;
         assert_eq!(got, Ok(3));
+    }
+
+    #[tokio::test]
+    async fn a_failed_read_is_retried() {
+        let mut n = 0;
+        let got = until(6, "a thing", Duration::from_secs(5), Duration::from_millis(1), async || {
+            n += 1;
+            if n == 1 { Err(LabError::new("connection reset")) } else { Ok(Poll::Ready(n)) }
+        })
+        .await;
+        assert_eq!(got, Ok(2));
+        let got: Result<(), LabError> =
+            until(6, "a thing", Duration::from_millis(20), Duration::from_millis(5), async || {
+                Err(LabError::new("connection refused"))
+            })
+            .await;
+        assert_eq!(
+            got.map_err(|e| e.message),
+            Err("step 6: timed out after 0.0s waiting for a thing; last seen: error: connection refused".into())
+        );
     }
 
     #[tokio::test]
