@@ -1,6 +1,9 @@
 //! End-to-end: `talos_client` against `Sim::start()` over real mutual TLS on 127.0.0.1, through
 //! the control plane to the worker as in the lab.
 
+mod common;
+use common::eventually;
+
 use std::time::{Duration, Instant};
 
 use talos_client::{
@@ -62,24 +65,6 @@ async fn machined_log(c: &Client, node: &str) -> Vec<String> {
         .into_iter()
         .map(|l| l.line)
         .collect()
-}
-
-/// Polls `f` every 50 ms until it returns `Some`, for at most `limit`.
-async fn eventually<T, F, Fut>(limit: Duration, mut f: F) -> Option<T>
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Option<T>>,
-{
-    let start = Instant::now();
-    loop {
-        if let Some(v) = f().await {
-            return Some(v);
-        }
-        if start.elapsed() > limit {
-            return None;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 #[tokio::test]

@@ -2,9 +2,12 @@
 //! tokio-rustls, with the identity of the kubeconfig the control plane hands out), the simulated
 //! containers, the port mappings and the simulator directory.
 
+mod common;
+use common::eventually;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -183,24 +186,6 @@ fn normalize(v: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(normalize),
         _ => {}
-    }
-}
-
-/// Polls `f` every 50 ms until it returns `Some`, for at most `limit`.
-async fn eventually<T, F, Fut>(limit: Duration, mut f: F) -> Option<T>
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Option<T>>,
-{
-    let start = Instant::now();
-    loop {
-        if let Some(v) = f().await {
-            return Some(v);
-        }
-        if start.elapsed() > limit {
-            return None;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 

@@ -463,6 +463,7 @@ pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), La
     state.record_try(&worker, timeout);
     state.save(&s.out)?;
     let options = ApplyOptions { mode: ApplyMode::Try, dry_run: false, try_timeout: timeout };
+    let applied_at = std::time::Instant::now();
     let applied = apply_patch_to(s, None, &patch, options).await?;
     let version_during = applied.version_after;
     let seen_on_node = wait_label(s, &kube, 6, "lab.talos.dev/canary", "on", true, timeout).await.is_ok();
@@ -473,7 +474,12 @@ pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), La
         POLL,
         async || {
             let v = s.worker_config().await?.version;
-            Ok(if v != version_during { Poll::Ready(v) } else { Poll::Pending(format!("version {v}")) })
+            let due = timeout.saturating_sub(applied_at.elapsed()).as_secs();
+            Ok(if v != version_during {
+                Poll::Ready(v)
+            } else {
+                Poll::Pending(format!("version {v}, the rollback is due in about {due}s"))
+            })
         },
     )
     .await?;
