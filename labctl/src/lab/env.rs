@@ -333,6 +333,89 @@ mod tests {
         assert_eq!(ExecResult { exit_code: 0, output: "\n\n".into() }.first_line(), "");
     }
 
+    /// A stand-in `docker` program: answers like Docker 28 for the lab's two containers and records its arguments.
+    #[cfg(unix)]
+    fn fake_docker(dir: &Path) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(dir.join("inspect.json"), INSPECT).unwrap();
+        let script = format!(
+            r#"#!/bin/sh
+echo "$@" >> '{dir}/args'
+case "$1 $2 $3" in
+  "exec talos-default-controlplane-1 sh")
+    printf 'OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in $PATH: unknown\r\n'
+    exit 127 ;;
+  "inspect talos-default-worker-1 ")
+    cat '{dir}/inspect.json' ;;
+  "inspect slow ")
+    sleep 5 ;;
+  *)
+    echo "Error response from daemon: No such container: $2" >&2
+    exit 1 ;;
+esac
+"#,
+            dir = dir.display()
+        );
+        let program = dir.join("docker");
+        std::fs::write(&program, script).unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        program
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn the_docker_cli_gives_exec_exit_code_and_line_and_inspect() {
+        let dir = tempfile::tempdir().unwrap();
+        let docker = Containers::Docker { program: fake_docker(dir.path()) };
+        let limit = Duration::from_secs(10);
+
+        let exec = docker.exec(CONTROLPLANE_CONTAINER, &["sh"], limit).await.unwrap();
+        assert_eq!(exec.exit_code, 127);
+        assert_eq!(
+            exec.first_line(),
+            "OCI runtime exec failed: exec failed: unable to start container process: exec: \"sh\": executable file \
+             not found in $PATH: unknown"
+        );
+        assert_eq!(
+            docker.inspect(WORKER_CONTAINER, limit).await,
+            Ok(Inspect {
+                ip: "10.5.0.3".into(),
+                started_at: "2026-12-02T09:00:01.123456789Z".into(),
+                restart_count: 0
+            })
+        );
+        assert_eq!(
+            docker.inspect("gone", limit).await.map_err(|e| e.message),
+            Err("docker inspect gone failed: Error response from daemon: No such container: gone".into())
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("args")).unwrap(),
+            "exec talos-default-controlplane-1 sh\ninspect talos-default-worker-1\ninspect gone\n"
+        );
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_docker_cli_that_hangs_or_is_missing_is_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let docker = Containers::Docker { program: fake_docker(dir.path()) };
+        assert_eq!(
+            docker.inspect("slow", Duration::from_millis(200)).await.map_err(|e| e.message),
+            Err(format!("`{}/docker inspect slow` did not finish within 0.2s", dir.path().display()))
+        );
+
+        let missing = dir.path().join("no-docker");
+        let docker = Containers::Docker { program: missing.clone() };
+        assert_eq!(
+            docker.exec(CONTROLPLANE_CONTAINER, &["sh"], Duration::from_secs(10)).await.map_err(|e| e.message),
+            Err(format!(
+                "cannot run `{0} exec talos-default-controlplane-1 sh`: {0} not found; install the Docker CLI, or \
+                 rehearse on the simulated cluster with `labctl lab run --sim`",
+                missing.display()
+            ))
+        );
+    }
+
     #[tokio::test]
     async fn a_port_the_simulator_does_not_map_is_closed() {
         let ports = Ports::Mapped(Vec::new());
