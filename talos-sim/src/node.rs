@@ -816,13 +816,15 @@ impl Node {
         let Ok(_guard) = self.apply_lock.try_lock() else {
             return Err(Status::failed_precondition("another apply configuration is already in progress"));
         };
+        // Like machined, any request that is not in try mode cancels a pending rollback before anything else: a
+        // request that is then rejected, or a dry run, cancels it too.
+        if req.mode != ApplyMode::Try {
+            self.cancel_try(&mut lock(&self.inner));
+        }
         let warnings =
             talos_config::validate::node::check_apply(&req.data, talos_config::validate::Mode::Container, true)
                 .map_err(|r| Status::invalid_argument(r.message))?;
         let mut inner = lock(&self.inner);
-        if req.mode != ApplyMode::Try {
-            self.cancel_try(&mut inner);
-        }
         let immediate = can_apply_immediate(&inner.active.bytes, &req.data);
         let resolved = match (req.mode, &immediate) {
             (ApplyMode::NoReboot | ApplyMode::Try, Err(reason)) => {

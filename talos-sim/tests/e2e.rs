@@ -395,6 +395,44 @@ async fn dry_run_and_immediate_mode_refusal() {
 }
 
 #[tokio::test]
+async fn a_rejected_or_dry_run_apply_also_cancels_a_pending_rollback() {
+    let sim = sim().await;
+    let c = client(&sim).await;
+    let try_opts = ApplyOptions { mode: ApplyMode::Try, dry_run: false, try_timeout: Duration::from_secs(600) };
+    // Each try changes something, so that talos-client does not skip it as a no-op.
+    let arm = async |n: u8| {
+        let change = patch(&format!("machine:\n  nodeLabels:\n    lab.talos.dev/try: \"{n}\"\n"));
+        c.patch_machine_config(WORKER, &change, try_opts).await.expect("try");
+        assert!(sim.worker.node.rollback_pending(), "the try arms a rollback");
+    };
+
+    // Step 7's patch, sent as it is: the node rejects it, and the rollback is gone all the same.
+    arm(1).await;
+    let active = c.machine_config(&Target::node(WORKER), "v1alpha1").await.expect("active");
+    let bad = talos_config::apply_patches(&active.bytes, &patch(STEP7)).expect("merges");
+    let err = c
+        .apply_configuration(&Target::node(WORKER), &bad, ApplyOptions::mode(ApplyMode::NoReboot))
+        .await
+        .expect_err("rejected");
+    assert_eq!((err.code(), err.message()), (Some(Code::InvalidArgument), STEP7_TEXT.to_string()));
+    assert!(!sim.worker.node.rollback_pending(), "a rejected non-try apply cancels the rollback");
+    assert_eq!(versions(&c, WORKER).await, v("2", "1"), "the try config stays active, nothing else changed");
+
+    // A dry run (talosctl patch --dry-run) cancels it too.
+    arm(2).await;
+    let dry = ApplyOptions { mode: ApplyMode::Auto, dry_run: true, try_timeout: Duration::from_secs(60) };
+    c.patch_machine_config(WORKER, &patch(STEP5), dry).await.expect("dry run");
+    assert!(!sim.worker.node.rollback_pending(), "a dry run cancels the rollback");
+
+    // A rejected try-mode request leaves the rollback armed.
+    arm(3).await;
+    let err = c.apply_configuration(&Target::node(WORKER), &bad, try_opts).await.expect_err("rejected");
+    assert_eq!(err.code(), Some(Code::InvalidArgument));
+    assert!(sim.worker.node.rollback_pending(), "a try-mode request does not cancel");
+    assert!(!machined_log(&c, WORKER).await.iter().any(|l| l.ends_with(" rolling back the configuration")));
+}
+
+#[tokio::test]
 async fn worker_refuses_to_forward() {
     let sim = sim().await;
     let cfg = Sim::talosconfig_with(&sim.worker.endpoint.to_string(), sim.pki().ca_pem(), sim.admin());
