@@ -247,11 +247,8 @@ fn no_apply_while_a_try_rollback_is_pending() {
     let out_s = out.to_str().unwrap();
     let run = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "4"]);
     assert!(run.status.success(), "stderr:\n{}", text(&run.stderr));
-    // Someone else applies a try with a long timeout (talosctl patch mc --mode=try --timeout=1m).
-    let env = talos_sim::SimEnv::read(&tmp.path().join("sim")).expect("sim.json");
-    let version = tokio::runtime::Runtime::new().unwrap().block_on(async {
-        let config = talos_client::Talosconfig::from_file(&env.talosconfig).unwrap();
-        let client = talos_client::Client::connect(&config, talos_client::ClientOptions::default()).await.unwrap();
+    // Someone else applies a try with a long timeout (talosctl patch mc --mode=try --timeout=10m).
+    let version = as_another_client(&tmp.path().join("sim"), async |client| {
         let patch = talos_config::load_patches([talos_config::PatchSource::new(
             "canary",
             "machine:\n  nodeLabels:\n    lab.talos.dev/canary: \"on\"\n",
@@ -285,6 +282,108 @@ fn no_apply_while_a_try_rollback_is_pending() {
     let check = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "3"]);
     assert!(check.status.success());
     assert_eq!(json(&out, "members.json")["worker_mc_version"], 2);
+
+    // They then send step 7's bad label as it is: the node rejects it, but machined has cancelled the rollback first,
+    // so the canary stays. labctl no longer waits for that rollback: it says what happened and goes on.
+    as_another_client(&tmp.path().join("sim"), send_bad_label);
+    let goes_on = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "5"]);
+    assert!(goes_on.status.success(), "stderr:\n{}", text(&goes_on.stderr));
+    let note = text(&goes_on.stderr).lines().find(|l| l.starts_with("note: ")).map(without_clock_times);
+    assert_eq!(
+        note.as_deref(),
+        Some(
+            "note: the try-mode apply at <time> UTC on 10.5.0.3 will not be rolled back: another apply request at \
+             <time> UTC (even a rejected one or a dry run) cancelled its rollback, so the try's config stays active"
+        )
+    );
+    assert_eq!(json(&out, "patch.json")["mc_version_before"], 2);
+}
+
+/// Runs `f` with a Talos client of its own on the `labctl sim up` cluster in `sim_dir`: another user's talosctl.
+fn as_another_client<T>(sim_dir: &Path, f: impl AsyncFnOnce(&talos_client::Client) -> T) -> T {
+    let env = talos_sim::SimEnv::read(sim_dir).expect("sim.json");
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let config = talos_client::Talosconfig::from_file(&env.talosconfig).unwrap();
+        let client = talos_client::Client::connect(&config, talos_client::ClientOptions::default()).await.unwrap();
+        f(&client).await
+    })
+}
+
+/// Sends step 7's bad label to the worker as it is (`talosctl apply-config`, no local validation): it is rejected.
+async fn send_bad_label(client: &talos_client::Client) {
+    let worker = talos_client::Target::node("10.5.0.3");
+    let active = client.machine_config(&worker, "v1alpha1").await.unwrap();
+    let bad = talos_config::load_patches([talos_config::PatchSource::new(
+        "07-bad.yaml",
+        "machine:\n  nodeLabels:\n    lab.talos.dev/team name: platform\n",
+    )])
+    .unwrap();
+    let bad = talos_config::apply_patches(&active.bytes, &bad).unwrap();
+    let options = talos_client::ApplyOptions::mode(talos_client::ApplyMode::NoReboot);
+    let err = client.apply_configuration(&worker, &bad, options).await.expect_err("rejected");
+    assert_eq!(err.code(), Some(talos_client::Code::InvalidArgument));
+}
+
+#[test]
+fn a_rollback_cancelled_during_step_6_is_reported_once_it_is_overdue() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let sim = SimUp::start(&tmp.path().join("sim"));
+    let out = tmp.path().join("lab");
+    let out_s = out.to_str().unwrap();
+    for step in ["4", "5"] {
+        let run = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", step]);
+        assert!(run.status.success(), "stderr:\n{}", text(&run.stderr));
+    }
+    let step6 = Command::new(env!("CARGO_BIN_EXE_labctl"))
+        .args(["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "6", "--try-timeout", "6s"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("labctl runs");
+    // Once the try is active (version 3), the learner's common mistake: another patch within the window.
+    as_another_client(&tmp.path().join("sim"), async |client| {
+        let worker = talos_client::Target::node("10.5.0.3");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while client.machine_config(&worker, "v1alpha1").await.unwrap().version != "3" {
+            assert!(Instant::now() < deadline, "step 6 applied no try within 30s");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        send_bad_label(client).await;
+    });
+    let done = step6.wait_with_output().expect("labctl finishes");
+    assert_eq!(done.status.code(), Some(1));
+    let stderr = text(&done.stderr);
+    let tail: Vec<String> = stderr.lines().rev().take(2).map(without_clock_times).collect();
+    assert_eq!(
+        tail,
+        [
+            "remove lab.talos.dev/canary from the worker (a patch with `$patch: delete`), then run step 6 again",
+            "labctl: step 6: the try-mode apply at <time> UTC on 10.5.0.3 will not be rolled back: another apply \
+             request at <time> UTC (even a rejected one or a dry run) cancelled its rollback, so the try's config \
+             stays active",
+        ]
+    );
+    assert!(!out.join("try.json").exists());
+}
+
+/// `HH:MM:SS` replaced by `<time>`.
+fn without_clock_times(line: &str) -> String {
+    let shape = |w: &[u8]| {
+        w.len() == 8 && w[2] == b':' && w[5] == b':' && [0, 1, 3, 4, 6, 7].iter().all(|&i| w[i].is_ascii_digit())
+    };
+    let (b, mut out, mut i) = (line.as_bytes(), String::new(), 0);
+    while i < b.len() {
+        if b.get(i..i + 8).is_some_and(shape) {
+            out.push_str("<time>");
+            i += 8;
+        } else {
+            let c = line[i..].chars().next().unwrap_or_default();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
 }
 
 #[test]

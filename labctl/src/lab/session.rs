@@ -84,6 +84,16 @@ impl PendingTry {
     }
 }
 
+/// What a cancelled rollback means for the learner.
+pub fn cancelled_text(node: &str, applied_at: u64, request_at: u64) -> String {
+    format!(
+        "the try-mode apply at {} UTC on {node} will not be rolled back: another apply request at {} UTC (even a \
+         rejected one or a dry run) cancelled its rollback, so the try's config stays active",
+        clock(applied_at),
+        clock(request_at)
+    )
+}
+
 /// `HH:MM:SS` of a Unix time (UTC).
 pub fn clock(unix: u64) -> String {
     let s = unix % 86_400;
@@ -111,19 +121,66 @@ pub fn parse_log_time(text: &str) -> Option<u64> {
     u64::try_from(days * 86_400 + (h * 3600 + mi * 60 + s) as i64).ok()
 }
 
-/// The last try-mode apply in a machined log that no rollback or other apply followed: `(logged at, is try)`.
-pub fn last_apply_in_log<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<u64> {
-    let mut last: Option<(u64, bool)> = None;
+/// What a node's machined log says about its last try-mode apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TryInLog {
+    /// No rollback is waiting: there was no try, it was rolled back, or an accepted apply replaced it.
+    Settled,
+    /// A try-mode apply logged at `applied_at` (Unix seconds, the node's clock) whose rollback is still to come.
+    Pending {
+        /// When the try was applied.
+        applied_at: u64,
+    },
+    /// A try-mode apply followed by another ApplyConfiguration request that was not applied (rejected, or a dry
+    /// run): machined cancels the rollback for every non-try request before it checks it, so the try's config
+    /// stays. (A rejected try-mode request looks the same in the log but leaves the rollback armed.)
+    Cancelled {
+        /// When the try was applied.
+        applied_at: u64,
+        /// When the other request came.
+        request_at: u64,
+    },
+}
+
+/// Reads the `[talos]` apply and rollback lines and the gRPC access lines of ApplyConfiguration from a machined log.
+pub fn try_in_log<'a>(lines: impl IntoIterator<Item = &'a str>) -> TryInLog {
+    let mut state = TryInLog::Settled;
+    // Whether the pending try's own access line has been seen (it follows its `apply config request` line).
+    let mut own_access_seen = false;
     for line in lines {
-        let Some(rest) = line.strip_prefix("[talos] ") else { continue };
-        let (Some(ts), Some(msg)) = (rest.get(..19).and_then(parse_log_time), rest.get(20..)) else { continue };
-        if let Some(mode) = msg.strip_prefix("apply config request: mode ") {
-            last = Some((ts, mode == "try"));
-        } else if msg == "rolling back the configuration" || msg.starts_with("config rollback failed") {
-            last = Some((ts, false));
+        if let Some((ts, msg)) = timed(line, "[talos] ") {
+            if let Some(mode) = msg.strip_prefix("apply config request: mode ") {
+                state = if mode == "try" { TryInLog::Pending { applied_at: ts } } else { TryInLog::Settled };
+                own_access_seen = false;
+            } else if msg == "rolling back the configuration" || msg.starts_with("config rollback failed") {
+                state = TryInLog::Settled;
+            }
+        } else if let Some((ts, msg)) = timed(line, "machined ") {
+            if !is_apply_request_that_reached_the_handler(msg) {
+                continue;
+            }
+            match state {
+                TryInLog::Pending { .. } if !own_access_seen => own_access_seen = true,
+                TryInLog::Pending { applied_at } => state = TryInLog::Cancelled { applied_at, request_at: ts },
+                _ => {}
+            }
         }
     }
-    last.filter(|(_, is_try)| *is_try).map(|(ts, _)| ts)
+    state
+}
+
+/// The time and the message of a Go std-log line with this prefix.
+fn timed<'a>(line: &'a str, prefix: &str) -> Option<(u64, &'a str)> {
+    let rest = line.strip_prefix(prefix)?;
+    Some((parse_log_time(rest.get(..19)?)?, rest.get(20..)?))
+}
+
+/// `<Code> [/machine.MachineService/ApplyConfiguration] ...`, except the codes given before the handler runs
+/// (authorization, a concurrent apply).
+fn is_apply_request_that_reached_the_handler(access: &str) -> bool {
+    let Some((code, rest)) = access.split_once(' ') else { return false };
+    rest.starts_with("[/machine.MachineService/ApplyConfiguration] ")
+        && !matches!(code, "PermissionDenied" | "Unauthenticated" | "FailedPrecondition")
 }
 
 impl Session {
@@ -196,25 +253,30 @@ impl Session {
         Ok(lines.into_iter().map(|l| l.line).collect())
     }
 
-    /// The pending try-mode rollback on `node`, read from its machined log (an apply in try mode that no rollback
-    /// or later apply followed), with the timeout labctl recorded for it.
-    pub async fn pending_try(&self, node: &str) -> Result<Option<PendingTry>, LabError> {
+    /// The state of the last try-mode apply on `node`, from its machined log.
+    pub async fn try_state(&self, node: &str) -> Result<TryInLog, LabError> {
         let lines = self.log_lines(node, "machined", 5000).await?;
-        let Some(applied_at) = last_apply_in_log(lines.iter().map(String::as_str)) else { return Ok(None) };
-        let state = State::load(&self.out)?;
-        Ok(Some(PendingTry { applied_at, timeout_sec: state.try_timeout_near(node, applied_at) }))
+        Ok(try_in_log(lines.iter().map(String::as_str)))
     }
 
-    /// Refuses to go on while a try-mode rollback is pending on `node`, unless `force`.
+    /// Refuses to go on while a try-mode rollback is pending on `node`, unless `force`. A rollback that another
+    /// request cancelled is said, since its try config stays active.
     pub async fn guard_pending_try(&self, node: &str, force: bool) -> Result<(), LabError> {
-        match self.pending_try(node).await? {
-            Some(p) if !force => Err(p.refusal(node)),
-            Some(_) => {
+        match self.try_state(node).await? {
+            TryInLog::Pending { applied_at } => {
+                let timeout_sec = State::load(&self.out)?.try_timeout_near(node, applied_at);
+                let pending = PendingTry { applied_at, timeout_sec };
+                if !force {
+                    return Err(pending.refusal(node));
+                }
                 eprintln!("warning: a try-mode rollback is pending on {node}; --force: applying anyway cancels it");
-                Ok(())
             }
-            None => Ok(()),
+            TryInLog::Cancelled { applied_at, request_at } => {
+                eprintln!("note: {}", cancelled_text(node, applied_at, request_at))
+            }
+            TryInLog::Settled => {}
         }
+        Ok(())
     }
 }
 
@@ -232,15 +294,45 @@ mod tests {
     }
 
     #[test]
-    fn a_try_is_pending_until_a_rollback_or_another_apply() {
+    fn a_try_is_pending_until_a_rollback_or_an_accepted_apply() {
         let try_line = "[talos] 2026/08/25 10:15:42 apply config request: mode try";
-        let other = "machined 2026/08/25 10:15:42 OK [/machine.MachineService/ApplyConfiguration] 3ms unary Success";
-        assert_eq!(last_apply_in_log([try_line, other]), Some(1_787_652_942));
+        let own =
+            "machined 2026/08/25 10:15:42 OK [/machine.MachineService/ApplyConfiguration] 3ms unary Success (a=b)";
+        let pending = TryInLog::Pending { applied_at: 1_787_652_942 };
+        assert_eq!(try_in_log([try_line, own]), pending);
         let rollback = "[talos] 2026/08/25 10:16:12 rolling back the configuration";
-        assert_eq!(last_apply_in_log([try_line, rollback]), None);
+        assert_eq!(try_in_log([try_line, own, rollback]), TryInLog::Settled);
         let confirm = "[talos] 2026/08/25 10:16:00 apply config request: mode no_reboot";
-        assert_eq!(last_apply_in_log([try_line, confirm]), None);
-        assert_eq!(last_apply_in_log([confirm, try_line]), Some(1_787_652_942));
-        assert_eq!(last_apply_in_log([]), None);
+        assert_eq!(try_in_log([try_line, own, confirm]), TryInLog::Settled);
+        assert_eq!(try_in_log([confirm, try_line, own]), pending);
+        assert_eq!(try_in_log([]), TryInLog::Settled);
+    }
+
+    #[test]
+    fn a_later_request_that_applied_nothing_cancelled_the_rollback() {
+        let try_line = "[talos] 2026/08/25 10:15:42 apply config request: mode try";
+        let own =
+            "machined 2026/08/25 10:15:42 OK [/machine.MachineService/ApplyConfiguration] 3ms unary Success (a=b)";
+        let rejected = "machined 2026/08/25 10:15:50 InvalidArgument [/machine.MachineService/ApplyConfiguration] 1ms \
+                        unary rpc error: code = InvalidArgument desc = 1 error occurred: (a=b)";
+        let dry_run =
+            "machined 2026/08/25 10:15:51 OK [/machine.MachineService/ApplyConfiguration] 2ms unary Success (a=b)";
+        let cancelled = |at| TryInLog::Cancelled { applied_at: 1_787_652_942, request_at: at };
+        assert_eq!(try_in_log([try_line, own, rejected]), cancelled(1_787_652_950));
+        assert_eq!(try_in_log([try_line, own, dry_run, rejected]), cancelled(1_787_652_951));
+        // Refused before machined's handler: nothing was cancelled.
+        let busy = "machined 2026/08/25 10:15:50 FailedPrecondition [/machine.MachineService/ApplyConfiguration] 0s \
+                    unary rpc error: code = FailedPrecondition desc = another apply configuration is already in \
+                    progress (a=b)";
+        let other_call = "machined 2026/08/25 10:15:50 OK [/machine.MachineService/Version] 1ms unary Success (a=b)";
+        assert_eq!(try_in_log([try_line, own, busy, other_call]), TryInLog::Pending { applied_at: 1_787_652_942 });
+        // A later accepted apply or a rollback settles it again.
+        let confirm = "[talos] 2026/08/25 10:16:00 apply config request: mode no_reboot";
+        assert_eq!(try_in_log([try_line, own, rejected, confirm]), TryInLog::Settled);
+        assert_eq!(
+            cancelled_text("10.5.0.3", 1_787_652_942, 1_787_652_950),
+            "the try-mode apply at 10:15:42 UTC on 10.5.0.3 will not be rolled back: another apply request at \
+             10:15:50 UTC (even a rejected one or a dry run) cancelled its rollback, so the try's config stays active"
+        );
     }
 }

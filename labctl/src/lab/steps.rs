@@ -11,7 +11,7 @@ use talos_config::{PatchSource, load_patches};
 
 use super::env::{self, API_PORT, CONTROLPLANE_CONTAINER, WORKER_CONTAINER};
 use super::files::{self, names};
-use super::session::Session;
+use super::session::{self, Session, TryInLog};
 use super::state::State;
 use super::wait::{self, Poll};
 use super::{LabError, RunArgs};
@@ -37,6 +37,8 @@ const KUBELET_FAIL_LIMIT: Duration = Duration::from_secs(60);
 const RECOVER_LIMIT: Duration = Duration::from_secs(180);
 /// Poll interval of the waits.
 const POLL: Duration = Duration::from_millis(250);
+/// How long past its due time a try-mode rollback is awaited before the node's log is asked whether it was cancelled.
+const OVERDUE_CHECK: Duration = Duration::from_secs(3);
 
 /// The summary of report.json.
 pub const SUMMARY: &str = "Talos has no shell and no SSH: every read and every change in this lab went through the \
@@ -474,12 +476,20 @@ pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), La
         POLL,
         async || {
             let v = s.worker_config().await?.version;
+            if v != version_during {
+                return Ok(Poll::Ready(v));
+            }
+            // Past its due time, a rollback that another request cancelled never comes: say so now.
+            if applied_at.elapsed() > timeout + OVERDUE_CHECK
+                && let TryInLog::Cancelled { applied_at, request_at } = s.try_state(&worker).await?
+            {
+                return Ok(Poll::Failed(
+                    LabError::new(session::cancelled_text(&worker, applied_at, request_at))
+                        .note("remove lab.talos.dev/canary from the worker (a patch with `$patch: delete`), then run step 6 again"),
+                ));
+            }
             let due = timeout.saturating_sub(applied_at.elapsed()).as_secs();
-            Ok(if v != version_during {
-                Poll::Ready(v)
-            } else {
-                Poll::Pending(format!("version {v}, the rollback is due in about {due}s"))
-            })
+            Ok(Poll::Pending(format!("version {v}, the rollback is due in about {due}s")))
         },
     )
     .await?;

@@ -11,6 +11,8 @@ pub enum Poll<T> {
     Ready(T),
     /// Not yet: what was observed instead (shown on timeout).
     Pending(String),
+    /// It can no longer come true: stop waiting with this error.
+    Failed(LabError),
 }
 
 /// How often a still-waiting line is printed.
@@ -43,6 +45,7 @@ pub async fn until<T>(
                 return Ok(v);
             }
             Ok(Poll::Pending(observed)) => observed,
+            Ok(Poll::Failed(e)) => return Err(e),
             // A failed read (an API server restarting, a reset connection) is "not yet": retried until the limit.
             Err(e) => format!("error: {}", e.message),
         };
