@@ -27,7 +27,7 @@ pub struct StepResult {
 /// `labctl lab check`.
 pub async fn run(args: &CheckArgs) -> Result<(), LabError> {
     let session = Session::open(&args.cluster).await?;
-    let results = check_all(&session).await;
+    let results = check_all(&session, args.try_timeout).await;
     match args.output {
         Output::Text => print!("{}", render_text(&results)),
         Output::Json => println!("{}", render_json(&results)),
@@ -58,8 +58,8 @@ pub fn render_json(results: &[StepResult]) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": {:?}}}", e.to_string()))
 }
 
-/// Checks every step.
-pub async fn check_all(s: &Session) -> Vec<StepResult> {
+/// Checks every step; step 6 must have used `try_timeout`.
+pub async fn check_all(s: &Session, try_timeout: Duration) -> Vec<StepResult> {
     let mut out = Vec::with_capacity(9);
     for step in 1..=9u8 {
         let verdict = match step {
@@ -68,7 +68,7 @@ pub async fn check_all(s: &Session) -> Vec<StepResult> {
             3 => step3(s).await,
             4 => step4(s).await,
             5 => step5(s).await,
-            6 => step6(s).await,
+            6 => step6(s, try_timeout).await,
             7 => step7(s).await,
             8 => step8(s).await,
             _ => step9(s).await,
@@ -117,15 +117,12 @@ async fn step1(s: &Session) -> Verdict {
             f.exec_sh_exit
         )
     })?;
-    ensure(
-        f.exec_sh_error.starts_with("OCI runtime exec failed") && f.exec_sh_error.contains("executable file not found"),
-        || {
-            format!(
-                "noshell.json exec_sh_error {:?} is not the OCI runtime's \"executable file not found\" line",
-                f.exec_sh_error
-            )
-        },
-    )?;
+    ensure(steps::is_oci_no_shell_line(&f.exec_sh_error), || {
+        format!(
+            "noshell.json exec_sh_error {:?} is not the OCI runtime's \"executable file not found\" line",
+            f.exec_sh_error
+        )
+    })?;
     ensure(!f.exec_sh_error.contains('\n') && !f.exec_sh_error.contains('\r'), || {
         "noshell.json exec_sh_error is more than one line".to_string()
     })?;
@@ -176,6 +173,7 @@ async fn step4(s: &Session) -> Verdict {
         })?;
     }
     let text = need_text(s, names::KUBECONFIG)?;
+    fetched_once(&text)?;
     let server = steps::kubeconfig_server(&text).map_err(lab)?;
     let f: files::Cluster = need(s, names::CLUSTER)?;
     same("cluster.json api_server", &f.api_server, &server)?;
@@ -194,6 +192,28 @@ async fn step4(s: &Session) -> Verdict {
     same("cluster.json service_subnets", &f.service_subnets, &services)?;
     same("cluster.json overlaps_host", &f.overlaps_host, &overlaps)?;
     Ok(format!("{} nodes, kubelet {}, overlaps_host {}", f.nodes.len(), f.kubelet_version, f.overlaps_host))
+}
+
+/// One cluster, one user, one context: a second `talosctl kubeconfig` into the same file merges (`-1` names).
+fn fetched_once(text: &str) -> Result<(), String> {
+    let kc = kube::config::Kubeconfig::from_yaml(text).map_err(|e| format!("{}: {e}", names::KUBECONFIG))?;
+    let counts = [
+        ("clusters", kc.clusters.iter().map(|c| c.name.as_str()).collect::<Vec<_>>()),
+        ("users", kc.auth_infos.iter().map(|u| u.name.as_str()).collect()),
+        ("contexts", kc.contexts.iter().map(|c| c.name.as_str()).collect()),
+    ];
+    for (what, names_found) in counts {
+        ensure(names_found.len() == 1, || {
+            format!(
+                "{} holds {} {what} ({}): it was fetched more than once into the same file and merged; fetch it \
+                 once into a new file",
+                names::KUBECONFIG,
+                names_found.len(),
+                names_found.join(", ")
+            )
+        })?;
+    }
+    Ok(())
 }
 
 type Labels = BTreeMap<String, String>;
@@ -264,9 +284,28 @@ async fn step5(s: &Session) -> Verdict {
     ))
 }
 
-async fn step6(s: &Session) -> Verdict {
+async fn step6(s: &Session, try_timeout: Duration) -> Verdict {
     let f: files::Try = need(s, names::TRY)?;
-    ensure(f.timeout_sec >= 1, || "try.json timeout_sec must be at least 1".to_string())?;
+    ensure(f.timeout_sec == try_timeout.as_secs(), || {
+        format!(
+            "try.json timeout_sec is {}, but the try must use --timeout={} (for a shorter run, check with \
+             --try-timeout {}s)",
+            f.timeout_sec,
+            super::go_duration(try_timeout),
+            f.timeout_sec
+        )
+    })?;
+    let log = worker_machined_log(s).await?;
+    ensure(
+        try_rollback_gaps(log.iter().map(String::as_str)).iter().any(|gap| gap.abs_diff(f.timeout_sec) <= 1),
+        || {
+            format!(
+                "the worker's machined log shows no try-mode apply rolled back {}s later (`apply config request: mode \
+             try`, then `rolling back the configuration`)",
+                f.timeout_sec
+            )
+        },
+    )?;
     ensure(f.seen_on_node, || "try.json seen_on_node is false: the canary label was not seen on the Node".to_string())?;
     ensure(f.version_after_revert == f.version_during + 1, || {
         format!(
@@ -353,8 +392,12 @@ async fn step8(s: &Session) -> Verdict {
     let fix = need_text(s, names::FIX_PATCH)?;
     ensure(fix.contains("$patch: delete"), || "08-fix.yaml does not use $patch: delete".to_string())?;
     let f: files::KubeletDiag = need(s, names::KUBELET_DIAG)?;
-    ensure(f.service_state != "Running", || {
-        "kubelet-diag.json service_state is Running: the failure was not seen".to_string()
+    ensure(f.service_state == "Waiting", || {
+        format!(
+            "kubelet-diag.json service_state is {:?}: a crash-looping kubelet reads Waiting (Talos restarts it every \
+             5 s; it is never Failed or Finished)",
+            f.service_state
+        )
     })?;
     ensure(f.error_line.contains("unknown flag: --max-pod"), || {
         format!("kubelet-diag.json error_line {:?} does not state the cause (unknown flag: --max-pod)", f.error_line)
@@ -404,8 +447,10 @@ async fn step9(s: &Session) -> Verdict {
     ensure(is_apply_line, || {
         format!("report.json apply_log_line {:?} is not a configuration-apply line", f.apply_log_line)
     })?;
-    let lines = s.log_lines(&s.env.worker, "machined", 100_000).await.map_err(lab)?;
-    ensure(lines.contains(&f.apply_log_line), || {
+    // `talosctl logs machined` prefixes each line with the node.
+    let worker_prefix = format!("{}: ", s.env.worker);
+    let line = f.apply_log_line.strip_prefix(&worker_prefix).unwrap_or(&f.apply_log_line);
+    ensure(worker_machined_log(s).await?.iter().any(|l| l == line), || {
         "report.json apply_log_line is not a line of the worker's machined log".to_string()
     })?;
     ensure(f.summary.chars().count() >= 80, || {
@@ -415,4 +460,67 @@ async fn step9(s: &Session) -> Verdict {
         "{} config changes, {} restarts, {} rejected, {} broke",
         f.worker_config_changes, f.worker_restarts, f.rejected_field, f.broken_service
     ))
+}
+
+/// The worker's machined log, as far back as the node keeps it.
+async fn worker_machined_log(s: &Session) -> Result<Vec<String>, String> {
+    s.log_lines(&s.env.worker, "machined", 100_000).await.map_err(lab)
+}
+
+/// Seconds from each try-mode apply to the rollback that followed it (no other apply in between), from a machined
+/// log.
+pub fn try_rollback_gaps<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<u64> {
+    let mut gaps = Vec::new();
+    let mut try_at = None;
+    for line in lines {
+        let Some((ts, msg)) = super::session::timed(line, "[talos] ") else { continue };
+        if let Some(mode) = msg.strip_prefix("apply config request: mode ") {
+            try_at = (mode == "try").then_some(ts);
+        } else if msg == "rolling back the configuration"
+            && let Some(applied) = try_at.take()
+        {
+            gaps.push(ts.saturating_sub(applied));
+        }
+    }
+    gaps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn try_rollback_gaps_pair_each_try_with_its_rollback() {
+        let log = [
+            "[talos] 2026/08/25 10:15:42 apply config request: mode try",
+            "machined 2026/08/25 10:15:42 OK [/machine.MachineService/ApplyConfiguration] 3ms unary Success (a=b)",
+            "[talos] 2026/08/25 10:16:12 rolling back the configuration",
+            "[talos] 2026/08/25 10:17:00 apply config request: mode try",
+            "[talos] 2026/08/25 10:17:05 apply config request: mode no_reboot",
+            "[talos] 2026/08/25 10:18:00 apply config request: mode try",
+            "[talos] 2026/08/25 10:18:06 rolling back the configuration",
+            "[talos] 2026/08/25 10:18:07 rolling back the configuration",
+        ];
+        assert_eq!(try_rollback_gaps(log), [30, 6]);
+        assert_eq!(try_rollback_gaps([]), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn a_kubeconfig_fetched_twice_is_named() {
+        let once = "apiVersion: v1\nkind: Config\nclusters:\n- name: talos-default\n  cluster:\n    server: \
+                    https://10.5.0.2:6443\nusers:\n- name: admin@talos-default\n  user: {}\ncontexts:\n- name: \
+                    admin@talos-default\n  context:\n    cluster: talos-default\n    user: admin@talos-default\n\
+                    current-context: admin@talos-default\n";
+        assert_eq!(fetched_once(once), Ok(()));
+        let twice =
+            once.replace("users:", "- name: talos-default-1\n  cluster:\n    server: https://10.5.0.2:6443\nusers:");
+        assert_eq!(
+            fetched_once(&twice),
+            Err(
+                "kubeconfig holds 2 clusters (talos-default, talos-default-1): it was fetched more than once into the \
+                 same file and merged; fetch it once into a new file"
+                    .to_string()
+            )
+        );
+    }
 }

@@ -1,7 +1,8 @@
 //! The files of the lab, with the names, fields and JSON types `lab/steps.md` asks for.
 //!
-//! Each JSON file is one struct whose fields are exactly the lab's (serde keeps declaration order), so a file can
-//! neither miss a field nor carry an extra one. Files are written atomically (a temporary file in the same
+//! Each JSON file is one struct whose fields are exactly the lab's (serde keeps declaration order): labctl writes
+//! exactly those, and reads a file as a grader would, requiring each of them with its JSON type and ignoring any
+//! field the lab does not name. Files are written atomically (a temporary file in the same
 //! directory, then a rename): an interrupted run leaves each file either old or new.
 
 use std::collections::BTreeMap;
@@ -14,7 +15,6 @@ use super::LabError;
 
 /// Step 1: `noshell.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct NoShell {
     /// The control plane container's name.
     pub container: String,
@@ -32,7 +32,6 @@ pub struct NoShell {
 
 /// Step 2: `services.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Services {
     /// The control plane's service ids, sorted.
     pub controlplane: Vec<String>,
@@ -44,7 +43,6 @@ pub struct Services {
 
 /// One member of `members.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct MemberEntry {
     /// The machine type (`controlplane`, `worker`).
     #[serde(rename = "type")]
@@ -55,7 +53,6 @@ pub struct MemberEntry {
 
 /// Step 3: `members.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Members {
     /// The control plane server's Talos tag (`v1.13.10`).
     pub talos_version: String,
@@ -67,7 +64,6 @@ pub struct Members {
 
 /// Step 4: `cluster.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Cluster {
     /// The kubeconfig's server address.
     pub api_server: String,
@@ -85,7 +81,6 @@ pub struct Cluster {
 
 /// Step 5: `patch.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Patch {
     /// The node patched (the worker's IP).
     pub node: String,
@@ -99,7 +94,6 @@ pub struct Patch {
 
 /// Step 6: `try.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Try {
     /// The try timeout in seconds.
     pub timeout_sec: u64,
@@ -113,7 +107,6 @@ pub struct Try {
 
 /// Step 7: `rejected.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Rejected {
     /// The worker's MachineConfig version before the attempt.
     pub version_before: u64,
@@ -123,7 +116,6 @@ pub struct Rejected {
 
 /// Step 8: `kubelet-diag.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct KubeletDiag {
     /// The worker's MachineConfig version right after the accepted apply.
     pub accepted_version: u64,
@@ -135,7 +127,6 @@ pub struct KubeletDiag {
 
 /// Step 9: `report.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Report {
     /// A shell could be run in the node.
     pub shell_in_node: bool,

@@ -151,6 +151,9 @@ pub enum Output {
 pub struct CheckArgs {
     #[command(flatten)]
     pub cluster: ClusterArgs,
+    /// The try-mode timeout step 6 must have used (the lab asks for 30s; give the one of a shorter `lab run`).
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_try_timeout)]
+    pub try_timeout: Duration,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub output: Output,

@@ -170,7 +170,7 @@ pub fn try_in_log<'a>(lines: impl IntoIterator<Item = &'a str>) -> TryInLog {
 }
 
 /// The time and the message of a Go std-log line with this prefix.
-fn timed<'a>(line: &'a str, prefix: &str) -> Option<(u64, &'a str)> {
+pub fn timed<'a>(line: &'a str, prefix: &str) -> Option<(u64, &'a str)> {
     let rest = line.strip_prefix(prefix)?;
     Some((parse_log_time(rest.get(..19)?)?, rest.get(20..)?))
 }

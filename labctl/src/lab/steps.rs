@@ -66,7 +66,7 @@ pub async fn run(args: &RunArgs) -> Result<(), LabError> {
     }
     if last == 9 {
         eprintln!("== verification (as `labctl lab check`)");
-        let results = super::check::check_all(&session).await;
+        let results = super::check::check_all(&session, args.try_timeout).await;
         print!("{}", super::check::render_text(&results));
         if results.iter().any(|r| !r.pass) {
             return Err(LabError::new("the run finished, but `lab check` does not pass (see the lines above)"));
@@ -133,7 +133,13 @@ pub async fn step1(s: &Session) -> Result<(), LabError> {
 /// `docker exec ... sh` failed because the image has no shell: exit 126 (Docker ≤ 27) or 127, and the OCI runtime's
 /// "executable file not found" (matched by substring: the wording varies by engine).
 pub fn is_no_shell(exec: &super::env::ExecResult) -> bool {
-    (exec.exit_code == 126 || exec.exit_code == 127) && exec.output.contains("executable file not found")
+    (exec.exit_code == 126 || exec.exit_code == 127) && is_oci_no_shell_line(&exec.first_line())
+}
+
+/// The OCI runtime's refusal of a missing program, matched on its stable parts (the spec: the prefix and
+/// `executable file not found`; the rest varies with the engine).
+pub fn is_oci_no_shell_line(line: &str) -> bool {
+    line.starts_with("OCI runtime exec failed") && line.contains("executable file not found")
 }
 
 fn open_text(open: bool) -> &'static str {
