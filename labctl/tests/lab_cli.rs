@@ -197,8 +197,8 @@ fn sim_up_then_lab_run_then_lab_check() {
     assert_eq!(
         text(&check.stdout).lines().nth(5),
         Some(
-            "step 6: FAIL: try.json timeout_sec is 1, but the try must use --timeout=30s (for a shorter run, check \
-             with --try-timeout 1s)"
+            "step 6: FAIL: try.json timeout_sec is 1, but the lab's try uses --timeout=30s (a rehearsal run with \
+             another --try-timeout is checked with the same --try-timeout)"
         )
     );
     let check =
@@ -246,20 +246,34 @@ fn sim_up_then_lab_run_then_lab_check() {
     assert_eq!(text(&check.stdout), all_pass);
 
     // A failing check names the step and the reason, and exits 1.
-    std::fs::write(
-        out.join("try.json"),
-        "{\"timeout_sec\": \"1\", \"version_during\": 3, \"seen_on_node\": true, \"version_after_revert\": 4}\n",
-    )
-    .unwrap();
-    let check = labctl(&["lab", "check", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s"]);
-    assert_eq!(check.status.code(), Some(1));
-    let line6 = text(&check.stdout).lines().nth(5).unwrap_or_default().to_string();
+    // Step 6's line of `lab check --try-timeout <check_timeout>` with `timeout_sec` written as `timeout_json`.
+    let step6_line = |timeout_json: &str, check_timeout: &str| {
+        let file = format!(
+            "{{\"timeout_sec\": {timeout_json}, \"version_during\": 3, \"seen_on_node\": true, \
+             \"version_after_revert\": 4}}\n"
+        );
+        std::fs::write(out.join("try.json"), file).unwrap();
+        let check = labctl(&["lab", "check", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", check_timeout]);
+        assert_eq!(check.status.code(), Some(1));
+        assert_eq!(text(&check.stderr), "labctl: 1 of 9 steps do not pass\n");
+        text(&check.stdout).lines().nth(5).unwrap_or_default().to_string()
+    };
+    let line6 = step6_line("\"1\"", "1s");
     let path = out.join("try.json");
     assert_eq!(
         line6,
         format!("step 6: FAIL: {}: invalid type: string \"1\", expected u64 at line 1 column 19", path.display())
     );
-    assert_eq!(text(&check.stderr), "labctl: 1 of 9 steps do not pass\n");
+
+    // A timeout the try did not use is caught by the machined log, which shows the rollback 1 s after the try.
+    let line6 = step6_line("5", "5s");
+    let seen = |gap: u64| {
+        format!(
+            "step 6: FAIL: the worker's machined log shows no try-mode apply rolled back 5s later (`apply config \
+             request: mode try`, then `rolling back the configuration`; seen: [{gap}] s)"
+        )
+    };
+    assert!(line6 == seen(1) || line6 == seen(2), "{line6}");
 }
 
 #[test]
@@ -306,18 +320,46 @@ fn no_apply_while_a_try_rollback_is_pending() {
     assert!(check.status.success());
     assert_eq!(json(&out, "members.json")["worker_mc_version"], 2);
 
-    // They then send step 7's bad label as it is: the node rejects it, but machined has cancelled the rollback first,
-    // so the canary stays. labctl no longer waits for that rollback: it says what happened and goes on.
+    // They then send step 7's bad label as it is: the node rejects it, and machined has cancelled the rollback first
+    // (the canary stays). The log cannot tell that from a rejected try-mode request, which leaves the rollback armed:
+    // until the try is overdue labctl still refuses, and --force goes on.
     as_another_client(&tmp.path().join("sim"), send_bad_label);
-    let goes_on = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "5"]);
-    assert!(goes_on.status.success(), "stderr:\n{}", text(&goes_on.stderr));
-    let note = text(&goes_on.stderr).lines().find(|l| l.starts_with("note: ")).map(without_clock_times);
+    let refused = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "5"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = text(&refused.stderr);
     assert_eq!(
-        note.as_deref(),
+        without_clock_times(stderr.lines().nth(1).unwrap_or_default()),
+        "labctl: step 5: a try-mode rollback may still be pending on 10.5.0.3 (applied at <time> UTC by another \
+         client: the rollback is due after its --timeout (talosctl's default is 1m0s)); a request at <time> UTC that \
+         applied nothing cancelled it unless that request was in try mode too; applying another change now would \
+         cancel it for sure"
+    );
+    let forced = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "5", "--force"]);
+    assert!(forced.status.success(), "stderr:\n{}", text(&forced.stderr));
+    let warning = text(&forced.stderr).lines().find(|l| l.starts_with("warning: ")).map(without_clock_times);
+    assert_eq!(
+        warning.as_deref(),
         Some(
-            "note: the try-mode apply at <time> UTC on 10.5.0.3 will not be rolled back: another apply request at \
-             <time> UTC (even a rejected one or a dry run) cancelled its rollback, so the try's config stays active"
+            "warning: a try-mode rollback may still be pending on 10.5.0.3 (applied at <time> UTC by another client: \
+             the rollback is due after its --timeout (talosctl's default is 1m0s)); a request at <time> UTC that \
+             applied nothing cancelled it unless that request was in try mode too; applying another change now would \
+             cancel it for sure (--force: applying anyway)"
         )
+    );
+    // Step 5's own apply is the certain cancel: from now on labctl says what happened to the try and goes on.
+    let again = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "6", "--try-timeout", "1s"]);
+    assert_eq!(again.status.code(), Some(1));
+    let stderr: Vec<String> = text(&again.stderr).lines().map(without_clock_times).collect();
+    assert_eq!(
+        stderr,
+        [
+            "== step 6: a label in try mode that reverts by itself",
+            "note: the try-mode apply at <time> UTC on 10.5.0.3 will not be rolled back: another apply request at \
+             <time> UTC (even a rejected one or a dry run) cancelled its rollback, so the try's config stays active",
+            "labctl: step 6: the worker's config already carries lab.talos.dev/canary, so the try would change \
+             nothing (a try whose rollback was cancelled leaves it)",
+            "remove lab.talos.dev/canary from the worker (a patch with `$patch: delete`), then run step 6 again",
+        ]
     );
     assert_eq!(json(&out, "patch.json")["mc_version_before"], 2);
 }

@@ -333,6 +333,11 @@ mod tests {
         assert_eq!(ExecResult { exit_code: 0, output: "\n\n".into() }.first_line(), "");
     }
 
+    /// The stand-in tests write an executable and run it: one at a time, so that no test forks while another's
+    /// script is still open for writing (which makes running it fail with "Text file busy").
+    #[cfg(unix)]
+    static FAKE_DOCKER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
     /// A stand-in `docker` program: answers like Docker 28 for the lab's two containers and records its arguments.
     #[cfg(unix)]
     fn fake_docker(dir: &Path) -> PathBuf {
@@ -365,6 +370,7 @@ esac
     #[cfg(unix)]
     #[tokio::test]
     async fn the_docker_cli_gives_exec_exit_code_and_line_and_inspect() {
+        let _one_at_a_time = FAKE_DOCKER.lock().await;
         let dir = tempfile::tempdir().unwrap();
         let docker = Containers::Docker { program: fake_docker(dir.path()) };
         let limit = Duration::from_secs(10);
@@ -397,6 +403,7 @@ esac
     #[cfg(unix)]
     #[tokio::test]
     async fn a_docker_cli_that_hangs_or_is_missing_is_a_clear_error() {
+        let _one_at_a_time = FAKE_DOCKER.lock().await;
         let dir = tempfile::tempdir().unwrap();
         let docker = Containers::Docker { program: fake_docker(dir.path()) };
         assert_eq!(

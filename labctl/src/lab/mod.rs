@@ -4,7 +4,8 @@
 //! The modules split the work: [`files`] holds the lab's file formats, [`env`] where answers come from (Talos API,
 //! containers, port probes, Kubernetes), [`steps`] performs the steps, [`check`] recomputes what a grader would,
 //! [`wait`] bounds every wait with a progress line, [`talosctl`] reproduces what talosctl prints, [`state`] keeps
-//! labctl's own bookkeeping (the restart baseline, try-mode applies).
+//! labctl's own bookkeeping (the restart baseline, try-mode applies), [`machined_log`] reads the node's machined log
+//! (try-mode applies, rollbacks, access lines) and [`try_guard`] refuses an apply while a rollback is pending.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -16,10 +17,12 @@ use crate::CliError;
 pub mod check;
 pub mod env;
 pub mod files;
+pub mod machined_log;
 pub mod session;
 pub mod state;
 pub mod steps;
 pub mod talosctl;
+pub mod try_guard;
 pub mod wait;
 
 /// A lab failure: what went wrong (naming the step when there is one) and what to do next.

@@ -9,7 +9,9 @@ use talos_config::model::v1alpha1::Config as V1;
 
 use super::env::{self, Containers, Env, NodeView, Ports};
 use super::files::{OutDir, names};
+use super::machined_log::{TryInLog, try_in_log};
 use super::state::{State, unix_now};
+use super::try_guard::{self, Verdict};
 use super::{ClusterArgs, LabError};
 
 /// A connected lab: the environment, the output directory and, for `--sim`, the simulator itself.
@@ -49,138 +51,6 @@ impl WorkerConfig {
             .map(|k| k.extra_args.to_map())
             .unwrap_or_default()
     }
-}
-
-/// A try-mode rollback a node has not done yet.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PendingTry {
-    /// When the try apply was logged (seconds since the epoch, the node's clock).
-    pub applied_at: u64,
-    /// Its timeout, when labctl made it.
-    pub timeout_sec: Option<u64>,
-}
-
-impl PendingTry {
-    /// Why an apply is refused now.
-    pub fn refusal(&self, node: &str) -> LabError {
-        let at = clock(self.applied_at);
-        let due = match self.timeout_sec {
-            Some(t) => {
-                let due = self.applied_at.saturating_add(t);
-                let now = unix_now();
-                let when = if due > now { format!("in {}s", due - now) } else { "overdue".to_string() };
-                format!("applied at {at} UTC with a {t}s timeout: the rollback is due at {} UTC ({when})", clock(due))
-            }
-            None => format!(
-                "applied at {at} UTC by another client: the rollback is due after its --timeout (talosctl's default is \
-                 1m0s)"
-            ),
-        };
-        LabError::new(format!(
-            "a try-mode rollback is pending on {node} ({due}); applying another change now would cancel the rollback"
-        ))
-        .note("wait until the node has rolled back (`talosctl -n NODE logs machined` shows `rolling back the configuration`), then run the step again")
-        .note("or pass --force to apply anyway and cancel the rollback")
-    }
-}
-
-/// What a cancelled rollback means for the learner.
-pub fn cancelled_text(node: &str, applied_at: u64, request_at: u64) -> String {
-    format!(
-        "the try-mode apply at {} UTC on {node} will not be rolled back: another apply request at {} UTC (even a \
-         rejected one or a dry run) cancelled its rollback, so the try's config stays active",
-        clock(applied_at),
-        clock(request_at)
-    )
-}
-
-/// `HH:MM:SS` of a Unix time (UTC).
-pub fn clock(unix: u64) -> String {
-    let s = unix % 86_400;
-    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
-
-/// Unix seconds of a Go log timestamp `2026/08/25 10:15:42` (UTC).
-pub fn parse_log_time(text: &str) -> Option<u64> {
-    let b = text.as_bytes();
-    if b.len() != 19 || b[4] != b'/' || b[7] != b'/' || b[10] != b' ' || b[13] != b':' || b[16] != b':' {
-        return None;
-    }
-    let n = |r: std::ops::Range<usize>| text.get(r).and_then(|s| s.parse::<u64>().ok());
-    let (y, mo, d, h, mi, s) = (n(0..4)?, n(5..7)?, n(8..10)?, n(11..13)?, n(14..16)?, n(17..19)?);
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 || y < 1970 {
-        return None;
-    }
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let (y, m) = if mo <= 2 { (y as i64 - 1, mo as i64 + 9) } else { (y as i64, mo as i64 - 3) };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * m + 2) / 5 + d as i64 - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    u64::try_from(days * 86_400 + (h * 3600 + mi * 60 + s) as i64).ok()
-}
-
-/// What a node's machined log says about its last try-mode apply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TryInLog {
-    /// No rollback is waiting: there was no try, it was rolled back, or an accepted apply replaced it.
-    Settled,
-    /// A try-mode apply logged at `applied_at` (Unix seconds, the node's clock) whose rollback is still to come.
-    Pending {
-        /// When the try was applied.
-        applied_at: u64,
-    },
-    /// A try-mode apply followed by another ApplyConfiguration request that was not applied (rejected, or a dry
-    /// run): machined cancels the rollback for every non-try request before it checks it, so the try's config
-    /// stays. (A rejected try-mode request looks the same in the log but leaves the rollback armed.)
-    Cancelled {
-        /// When the try was applied.
-        applied_at: u64,
-        /// When the other request came.
-        request_at: u64,
-    },
-}
-
-/// Reads the `[talos]` apply and rollback lines and the gRPC access lines of ApplyConfiguration from a machined log.
-pub fn try_in_log<'a>(lines: impl IntoIterator<Item = &'a str>) -> TryInLog {
-    let mut state = TryInLog::Settled;
-    // Whether the pending try's own access line has been seen (it follows its `apply config request` line).
-    let mut own_access_seen = false;
-    for line in lines {
-        if let Some((ts, msg)) = timed(line, "[talos] ") {
-            if let Some(mode) = msg.strip_prefix("apply config request: mode ") {
-                state = if mode == "try" { TryInLog::Pending { applied_at: ts } } else { TryInLog::Settled };
-                own_access_seen = false;
-            } else if msg == "rolling back the configuration" || msg.starts_with("config rollback failed") {
-                state = TryInLog::Settled;
-            }
-        } else if let Some((ts, msg)) = timed(line, "machined ") {
-            if !is_apply_request_that_reached_the_handler(msg) {
-                continue;
-            }
-            match state {
-                TryInLog::Pending { .. } if !own_access_seen => own_access_seen = true,
-                TryInLog::Pending { applied_at } => state = TryInLog::Cancelled { applied_at, request_at: ts },
-                _ => {}
-            }
-        }
-    }
-    state
-}
-
-/// The time and the message of a Go std-log line with this prefix.
-pub fn timed<'a>(line: &'a str, prefix: &str) -> Option<(u64, &'a str)> {
-    let rest = line.strip_prefix(prefix)?;
-    Some((parse_log_time(rest.get(..19)?)?, rest.get(20..)?))
-}
-
-/// `<Code> [/machine.MachineService/ApplyConfiguration] ...`, except the codes given before the handler runs
-/// (authorization, a concurrent apply).
-fn is_apply_request_that_reached_the_handler(access: &str) -> bool {
-    let Some((code, rest)) = access.split_once(' ') else { return false };
-    rest.starts_with("[/machine.MachineService/ApplyConfiguration] ")
-        && !matches!(code, "PermissionDenied" | "Unauthenticated" | "FailedPrecondition")
 }
 
 impl Session {
@@ -259,80 +129,22 @@ impl Session {
         Ok(try_in_log(lines.iter().map(String::as_str)))
     }
 
-    /// Refuses to go on while a try-mode rollback is pending on `node`, unless `force`. A rollback that another
-    /// request cancelled is said, since its try config stays active.
+    /// Refuses to go on while a try-mode rollback is (or may still be) pending on `node`, unless `force`. A
+    /// rollback that another request cancelled is said, since the try's config then stays active.
     pub async fn guard_pending_try(&self, node: &str, force: bool) -> Result<(), LabError> {
-        match self.try_state(node).await? {
-            TryInLog::Pending { applied_at } => {
-                let timeout_sec = State::load(&self.out)?.try_timeout_near(node, applied_at);
-                let pending = PendingTry { applied_at, timeout_sec };
-                if !force {
-                    return Err(pending.refusal(node));
-                }
-                eprintln!("warning: a try-mode rollback is pending on {node}; --force: applying anyway cancels it");
+        let state = self.try_state(node).await?;
+        let timeout_sec = match state {
+            TryInLog::Pending { applied_at } | TryInLog::Cancelled { applied_at, .. } => {
+                State::load(&self.out)?.try_timeout_near(node, applied_at)
             }
-            TryInLog::Cancelled { applied_at, request_at } => {
-                eprintln!("note: {}", cancelled_text(node, applied_at, request_at))
-            }
-            TryInLog::Settled => {}
+            TryInLog::Settled => None,
+        };
+        match try_guard::verdict(node, state, timeout_sec, unix_now()) {
+            Verdict::Proceed => {}
+            Verdict::Note(text) => eprintln!("note: {text}"),
+            Verdict::Refuse(e) if !force => return Err(e),
+            Verdict::Refuse(e) => eprintln!("warning: {} (--force: applying anyway)", e.message),
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn go_log_times() {
-        assert_eq!(parse_log_time("1970/01/01 00:00:00"), Some(0));
-        assert_eq!(parse_log_time("2026/08/25 10:15:42"), Some(1_787_652_942));
-        assert_eq!(parse_log_time("2026/13/25 10:15:42"), None);
-        assert_eq!(parse_log_time("2026-08-25 10:15:42"), None);
-        assert_eq!(clock(1_787_652_942), "10:15:42");
-    }
-
-    #[test]
-    fn a_try_is_pending_until_a_rollback_or_an_accepted_apply() {
-        let try_line = "[talos] 2026/08/25 10:15:42 apply config request: mode try";
-        let own =
-            "machined 2026/08/25 10:15:42 OK [/machine.MachineService/ApplyConfiguration] 3ms unary Success (a=b)";
-        let pending = TryInLog::Pending { applied_at: 1_787_652_942 };
-        assert_eq!(try_in_log([try_line, own]), pending);
-        let rollback = "[talos] 2026/08/25 10:16:12 rolling back the configuration";
-        assert_eq!(try_in_log([try_line, own, rollback]), TryInLog::Settled);
-        let confirm = "[talos] 2026/08/25 10:16:00 apply config request: mode no_reboot";
-        assert_eq!(try_in_log([try_line, own, confirm]), TryInLog::Settled);
-        assert_eq!(try_in_log([confirm, try_line, own]), pending);
-        assert_eq!(try_in_log([]), TryInLog::Settled);
-    }
-
-    #[test]
-    fn a_later_request_that_applied_nothing_cancelled_the_rollback() {
-        let try_line = "[talos] 2026/08/25 10:15:42 apply config request: mode try";
-        let own =
-            "machined 2026/08/25 10:15:42 OK [/machine.MachineService/ApplyConfiguration] 3ms unary Success (a=b)";
-        let rejected = "machined 2026/08/25 10:15:50 InvalidArgument [/machine.MachineService/ApplyConfiguration] 1ms \
-                        unary rpc error: code = InvalidArgument desc = 1 error occurred: (a=b)";
-        let dry_run =
-            "machined 2026/08/25 10:15:51 OK [/machine.MachineService/ApplyConfiguration] 2ms unary Success (a=b)";
-        let cancelled = |at| TryInLog::Cancelled { applied_at: 1_787_652_942, request_at: at };
-        assert_eq!(try_in_log([try_line, own, rejected]), cancelled(1_787_652_950));
-        assert_eq!(try_in_log([try_line, own, dry_run, rejected]), cancelled(1_787_652_951));
-        // Refused before machined's handler: nothing was cancelled.
-        let busy = "machined 2026/08/25 10:15:50 FailedPrecondition [/machine.MachineService/ApplyConfiguration] 0s \
-                    unary rpc error: code = FailedPrecondition desc = another apply configuration is already in \
-                    progress (a=b)";
-        let other_call = "machined 2026/08/25 10:15:50 OK [/machine.MachineService/Version] 1ms unary Success (a=b)";
-        assert_eq!(try_in_log([try_line, own, busy, other_call]), TryInLog::Pending { applied_at: 1_787_652_942 });
-        // A later accepted apply or a rollback settles it again.
-        let confirm = "[talos] 2026/08/25 10:16:00 apply config request: mode no_reboot";
-        assert_eq!(try_in_log([try_line, own, rejected, confirm]), TryInLog::Settled);
-        assert_eq!(
-            cancelled_text("10.5.0.3", 1_787_652_942, 1_787_652_950),
-            "the try-mode apply at 10:15:42 UTC on 10.5.0.3 will not be rolled back: another apply request at \
-             10:15:50 UTC (even a rejected one or a dry run) cancelled its rollback, so the try's config stays active"
-        );
     }
 }

@@ -11,8 +11,10 @@ use talos_config::{PatchSource, load_patches};
 
 use super::env::{self, API_PORT, CONTROLPLANE_CONTAINER, WORKER_CONTAINER};
 use super::files::{self, names};
-use super::session::{self, Session, TryInLog};
+use super::machined_log::TryInLog;
+use super::session::Session;
 use super::state::State;
+use super::try_guard;
 use super::wait::{self, Poll};
 use super::{LabError, RunArgs};
 
@@ -465,14 +467,21 @@ pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), La
         return Err(LabError::new("the worker does not carry lab.talos.dev/pool=blue: run step 5 first"));
     }
     s.guard_pending_try(&worker, force).await?;
+    if current.node_labels().contains_key("lab.talos.dev/canary") {
+        return Err(LabError::new(
+            "the worker's config already carries lab.talos.dev/canary, so the try would change nothing (a try whose \
+             rollback was cancelled leaves it)",
+        )
+        .note("remove lab.talos.dev/canary from the worker (a patch with `$patch: delete`), then run step 6 again"));
+    }
     let kube = s.kube().await?;
     let patch = patch_of("canary", files::CANARY_PATCH_TEXT)?;
     let mut state = State::load(&s.out)?;
     state.record_try(&worker, timeout);
     state.save(&s.out)?;
     let options = ApplyOptions { mode: ApplyMode::Try, dry_run: false, try_timeout: timeout };
-    let applied_at = std::time::Instant::now();
     let applied = apply_patch_to(s, None, &patch, options).await?;
+    let applied_at = std::time::Instant::now();
     let version_during = applied.version_after;
     let seen_on_node = wait_label(s, &kube, 6, "lab.talos.dev/canary", "on", true, timeout).await.is_ok();
     let reverted = wait::until(
@@ -482,17 +491,22 @@ pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), La
         POLL,
         async || {
             let v = s.worker_config().await?.version;
-            if v != version_during {
-                return Ok(Poll::Ready(v));
-            }
-            // Past its due time, a rollback that another request cancelled never comes: say so now.
-            if applied_at.elapsed() > timeout + OVERDUE_CHECK
-                && let TryInLog::Cancelled { applied_at, request_at } = s.try_state(&worker).await?
-            {
-                return Ok(Poll::Failed(
-                    LabError::new(session::cancelled_text(&worker, applied_at, request_at))
-                        .note("remove lab.talos.dev/canary from the worker (a patch with `$patch: delete`), then run step 6 again"),
-                ));
+            let overdue = applied_at.elapsed() > timeout + OVERDUE_CHECK;
+            // A new version is the rollback only if the log says so; a rollback that another request cancelled
+            // never comes (known at once after an accepted apply, once overdue otherwise).
+            if v != version_during || overdue {
+                match s.try_state(&worker).await? {
+                    TryInLog::Settled if v != version_during => return Ok(Poll::Ready(v)),
+                    TryInLog::Cancelled { applied_at, request_at, certain } if certain || overdue => {
+                        return Ok(Poll::Failed(
+                            LabError::new(try_guard::cancelled_text(&worker, applied_at, request_at)).note(
+                                "remove lab.talos.dev/canary from the worker (a patch with `$patch: delete`), then \
+                                 run step 6 again",
+                            ),
+                        ));
+                    }
+                    _ => {}
+                }
             }
             let due = timeout.saturating_sub(applied_at.elapsed()).as_secs();
             Ok(Poll::Pending(format!("version {v}, the rollback is due in about {due}s")))
