@@ -454,7 +454,7 @@ async fn step9(s: &Session) -> Verdict {
     if let Some(live) = steps::broken_service(s).await.map_err(lab)? {
         same("report.json broken_service", &f.broken_service, &live)?;
     }
-    let is_apply_line = f.apply_log_line.contains("apply config request: mode ")
+    let is_apply_line = f.apply_log_line.contains(machined_log::APPLY_REQUEST)
         || f.apply_log_line.contains(" OK [/machine.MachineService/ApplyConfiguration] ");
     ensure(is_apply_line, || {
         format!("report.json apply_log_line {:?} is not a configuration-apply line", f.apply_log_line)

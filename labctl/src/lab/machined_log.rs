@@ -2,6 +2,13 @@
 //! rollbacks, and the gRPC access lines of `ApplyConfiguration`. Talos exposes no pending-rollback resource; this log
 //! is its only record.
 
+/// The start of machined's line for an accepted apply; the mode follows (`try`, `no_reboot`, `staged`, ...).
+pub const APPLY_REQUEST: &str = "apply config request: mode ";
+/// machined's line when a try-mode timer fires.
+const ROLLBACK: &str = "rolling back the configuration";
+/// The start of machined's line when that rollback fails.
+const ROLLBACK_FAILED: &str = "config rollback failed";
+
 /// What a node's machined log says about its last try-mode apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TryInLog {
@@ -33,7 +40,7 @@ pub fn try_in_log<'a>(lines: impl IntoIterator<Item = &'a str>) -> TryInLog {
     let mut own_access_seen = false;
     for line in lines {
         if let Some((ts, msg)) = timed(line, "[talos] ") {
-            if let Some(mode) = msg.strip_prefix("apply config request: mode ") {
+            if let Some(mode) = msg.strip_prefix(APPLY_REQUEST) {
                 state = match (mode, state) {
                     ("try", _) => TryInLog::Pending { applied_at: ts },
                     (_, TryInLog::Pending { applied_at }) => {
@@ -45,7 +52,7 @@ pub fn try_in_log<'a>(lines: impl IntoIterator<Item = &'a str>) -> TryInLog {
                     (_, TryInLog::Settled) => TryInLog::Settled,
                 };
                 own_access_seen = false;
-            } else if msg == "rolling back the configuration" || msg.starts_with("config rollback failed") {
+            } else if msg == ROLLBACK || msg.starts_with(ROLLBACK_FAILED) {
                 state = TryInLog::Settled;
             }
         } else if let Some((ts, msg)) = timed(line, "machined ") {
@@ -70,9 +77,9 @@ pub fn try_rollback_gaps<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<u6
     let mut try_at = None;
     for line in lines {
         let Some((ts, msg)) = timed(line, "[talos] ") else { continue };
-        if let Some(mode) = msg.strip_prefix("apply config request: mode ") {
+        if let Some(mode) = msg.strip_prefix(APPLY_REQUEST) {
             try_at = (mode == "try").then_some(ts);
-        } else if msg == "rolling back the configuration"
+        } else if msg == ROLLBACK
             && let Some(applied) = try_at.take()
         {
             gaps.push(ts.saturating_sub(applied));
@@ -83,7 +90,9 @@ pub fn try_rollback_gaps<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<u6
 
 /// Whether the log still reaches back to a try-mode apply.
 pub fn has_try_apply<'a>(lines: impl IntoIterator<Item = &'a str>) -> bool {
-    lines.into_iter().any(|l| timed(l, "[talos] ").is_some_and(|(_, msg)| msg == "apply config request: mode try"))
+    lines
+        .into_iter()
+        .any(|l| timed(l, "[talos] ").is_some_and(|(_, msg)| msg.strip_prefix(APPLY_REQUEST) == Some("try")))
 }
 
 /// The time and the message of a Go std-log line with this prefix.

@@ -11,10 +11,10 @@ use talos_config::{PatchSource, load_patches};
 
 use super::env::{self, API_PORT, CONTROLPLANE_CONTAINER, WORKER_CONTAINER};
 use super::files::{self, names};
-use super::machined_log::TryInLog;
+use super::machined_log;
 use super::session::Session;
-use super::state::State;
-use super::try_guard;
+use super::state::{State, unix_now};
+use super::try_guard::{self, Verdict};
 use super::wait::{self, Poll};
 use super::{LabError, RunArgs};
 
@@ -39,8 +39,9 @@ const KUBELET_FAIL_LIMIT: Duration = Duration::from_secs(60);
 const RECOVER_LIMIT: Duration = Duration::from_secs(180);
 /// Poll interval of the waits.
 const POLL: Duration = Duration::from_millis(250);
-/// How long past its due time a try-mode rollback is awaited before the node's log is asked whether it was cancelled.
-const OVERDUE_CHECK: Duration = Duration::from_secs(3);
+/// What to do about a canary label a cancelled try left behind.
+const REMOVE_CANARY: &str =
+    "remove lab.talos.dev/canary from the worker (a patch with `$patch: delete`), then run step 6 again";
 
 /// The summary of report.json.
 pub const SUMMARY: &str = "Talos has no shell and no SSH: every read and every change in this lab went through the \
@@ -472,7 +473,7 @@ pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), La
             "the worker's config already carries lab.talos.dev/canary, so the try would change nothing (a try whose \
              rollback was cancelled leaves it)",
         )
-        .note("remove lab.talos.dev/canary from the worker (a patch with `$patch: delete`), then run step 6 again"));
+        .note(REMOVE_CANARY));
     }
     let kube = s.kube().await?;
     let patch = patch_of("canary", files::CANARY_PATCH_TEXT)?;
@@ -491,20 +492,14 @@ pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), La
         POLL,
         async || {
             let v = s.worker_config().await?.version;
-            let overdue = applied_at.elapsed() > timeout + OVERDUE_CHECK;
+            let overdue = applied_at.elapsed() > timeout + Duration::from_secs(try_guard::OVERDUE_GRACE);
             // A new version is the rollback only if the log says so; a rollback that another request cancelled
-            // never comes (known at once after an accepted apply, once overdue otherwise).
+            // never comes, and the guard knows when that is certain.
             if v != version_during || overdue {
-                match s.try_state(&worker).await? {
-                    TryInLog::Settled if v != version_during => return Ok(Poll::Ready(v)),
-                    TryInLog::Cancelled { applied_at, request_at, certain } if certain || overdue => {
-                        return Ok(Poll::Failed(
-                            LabError::new(try_guard::cancelled_text(&worker, applied_at, request_at)).note(
-                                "remove lab.talos.dev/canary from the worker (a patch with `$patch: delete`), then \
-                                 run step 6 again",
-                            ),
-                        ));
-                    }
+                let state = s.try_state(&worker).await?;
+                match try_guard::verdict(&worker, state, Some(timeout.as_secs()), unix_now()) {
+                    Verdict::Proceed if v != version_during => return Ok(Poll::Ready(v)),
+                    Verdict::Note(cancelled) => return Ok(Poll::Failed(LabError::new(cancelled).note(REMOVE_CANARY))),
                     _ => {}
                 }
             }
@@ -684,7 +679,7 @@ pub async fn broken_service(s: &Session) -> Result<Option<String>, LabError> {
 /// The worker's machined log line of the last successful configuration apply.
 pub async fn apply_log_line(s: &Session) -> Result<Option<String>, LabError> {
     let lines = s.log_lines(&s.env.worker, "machined", 5000).await?;
-    Ok(lines.into_iter().rev().find(|l| l.contains("apply config request: mode ")))
+    Ok(lines.into_iter().rev().find(|l| l.contains(machined_log::APPLY_REQUEST)))
 }
 
 /// The configuration path validation caught in step 7: 07-bad.yaml merged into the worker's config, checked as the

@@ -48,7 +48,7 @@ pub fn verdict(node: &str, state: TryInLog, timeout_sec: Option<u64>, now: u64) 
 }
 
 /// What a cancelled rollback means for the learner.
-pub fn cancelled_text(node: &str, applied_at: u64, request_at: u64) -> String {
+fn cancelled_text(node: &str, applied_at: u64, request_at: u64) -> String {
     format!(
         "the try-mode apply at {} UTC on {node} will not be rolled back: another apply request at {} UTC (even a \
          rejected one or a dry run) cancelled its rollback, so the try's config stays active",
