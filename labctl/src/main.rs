@@ -7,8 +7,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[cfg(feature = "lab")]
 mod lab;
 mod merge;
+#[cfg(feature = "lab")]
 mod sim;
 mod validate;
 
@@ -40,13 +42,44 @@ or `<config> is valid for <mode> mode` on stdout. `--config -` reads standard in
 patch before it reaches a node.")]
     Validate(validate::ValidateArgs),
     /// Drive and check the lab's nine steps (lab/steps.md) against the lab's cluster or a simulated one.
+    #[cfg(feature = "lab")]
     #[command(subcommand)]
     Lab(LabCommand),
     /// Run the simulated two-node Talos cluster.
+    #[cfg(feature = "lab")]
     #[command(subcommand)]
     Sim(sim::SimCommand),
+    /// Not in this build: labctl was built without the `lab` feature.
+    #[cfg(not(feature = "lab"))]
+    #[command(disable_help_flag = true)]
+    Lab(NotBuilt),
+    /// Not in this build: labctl was built without the `lab` feature.
+    #[cfg(not(feature = "lab"))]
+    #[command(disable_help_flag = true)]
+    Sim(NotBuilt),
 }
 
+/// The arguments of a subcommand left out of this build, taken as they come so that the user gets
+/// the reason rather than a usage error.
+#[cfg(not(feature = "lab"))]
+#[derive(Debug, clap::Args)]
+struct NotBuilt {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    args: Vec<std::ffi::OsString>,
+}
+
+/// The error for `labctl lab`/`labctl sim` in a build without the `lab` feature.
+#[cfg(not(feature = "lab"))]
+fn not_built(command: &str) -> Result<(), CliError> {
+    Err(CliError {
+        message: format!(
+            "labctl: `labctl {command}` is not in this build (labctl was built without the `lab` feature)"
+        ),
+        notes: vec!["install the full labctl with: cargo install --path labctl".to_string()],
+    })
+}
+
+#[cfg(feature = "lab")]
 #[derive(Debug, Subcommand)]
 enum LabCommand {
     /// Perform the steps through the Talos API and write every file the lab names.
@@ -93,9 +126,16 @@ fn main() -> ExitCode {
     let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || match cli.command {
         Command::Merge(args) => merge::run(&args),
         Command::Validate(args) => validate::run(&args),
+        #[cfg(feature = "lab")]
         Command::Lab(LabCommand::Run(args)) => lab::run(&args),
+        #[cfg(feature = "lab")]
         Command::Lab(LabCommand::Check(args)) => lab::check(&args),
+        #[cfg(feature = "lab")]
         Command::Sim(command) => sim::run(&command),
+        #[cfg(not(feature = "lab"))]
+        Command::Lab(_) => not_built("lab"),
+        #[cfg(not(feature = "lab"))]
+        Command::Sim(_) => not_built("sim"),
     });
     let (result, code) = outcome(worker.map(|handle| handle.join()));
     match result {
@@ -152,6 +192,26 @@ mod tests {
                  with the command line and input files"
             )
         );
+    }
+
+    #[cfg(not(feature = "lab"))]
+    #[test]
+    fn lab_and_sim_say_they_are_not_built() {
+        for (args, command) in [(&["labctl", "lab", "run", "--sim"][..], "lab"), (&["labctl", "sim", "up"][..], "sim")]
+        {
+            let cli = Cli::try_parse_from(args).expect("parsed");
+            let result = match cli.command {
+                Command::Lab(_) => not_built("lab"),
+                Command::Sim(_) => not_built("sim"),
+                _ => Ok(()),
+            };
+            let err = result.expect_err("refused");
+            assert_eq!(
+                err.message,
+                format!("labctl: `labctl {command}` is not in this build (labctl was built without the `lab` feature)")
+            );
+            assert_eq!(err.notes, ["install the full labctl with: cargo install --path labctl"]);
+        }
     }
 
     #[test]

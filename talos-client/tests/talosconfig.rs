@@ -1,5 +1,7 @@
 //! talosconfig loading, endpoints, label rewrite and writing, without a network.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 

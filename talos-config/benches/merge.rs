@@ -1,6 +1,9 @@
 //! How merge cost grows with input: a config with 10 MiB of inline manifests, and patches with
 //! thousands of node labels. Run with `cargo bench -p talos-config`.
 
+// A benchmark input that fails to load is a broken benchmark: panicking is the right answer.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use talos_config::{Config, PatchSource, apply_patches, load_patches};
 

@@ -3,6 +3,9 @@
 //! `Config::from_bytes`. Both should grow linearly (time per label roughly constant).
 //! Run with `cargo bench -p talos-config --bench validate`.
 
+// A benchmark input that fails to load is a broken benchmark: panicking is the right answer.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};

@@ -1,7 +1,6 @@
 //! Merge behaviour of the network documents (Go `merge.Merge` rules, §7/§8 of the spec).
 
-#[path = "model_network_util.rs"]
-mod model_network_util;
+use crate::model_network_util;
 
 use model_network_util::*;
 use talos_config::document::lookup;

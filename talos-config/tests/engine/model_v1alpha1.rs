@@ -22,8 +22,7 @@ fn missing(what: &str) {
     }
 }
 
-#[path = "common/mod.rs"]
-mod common;
+use crate::common;
 
 fn peer_dir() -> Option<PathBuf> {
     common::peer_dir()

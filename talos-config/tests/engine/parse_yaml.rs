@@ -1,7 +1,7 @@
 //! Tests of the YAML parser against go-yaml v4.0.0-rc.4 behaviour (merge.md §3, §4.1, §11.7,
 //! §12 W12/W13, errata 9/10).
 
-mod common;
+use crate::common;
 
 use talos_config::yaml::parse::{YamlError, parse_documents};
 use talos_config::yaml::{CollectionStyle, Node, NodeValue, ScalarStyle};

@@ -1,7 +1,7 @@
 //! Typed model of the new-style kinds outside `network` and `v1alpha1`: every peer testdata file
 //! round-trips byte for byte, and the custom merges behave like upstream.
 
-mod model_kinds_common;
+use crate::model_kinds_common;
 
 use model_kinds_common::*;
 use talos_config::document::{Document, lookup};

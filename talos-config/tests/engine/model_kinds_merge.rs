@@ -1,6 +1,6 @@
 //! Custom merges of the block/security kinds (merge.md §8.2, §8.3, §11.5).
 
-mod model_kinds_common;
+use crate::model_kinds_common;
 
 use model_kinds_common::*;
 use talos_config::document::Document;

@@ -41,8 +41,7 @@ pub fn flat(node: &Node) -> String {
     }
 }
 
-#[path = "common/mod.rs"]
-mod common;
+use crate::common;
 
 /// The peer folder (`None`, said loudly, when missing).
 pub fn peer_dir() -> Option<std::path::PathBuf> {

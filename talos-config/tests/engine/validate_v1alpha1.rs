@@ -2,8 +2,7 @@
 //! container-level texts it feeds (§0, §2.3, §9.1). Every case is YAML loaded through
 //! `Config::from_bytes`, so decoding is exercised too.
 
-#[path = "common/mod.rs"]
-mod common;
+use crate::common;
 
 use talos_config::Config;
 use talos_config::model::v1alpha1;

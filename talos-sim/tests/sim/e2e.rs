@@ -1,7 +1,7 @@
 //! End-to-end: `talos_client` against `Sim::start()` over real mutual TLS on 127.0.0.1, through
 //! the control plane to the worker as in the lab.
 
-mod common;
+use crate::common;
 use common::eventually;
 
 use std::time::{Duration, Instant};
@@ -13,11 +13,11 @@ use talos_sim::{ClientUsage, Pki, Sim, SimOptions, Timing, Validity};
 
 const WORKER: &str = "10.5.0.3";
 const CONTROLPLANE: &str = "10.5.0.2";
-const STEP5: &str = include_str!("../../fixtures/05-labels.yaml");
-const STEP6: &str = include_str!("../../fixtures/06-canary.yaml");
-const STEP7: &str = include_str!("../../fixtures/07-bad.yaml");
-const STEP8: &str = include_str!("../../fixtures/08-kubelet.yaml");
-const STEP8_FIX: &str = include_str!("../../fixtures/08-fix.yaml");
+const STEP5: &str = include_str!("../../../fixtures/05-labels.yaml");
+const STEP6: &str = include_str!("../../../fixtures/06-canary.yaml");
+const STEP7: &str = include_str!("../../../fixtures/07-bad.yaml");
+const STEP8: &str = include_str!("../../../fixtures/08-kubelet.yaml");
+const STEP8_FIX: &str = include_str!("../../../fixtures/08-fix.yaml");
 
 /// The node's step-7 text (validation spec §0), byte for byte.
 const STEP7_TEXT: &str = "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid machine node labels: 1 error occurred:\n\t* name \"team name\" is invalid\n\n\n\n\n\n";

@@ -2,7 +2,7 @@
 //! tokio-rustls, with the identity of the kubeconfig the control plane hands out), the simulated
 //! containers, the port mappings and the simulator directory.
 
-mod common;
+use crate::common;
 use common::eventually;
 
 use std::net::SocketAddr;
@@ -21,10 +21,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 const WORKER: &str = "10.5.0.3";
 const CP_NAME: &str = "talos-default-controlplane-1";
 const W_NAME: &str = "talos-default-worker-1";
-const STEP5: &str = include_str!("../../fixtures/05-labels.yaml");
-const STEP6: &str = include_str!("../../fixtures/06-canary.yaml");
-const STEP8: &str = include_str!("../../fixtures/08-kubelet.yaml");
-const STEP8_FIX: &str = include_str!("../../fixtures/08-fix.yaml");
+const STEP5: &str = include_str!("../../../fixtures/05-labels.yaml");
+const STEP6: &str = include_str!("../../../fixtures/06-canary.yaml");
+const STEP8: &str = include_str!("../../../fixtures/08-kubelet.yaml");
+const STEP8_FIX: &str = include_str!("../../../fixtures/08-fix.yaml");
 
 async fn sim_with(grace: Duration) -> Sim {
     Sim::start_with(SimOptions {

@@ -1,7 +1,6 @@
 //! HostnameConfig: typed decode, encode node tree, merge.
 
-#[path = "model_network_util.rs"]
-mod model_network_util;
+use crate::model_network_util;
 
 use model_network_util::*;
 use talos_config::document::lookup;

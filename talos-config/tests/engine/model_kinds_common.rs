@@ -7,8 +7,7 @@ use talos_config::value::DecodeCx;
 use talos_config::yaml::emit_v4::emit_v4;
 use talos_config::yaml::parse::parse_documents;
 
-#[path = "common/mod.rs"]
-mod common;
+use crate::common;
 
 /// The peer testdata produced by Talos v1.13.9 (`None`, said loudly, when missing).
 pub fn peer_dir() -> Option<std::path::PathBuf> {

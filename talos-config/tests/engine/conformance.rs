@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use talos_config::{Config, Patch, PatchSource, apply_patches, apply_patches_to_config, load_patches};
 
-mod common;
+use crate::common;
 
 /// The peer folder, or `None` (loudly; a failure under `CI=true`) when it is not available.
 fn peer() -> Option<PathBuf> {

@@ -1,7 +1,6 @@
 //! Network value types: netip text forms, hardware addresses, enums, port ranges.
 
-#[path = "model_network_util.rs"]
-mod model_network_util;
+use crate::model_network_util;
 
 use model_network_util::*;
 use talos_config::model::network::types::{

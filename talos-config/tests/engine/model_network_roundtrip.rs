@@ -1,7 +1,6 @@
 //! Every Talos v1.13.9 network testdata file decodes and re-encodes byte for byte.
 
-#[path = "model_network_util.rs"]
-mod model_network_util;
+use crate::model_network_util;
 
 use model_network_util::peer;
 use talos_config::model::testing::roundtrip;

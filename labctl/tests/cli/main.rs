@@ -1,0 +1,9 @@
+//! labctl's command-line tests as one test binary (one link instead of three): `merge` and
+//! `validate` always, the lab and the simulated cluster when the `lab` feature is on.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[cfg(feature = "lab")]
+mod lab_cli;
+mod merge_cli;
+mod validate_cli;

@@ -1,0 +1,10 @@
+//! The simulator's integration tests as one test binary: every client call end to end over real
+//! mutual TLS (`e2e`), the simulated Kubernetes API and containers (`kube`), and the wire format
+//! of the gRPC API (`wire`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+mod e2e;
+mod kube;
+mod wire;
