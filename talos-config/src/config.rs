@@ -1,9 +1,10 @@
 //! A loaded machine configuration: the document container, and loading it from bytes exactly
 //! as Talos's `configloader` does (§4 of the merge spec).
 
-use crate::document::{Document, lookup};
+use crate::delete::{Selector, extract_deletes};
+use crate::document::Document;
 use crate::error::Error;
-use crate::patch::delete::{Selector, extract_deletes};
+use crate::model::registry::lookup;
 use crate::value::DecodeCx;
 use crate::yaml::emit_v4::emit_v4;
 use crate::yaml::parse::parse_documents;

@@ -9,8 +9,8 @@
 //! The three map validators return one [`LabelError`] per Talos error, in Talos's order: keys
 //! in byte order (the order of a [`BTreeMap<String, _>`](BTreeMap)), and per key the key
 //! error before the value error. Talos wraps the list as `invalid machine node labels: <list>`
-//! (likewise `annotations`, `taints`); that wrapping is the caller's job (see
-//! [`crate::validate`]).
+//! (likewise `annotations`, `taints`); that wrapping is the caller's job
+//! (`Config::validate` does it).
 //!
 //! No reserved label prefixes are enforced (`kubernetes.io/…`, `node-role.kubernetes.io/…`
 //! and `talos.dev/…` labels all pass), exactly like Talos.

@@ -24,6 +24,7 @@
 extern crate self as talos_config;
 
 pub mod config;
+mod delete;
 pub mod document;
 mod error;
 pub mod gofmt;
@@ -32,6 +33,7 @@ pub mod labels;
 pub mod model;
 pub mod net;
 pub mod patch;
+pub mod subnets;
 pub mod validate;
 pub mod value;
 pub mod yaml;

@@ -4,16 +4,16 @@
 //! and `serviceSubnets` are not parsed, not family-checked and not compared with anything when
 //! a config is validated; a bad service subnet only breaks a controller at runtime, and the only
 //! "overlap" logic in Talos is a runtime diagnostic (`address-overlap`) that never rejects a
-//! config. Everything in this module that compares subnets ([`overlaps`],
-//! [`subnets_overlap_host`]) is therefore an **addition to Talos**, kept out of
-//! [`Config::validate`](crate::Config::validate).
+//! config. Comparing subnets ([`overlaps`], and the config-level check in the `subnets` module)
+//! is therefore an **addition to Talos**, kept out of validation.
 //!
 //! Parsing follows Go (`netip.ParsePrefix`, the parser Talos uses wherever it reads a prefix),
 //! including its error texts: the `/` is required, IPv4 octets have no leading zeros, the prefix
 //! length is decimal without sign or leading zeros, IPv6 zones are refused, and host bits may be
 //! set (the address is kept as written; [`Prefix::masked`] clears them). The parsed prefix is
-//! stored as an [`ipnetwork::IpNetwork`]; that crate's own `FromStr` is more lenient (no `/`
-//! means a host route, netmask notation, `+8` or `08` lengths) and is not used.
+//! stored with the `ipnetwork` crate, which stays an implementation detail; that crate's own
+//! parser is more lenient (no `/` means a host route, netmask notation, `+8` or `08` lengths)
+//! and is not used.
 //!
 //! ```
 //! use talos_config::net::{overlaps, parse_prefix};
@@ -136,17 +136,6 @@ impl Prefix {
     pub fn contains(&self, addr: IpAddr) -> bool {
         self.0.contains(addr)
     }
-
-    /// The underlying [`ipnetwork::IpNetwork`] (address as written, same length).
-    ///
-    /// ```
-    /// let p = talos_config::net::parse_prefix("10.244.1.0/16")?;
-    /// assert_eq!(p.as_ipnetwork().network().to_string(), "10.244.0.0");
-    /// # Ok::<(), String>(())
-    /// ```
-    pub fn as_ipnetwork(&self) -> &IpNetwork {
-        &self.0
-    }
 }
 
 impl fmt::Display for Prefix {
@@ -226,7 +215,7 @@ fn addr_error(input: &str, msg: &str, at: &str) -> String {
 /// Go's `netip.ParseAddr`, with its error texts (`ParseAddr("<s>"): <reason>[ (at "<rest>")]`):
 /// the family is chosen by the first `.`, `:` or `%`. Returns the address and its IPv6 zone
 /// (`""` when none). The crate's one implementation: the network documents' `netip.Addr`
-/// ([`crate::model::network::types::IpAddr`]) and the v1alpha1 checks read addresses with it.
+/// (the network documents' `IpAddr` type) and the v1alpha1 checks read addresses with it.
 pub(crate) fn parse_addr(s: &str) -> Result<(IpAddr, &str), String> {
     match s.bytes().find(|b| matches!(b, b'.' | b':' | b'%')) {
         Some(b'.') => parse_ipv4_fields(s, s).map(|o| (IpAddr::V4(Ipv4Addr::from(o)), "")),
@@ -400,137 +389,4 @@ fn parse_ipv6(input: &str) -> Result<(IpAddr, &str), String> {
 /// ```
 pub fn overlaps(a: &Prefix, b: &Prefix) -> bool {
     a.is_ipv4() == b.is_ipv4() && (a.contains(b.0.network()) || b.contains(a.0.network()))
-}
-
-/// The host cluster's ranges that the lab's step 4 compares the node's subnets against:
-/// `10.244.0.0/16` and `10.96.0.0/12` (which are also Talos's default pod and service subnets).
-///
-/// ```
-/// let [pods, services] = talos_config::net::lab_host_ranges();
-/// assert_eq!((pods.to_string(), services.to_string()), ("10.244.0.0/16".into(), "10.96.0.0/12".into()));
-/// ```
-pub fn lab_host_ranges() -> [Prefix; 2] {
-    [Prefix(IpNetwork::V4(LAB_PODS)), Prefix(IpNetwork::V4(LAB_SERVICES))]
-}
-
-/// Checked at compile time.
-const fn v4_net(addr: Ipv4Addr, bits: u8) -> ipnetwork::Ipv4Network {
-    match ipnetwork::Ipv4Network::new_checked(addr, bits) {
-        Some(n) => n,
-        None => panic!("invalid constant IPv4 network"),
-    }
-}
-
-const LAB_PODS: ipnetwork::Ipv4Network = v4_net(Ipv4Addr::new(10, 244, 0, 0), 16);
-const LAB_SERVICES: ipnetwork::Ipv4Network = v4_net(Ipv4Addr::new(10, 96, 0, 0), 12);
-
-/// Talos's default pod subnet (`constants.DefaultIPv4PodNet`), used when `podSubnets` is empty.
-pub const DEFAULT_POD_SUBNET: &str = "10.244.0.0/16";
-
-/// Talos's default service subnet (`constants.DefaultIPv4ServiceNet`), used when
-/// `serviceSubnets` is empty.
-pub const DEFAULT_SERVICE_SUBNET: &str = "10.96.0.0/12";
-
-/// One pod or service subnet of a config and the host ranges it overlaps.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SubnetCheck {
-    /// The YAML path of the entry (`cluster.network.podSubnets[0]`), or of the list when the
-    /// subnet is Talos's default (`cluster.network.podSubnets`).
-    pub path: String,
-    /// The subnet, as written.
-    pub subnet: Prefix,
-    /// Whether the list was empty or absent and this is Talos's default, which Talos uses then.
-    pub defaulted: bool,
-    /// The host ranges it overlaps, in the order they were given.
-    pub overlaps: Vec<Prefix>,
-}
-
-/// What [`subnets_overlap_host`] found: every effective pod and service subnet, each with the
-/// host ranges it overlaps.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SubnetOverlap {
-    /// `cluster.network.podSubnets`, in order (Talos's default when the list is empty).
-    pub pod_subnets: Vec<SubnetCheck>,
-    /// `cluster.network.serviceSubnets`, in order (Talos's default when the list is empty).
-    pub service_subnets: Vec<SubnetCheck>,
-}
-
-impl SubnetOverlap {
-    /// Whether any pod or service subnet overlaps any host range (the lab's `overlaps_host`).
-    ///
-    /// ```
-    /// use talos_config::{Config, net};
-    ///
-    /// let config = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  network:\n    podSubnets: [10.200.0.0/16]\n    serviceSubnets: [10.100.0.0/16]\n")?;
-    /// let found = net::subnets_overlap_host(&config, &net::lab_host_ranges()).unwrap();
-    /// assert!(found.any()); // 10.100.0.0/16 lies inside 10.96.0.0/12
-    /// # Ok::<(), talos_config::Error>(())
-    /// ```
-    pub fn any(&self) -> bool {
-        self.iter().any(|c| !c.overlaps.is_empty())
-    }
-
-    /// Every checked subnet, pod subnets first.
-    ///
-    /// ```
-    /// use talos_config::{Config, net};
-    ///
-    /// let config = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n")?;
-    /// let found = net::subnets_overlap_host(&config, &net::lab_host_ranges()).unwrap();
-    /// let paths: Vec<&str> = found.iter().map(|c| c.path.as_str()).collect();
-    /// assert_eq!(paths, ["cluster.network.podSubnets", "cluster.network.serviceSubnets"]);
-    /// # Ok::<(), talos_config::Error>(())
-    /// ```
-    pub fn iter(&self) -> impl Iterator<Item = &SubnetCheck> {
-        self.pod_subnets.iter().chain(&self.service_subnets)
-    }
-}
-
-/// For the config's `cluster.network.podSubnets` and `serviceSubnets` (v1alpha1 document),
-/// reports which of them overlap which of `host_ranges` ([`overlaps`]).
-///
-/// The subnets checked are the ones Talos would use: the configured list, or Talos's default
-/// ([`DEFAULT_POD_SUBNET`], [`DEFAULT_SERVICE_SUBNET`]) when it is empty or absent, marked
-/// [`defaulted`](SubnetCheck::defaulted). **This is not a Talos check**: Talos accepts
-/// overlapping (and even unparsable) subnets at validation time (spec §6).
-///
-/// `Err` when the config has no v1alpha1 document, or a subnet does not parse (the path and
-/// Go's `netip.ParsePrefix` error, e.g.
-/// `cluster.network.podSubnets[0]: netip.ParsePrefix("10.244.0.0"): no '/'`).
-///
-/// ```
-/// use talos_config::{Config, net};
-///
-/// let yaml = b"version: v1alpha1\nmachine:\n  type: controlplane\ncluster:\n  network:\n    podSubnets:\n      - 10.244.0.0/16\n    serviceSubnets:\n      - 10.96.0.0/12\n";
-/// let config = Config::from_bytes(yaml)?;
-/// let found = net::subnets_overlap_host(&config, &net::lab_host_ranges()).unwrap();
-/// assert!(found.any());
-/// assert_eq!(found.pod_subnets[0].path, "cluster.network.podSubnets[0]");
-/// assert_eq!(found.pod_subnets[0].overlaps[0].to_string(), "10.244.0.0/16");
-/// assert_eq!(found.service_subnets[0].overlaps[0].to_string(), "10.96.0.0/12");
-/// # Ok::<(), talos_config::Error>(())
-/// ```
-pub fn subnets_overlap_host(config: &crate::Config, host_ranges: &[Prefix]) -> Result<SubnetOverlap, String> {
-    let Some(doc) = config.get::<crate::model::v1alpha1::Config>() else {
-        return Err("the config has no v1alpha1 document (no cluster.network)".to_string());
-    };
-    let network = doc.cluster.as_ref().and_then(|c| c.network.as_ref());
-    let pods = network.and_then(|n| n.pod_subnets.0.as_deref()).unwrap_or_default();
-    let services = network.and_then(|n| n.service_subnets.0.as_deref()).unwrap_or_default();
-    Ok(SubnetOverlap {
-        pod_subnets: check_list("cluster.network.podSubnets", pods, DEFAULT_POD_SUBNET, host_ranges)?,
-        service_subnets: check_list("cluster.network.serviceSubnets", services, DEFAULT_SERVICE_SUBNET, host_ranges)?,
-    })
-}
-
-fn check_list(path: &str, list: &[String], default: &str, host_ranges: &[Prefix]) -> Result<Vec<SubnetCheck>, String> {
-    let check = |path: String, text: &str, defaulted: bool| -> Result<SubnetCheck, String> {
-        let subnet = parse_prefix(text).map_err(|e| format!("{path}: {e}"))?;
-        let overlaps = host_ranges.iter().filter(|h| overlaps(&subnet, h)).copied().collect();
-        Ok(SubnetCheck { path, subnet, defaulted, overlaps })
-    };
-    if list.is_empty() {
-        return Ok(vec![check(path.to_string(), default, true)?]);
-    }
-    list.iter().enumerate().map(|(i, text)| check(format!("{path}[{i}]"), text, false)).collect()
 }

@@ -18,6 +18,7 @@ pub mod check;
 pub mod env;
 pub mod files;
 pub mod machined_log;
+pub mod policy;
 pub mod session;
 pub mod state;
 pub mod steps;
@@ -164,7 +165,21 @@ pub struct CheckArgs {
 
 /// Runs `labctl lab run`.
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
-    runtime()?.block_on(steps::run(args)).map_err(CliError::from)
+    runtime()?.block_on(run_then_verify(args)).map_err(CliError::from)
+}
+
+/// Performs the steps asked for, then, when the run reached step 9, verifies it as `lab check` does.
+async fn run_then_verify(args: &RunArgs) -> Result<(), LabError> {
+    let (session, last) = steps::run(args).await?;
+    if last == 9 {
+        eprintln!("== verification (as `labctl lab check`)");
+        let results = check::check_all(&session, args.try_timeout).await;
+        print!("{}", check::render_text(&results));
+        if results.iter().any(|r| !r.pass) {
+            return Err(LabError::new("the run finished, but `lab check` does not pass (see the lines above)"));
+        }
+    }
+    Ok(())
 }
 
 /// Runs `labctl lab check`: exit code 0 only when every step passes.

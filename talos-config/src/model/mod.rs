@@ -6,6 +6,7 @@ pub mod cri;
 pub mod hardware;
 pub mod meta;
 pub mod network;
+pub mod registry;
 pub mod runtime;
 pub mod security;
 pub mod siderolink;

@@ -1,7 +1,8 @@
 //! Test support for the model: decode a YAML stream into typed documents and encode it again,
 //! the way `configloader` + the Talos encoder do (a shortcut until the full loader is used).
 
-use crate::document::{Document, lookup};
+use crate::document::Document;
+use crate::model::registry::lookup;
 use crate::value::DecodeCx;
 use crate::yaml::emit_v4::emit_v4;
 use crate::yaml::parse::parse_documents;

@@ -2,7 +2,6 @@
 //! (strategic or JSON6902), and applying them left to right, converting between bytes and
 //! typed documents only when a step needs it.
 
-pub mod delete;
 mod strategic;
 
 pub use strategic::strategic_merge;

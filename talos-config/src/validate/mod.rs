@@ -4,68 +4,14 @@
 //! that `Display` gives Talos's exact text, and every leaf may carry the YAML path of the field
 //! it is about, which Talos's text lacks.
 
-mod issue;
 mod kinds;
-mod mode;
 pub mod node;
 pub mod v1alpha1;
 
-pub use issue::{Issue, render_list};
-pub use mode::Mode;
+pub use crate::document::validation::{Context, Findings, Issue, Mode, Options, Validate, render_list};
 
 use crate::Config;
-
-/// Options of one validation run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// `--strict`: warnings of the v1alpha1 document become errors (`warning: <w>`).
-    pub strict: bool,
-    /// On a node: the machine is installed already, so `metal` no longer requires
-    /// `machine.install`.
-    pub installed: bool,
-}
-
-/// What validating one document found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Findings {
-    /// Error items, in Talos's order.
-    pub errors: Vec<Issue>,
-    /// Warnings, in Talos's order.
-    pub warnings: Vec<String>,
-}
-
-/// Everything a document's checks may look at.
-#[derive(Clone, Copy, Debug)]
-pub struct Context<'a> {
-    /// The runtime mode validated for.
-    pub mode: Mode,
-    /// Strict / installed.
-    pub options: Options,
-    /// The whole config (for checks that look at other documents).
-    pub config: &'a Config,
-}
-
-impl Context<'_> {
-    /// The legacy document, if the config has one.
-    pub fn v1alpha1(&self) -> Option<&crate::model::v1alpha1::Config> {
-        self.config.get::<crate::model::v1alpha1::Config>()
-    }
-}
-
-/// The checks of one document kind (upstream `Validate` and `V1Alpha1ConflictValidate`).
-pub trait Validate {
-    /// The document's own checks. For new-style documents each error is one `errors.Join`
-    /// part (joined with `\n`); for the v1alpha1 document each error is one multierror item.
-    fn validate(&self, _cx: &Context<'_>) -> Findings {
-        Findings::default()
-    }
-
-    /// Conflicts with the v1alpha1 document, reported after every document's own errors and
-    /// without a document prefix.
-    fn conflicts(&self, _cx: &Context<'_>) -> Vec<Issue> {
-        Vec::new()
-    }
-}
+use crate::document::Document;
 
 /// A rejected config: Talos's error tree. `Display` is Talos's exact text (what
 /// `talosctl validate` prints, minus its one trailing newline; what a node returns as the
@@ -75,6 +21,11 @@ pub trait Validate {
 pub struct ValidationError {
     /// The top-level items of Talos's go-multierror list.
     pub issues: Vec<Issue>,
+}
+
+/// The legacy v1alpha1 document of the config being validated, if it has one.
+pub(crate) fn legacy<'a>(cx: &Context<'a>) -> Option<&'a crate::model::v1alpha1::Config> {
+    cx.get::<crate::model::v1alpha1::Config>()
 }
 
 impl ValidationError {
@@ -113,10 +64,10 @@ impl Config {
     /// );
     /// ```
     pub fn validate(&self, mode: Mode, options: Options) -> Report {
-        let cx = Context { mode, options, config: self };
+        let docs: Vec<&dyn Document> = self.docs().collect();
+        let cx = Context { mode, options, docs: &docs };
         let mut issues = Vec::new();
         let mut warnings = Vec::new();
-        let docs: Vec<&dyn crate::document::Document> = self.docs().collect();
         for doc in docs.iter().filter(|d| d.kind() == "v1alpha1") {
             let found = doc.validate(&cx);
             warnings.extend(found.warnings);
@@ -142,6 +93,6 @@ impl Config {
 }
 
 /// `Kind` for unnamed documents, `Kind/name` for named ones.
-fn doc_id(doc: &dyn crate::document::Document) -> String {
+fn doc_id(doc: &dyn Document) -> String {
     if doc.named() { format!("{}/{}", doc.kind(), doc.name()) } else { doc.kind().to_string() }
 }

@@ -24,6 +24,7 @@ mod model_network_roundtrip;
 mod model_network_types;
 mod model_network_util;
 mod model_v1alpha1;
+mod module_graph;
 mod net;
 mod parse_yaml;
 mod properties;

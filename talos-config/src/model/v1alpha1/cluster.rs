@@ -6,10 +6,8 @@ use talos_config_derive::Talos;
 
 use crate::value::{Duration, Replaced, Unstructured};
 
-use super::lists::AdmissionPluginConfigList;
-use super::types::{
-    Args, ClusterInlineManifests, Endpoint, Env, PEMEncodedCertificate, PEMEncodedCertificateAndKey, PEMEncodedKey,
-};
+use super::lists::keyed_list;
+use super::types::{Args, Endpoint, Env, PEMEncodedCertificate, PEMEncodedCertificateAndKey, PEMEncodedKey};
 
 /// `v1alpha1.ClusterConfig`.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -333,4 +331,42 @@ pub struct RegistryServiceConfig {
 pub struct PodCheckpointer {
     #[talos(key = "image", omitempty, go_name = "PodCheckpointerImage")]
     pub image: String,
+}
+
+keyed_list!(
+    /// `v1alpha1.AdmissionPluginConfigList` (`[]*AdmissionPluginConfig`): keyed by `name`.
+    AdmissionPluginConfigList,
+    AdmissionPluginConfig,
+    "v1alpha1.AdmissionPluginConfigList",
+    |l: &AdmissionPluginConfig, r: &AdmissionPluginConfig| l.name == r.name
+);
+
+// ---------------------------------------------------------------------------------------------
+// Inline manifests
+
+/// `v1alpha1.ClusterInlineManifests`: on decode, leading `\t\n\v\f\r` of every `contents` are
+/// stripped. Merged like a slice (appended).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClusterInlineManifests(pub Vec<ClusterInlineManifest>);
+
+crate::value::go_slice_type!(
+    ClusterInlineManifests,
+    ClusterInlineManifest,
+    "v1alpha1.ClusterInlineManifests",
+    merge = |l: &mut Vec<ClusterInlineManifest>, r: &[ClusterInlineManifest]| {
+        l.extend(r.iter().cloned());
+        Ok(())
+    },
+    decode_type = Vec::<ClusterInlineManifest>::go_type(),
+    decode_fixup = strip_leading_manifest_breaks,
+);
+
+/// Upstream's `UnmarshalYAML` strips leading `\t\n\v\f\r` of every manifest's contents.
+fn strip_leading_manifest_breaks(items: &mut [ClusterInlineManifest]) {
+    for m in items {
+        let trimmed = m.contents.trim_start_matches(['\t', '\n', '\u{b}', '\u{c}', '\r']);
+        if trimmed.len() != m.contents.len() {
+            m.contents = trimmed.to_string();
+        }
+    }
 }

@@ -1,15 +1,13 @@
-//! The keyed lists of the legacy document: `NetworkDeviceList`, `VlanList` and
-//! `AdmissionPluginConfigList`. A patch element that matches a base element (by `interface` /
-//! `deviceSelector`, `vlanId`, `name`) is deep-merged into it; any other is appended.
+//! How the legacy document's keyed lists merge (`NetworkDeviceList` and `VlanList` in `network`,
+//! `AdmissionPluginConfigList` in `cluster`, each made by `keyed_list!`): a patch element that
+//! matches a base element (by `interface` / `deviceSelector`, `vlanId`, `name`) is deep-merged
+//! into it; any other is appended.
 
 use crate::value::{MergeFlags, Value};
 
-use super::cluster::AdmissionPluginConfig;
-use super::network::{Device, NetworkDeviceSelector, Vlan};
-
 /// Merges `right` into `left` element by element: `find` picks the base element a patch
 /// element merges into; unmatched patch elements are appended.
-fn merge_keyed<T: Value>(
+pub(crate) fn merge_keyed<T: Value>(
     left: &mut Vec<Option<T>>,
     right: &[Option<T>],
     find: impl Fn(&T, &T) -> bool,
@@ -28,18 +26,6 @@ fn merge_keyed<T: Value>(
     Ok(())
 }
 
-/// Go struct equality of two selectors; `physical` is a pointer compared by identity, so a
-/// selector with `physical` set never equals another one.
-fn selector_eq(a: &NetworkDeviceSelector, b: &NetworkDeviceSelector) -> bool {
-    a.bus_path == b.bus_path
-        && a.hardware_addr == b.hardware_addr
-        && a.permanent_addr == b.permanent_addr
-        && a.pci_id == b.pci_id
-        && a.driver == b.driver
-        && a.physical.is_none()
-        && b.physical.is_none()
-}
-
 macro_rules! keyed_list {
     ($(#[$doc:meta])* $name:ident, $elem:ty, $go:literal, $find:expr) => {
         $(#[$doc])*
@@ -53,38 +39,8 @@ macro_rules! keyed_list {
             }
         }
 
-        crate::value::go_slice_type!($name, Option<$elem>, $go, merge = |l: &mut Vec<Option<$elem>>, r: &[Option<$elem>]| merge_keyed(l, r, $find));
+        crate::value::go_slice_type!($name, Option<$elem>, $go, merge = |l: &mut Vec<Option<$elem>>, r: &[Option<$elem>]| $crate::model::v1alpha1::lists::merge_keyed(l, r, $find));
     };
 }
 
-keyed_list!(
-    /// `v1alpha1.NetworkDeviceList` (`[]*Device`): keyed by `interface`, else by `deviceSelector`.
-    NetworkDeviceList,
-    Device,
-    "v1alpha1.NetworkDeviceList",
-    |l: &Device, r: &Device| {
-        if !r.interface.is_empty() {
-            l.interface == r.interface
-        } else if let Some(rs) = &r.device_selector {
-            l.device_selector.as_ref().is_some_and(|ls| selector_eq(ls, rs))
-        } else {
-            false
-        }
-    }
-);
-
-keyed_list!(
-    /// `v1alpha1.VlanList` (`[]*Vlan`): keyed by `vlanId`.
-    VlanList,
-    Vlan,
-    "v1alpha1.VlanList",
-    |l: &Vlan, r: &Vlan| l.vlan_id == r.vlan_id
-);
-
-keyed_list!(
-    /// `v1alpha1.AdmissionPluginConfigList` (`[]*AdmissionPluginConfig`): keyed by `name`.
-    AdmissionPluginConfigList,
-    AdmissionPluginConfig,
-    "v1alpha1.AdmissionPluginConfigList",
-    |l: &AdmissionPluginConfig, r: &AdmissionPluginConfig| l.name == r.name
-);
+pub(crate) use keyed_list;

@@ -14,14 +14,15 @@ pub mod registries;
 pub mod types;
 
 pub use cluster::*;
+pub use cluster::{AdmissionPluginConfigList, ClusterInlineManifests};
 pub use install::*;
-pub use lists::{AdmissionPluginConfigList, NetworkDeviceList, VlanList};
 pub use machine::*;
 pub use network::*;
+pub use network::{NetworkDeviceList, VlanList};
 pub use registries::*;
 pub use types::{
-    ARG_VALUE_ERROR, ArgValue, Args, Base64Bytes, ClusterInlineManifests, DiskSize, Endpoint, Env,
-    InstallDiskSizeMatcher, InstallDiskType, PEMEncodedCertificate, PEMEncodedCertificateAndKey, PEMEncodedKey,
+    ARG_VALUE_ERROR, ArgValue, Args, Base64Bytes, DiskSize, Endpoint, Env, InstallDiskSizeMatcher, InstallDiskType,
+    PEMEncodedCertificate, PEMEncodedCertificateAndKey, PEMEncodedKey,
 };
 
 /// `v1alpha1.Config`: the legacy document.

@@ -5,7 +5,7 @@ use talos_config_derive::Talos;
 
 use crate::value::Duration;
 
-use super::lists::{NetworkDeviceList, VlanList};
+use super::lists::keyed_list;
 
 /// `v1alpha1.NetworkConfig`.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -326,3 +326,39 @@ pub struct NetworkDeviceSelector {
     #[talos(key = "physical", omitempty, go_name = "NetworkDevicePhysical")]
     pub physical: Option<bool>,
 }
+
+/// Go struct equality of two selectors; `physical` is a pointer compared by identity, so a
+/// selector with `physical` set never equals another one.
+fn selector_eq(a: &NetworkDeviceSelector, b: &NetworkDeviceSelector) -> bool {
+    a.bus_path == b.bus_path
+        && a.hardware_addr == b.hardware_addr
+        && a.permanent_addr == b.permanent_addr
+        && a.pci_id == b.pci_id
+        && a.driver == b.driver
+        && a.physical.is_none()
+        && b.physical.is_none()
+}
+
+keyed_list!(
+    /// `v1alpha1.NetworkDeviceList` (`[]*Device`): keyed by `interface`, else by `deviceSelector`.
+    NetworkDeviceList,
+    Device,
+    "v1alpha1.NetworkDeviceList",
+    |l: &Device, r: &Device| {
+        if !r.interface.is_empty() {
+            l.interface == r.interface
+        } else if let Some(rs) = &r.device_selector {
+            l.device_selector.as_ref().is_some_and(|ls| selector_eq(ls, rs))
+        } else {
+            false
+        }
+    }
+);
+
+keyed_list!(
+    /// `v1alpha1.VlanList` (`[]*Vlan`): keyed by `vlanId`.
+    VlanList,
+    Vlan,
+    "v1alpha1.VlanList",
+    |l: &Vlan, r: &Vlan| l.vlan_id == r.vlan_id
+);

@@ -7,8 +7,6 @@ use crate::value::url::GoUrl;
 use crate::value::{DecodeCx, DeletePath, LOOKUP_FAILED, MergeFlags, Value, construct_error, encode_map, is_null};
 use crate::yaml::{Node, NodeValue, ScalarStyle};
 
-use super::cluster::ClusterInlineManifest;
-
 /// `v1alpha1.Env`: an alias of `map[string]string`.
 pub type Env = BTreeMap<String, String>;
 
@@ -683,36 +681,6 @@ impl Value for InstallDiskType {
 
     fn match_text(&self) -> Option<String> {
         Some(self.0.clone())
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Inline manifests
-
-/// `v1alpha1.ClusterInlineManifests`: on decode, leading `\t\n\v\f\r` of every `contents` are
-/// stripped. Merged like a slice (appended).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ClusterInlineManifests(pub Vec<ClusterInlineManifest>);
-
-crate::value::go_slice_type!(
-    ClusterInlineManifests,
-    ClusterInlineManifest,
-    "v1alpha1.ClusterInlineManifests",
-    merge = |l: &mut Vec<ClusterInlineManifest>, r: &[ClusterInlineManifest]| {
-        l.extend(r.iter().cloned());
-        Ok(())
-    },
-    decode_type = Vec::<ClusterInlineManifest>::go_type(),
-    decode_fixup = strip_leading_manifest_breaks,
-);
-
-/// Upstream's `UnmarshalYAML` strips leading `\t\n\v\f\r` of every manifest's contents.
-fn strip_leading_manifest_breaks(items: &mut [ClusterInlineManifest]) {
-    for m in items {
-        let trimmed = m.contents.trim_start_matches(['\t', '\n', '\u{b}', '\u{c}', '\r']);
-        if trimmed.len() != m.contents.len() {
-            m.contents = trimmed.to_string();
-        }
     }
 }
 

@@ -142,7 +142,9 @@ impl Validate for VolumeConfig {
         if self.encryption.provider.0 == 0 {
             return Vec::new();
         }
-        let sde = cx.v1alpha1().and_then(|c| c.machine.as_ref()).and_then(|m| m.system_disk_encryption.as_ref());
+        let sde = crate::validate::legacy(cx)
+            .and_then(|c| c.machine.as_ref())
+            .and_then(|m| m.system_disk_encryption.as_ref());
         let legacy = match self.name.as_str() {
             "STATE" => sde.and_then(|s| s.state.as_ref()),
             "EPHEMERAL" => sde.and_then(|s| s.ephemeral.as_ref()),

@@ -466,7 +466,7 @@ impl Validate for HostnameConfig {
     }
 
     fn conflicts(&self, cx: &Context<'_>) -> Vec<Issue> {
-        let Some(machine) = cx.v1alpha1().and_then(|c| c.machine.as_ref()) else {
+        let Some(machine) = crate::validate::legacy(cx).and_then(|c| c.machine.as_ref()) else {
             return Vec::new();
         };
         if machine.network.as_ref().is_some_and(|n| !n.hostname.is_empty()) {
@@ -481,7 +481,8 @@ impl Validate for HostnameConfig {
 
 impl Validate for ResolverConfig {
     fn conflicts(&self, cx: &Context<'_>) -> Vec<Issue> {
-        let Some(net) = cx.v1alpha1().and_then(|c| c.machine.as_ref()).and_then(|m| m.network.as_ref()) else {
+        let Some(net) = crate::validate::legacy(cx).and_then(|c| c.machine.as_ref()).and_then(|m| m.network.as_ref())
+        else {
             return Vec::new();
         };
         if !net.search_domains.is_nil() {
@@ -519,7 +520,8 @@ impl Validate for TimeSyncConfig {
     }
 
     fn conflicts(&self, cx: &Context<'_>) -> Vec<Issue> {
-        let Some(time) = cx.v1alpha1().and_then(|c| c.machine.as_ref()).and_then(|m| m.time.as_ref()) else {
+        let Some(time) = crate::validate::legacy(cx).and_then(|c| c.machine.as_ref()).and_then(|m| m.time.as_ref())
+        else {
             return Vec::new();
         };
         if time.disabled.unwrap_or(false) {
@@ -568,8 +570,7 @@ impl Validate for KubeSpanConfig {
     }
 
     fn conflicts(&self, cx: &Context<'_>) -> Vec<Issue> {
-        let legacy = cx
-            .v1alpha1()
+        let legacy = crate::validate::legacy(cx)
             .and_then(|c| c.machine.as_ref())
             .and_then(|m| m.network.as_ref())
             .and_then(|n| n.kubespan.as_ref());

@@ -5,9 +5,6 @@ use crate::document::Document;
 use crate::value::DeletePath;
 use crate::yaml::{Node, NodeValue};
 
-/// Upstream's text when a whole-document delete empties the document.
-pub const ZEROED_DOCUMENT: &str = "document is empty now";
-
 /// A delete selector: which document, which path in it, and for list elements which element.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Selector {

@@ -3,11 +3,14 @@
 
 use std::fmt::Debug;
 
+pub mod validation;
+
 use crate::value::{DecodeCx, DeletePath, Value};
 use crate::yaml::Node;
+use validation::{Context, Findings, Issue, Validate};
 
 /// A document kind: a [`Value`] struct with Talos's registration facts.
-pub trait Kind: Value + crate::validate::Validate + Send + Sync + 'static {
+pub trait Kind: Value + Validate + Send + Sync + 'static {
     /// The `kind:` value (`"v1alpha1"` for the legacy document, which has no `kind:` key).
     const KIND: &'static str;
     /// Whether the kind has a `name` that is part of its identity (Appendix B of merge.md).
@@ -63,9 +66,9 @@ pub trait Document: Debug + Send + Sync {
     /// Downcasting support.
     fn as_any(&self) -> &dyn std::any::Any;
     /// The document's own validation.
-    fn validate(&self, cx: &crate::validate::Context<'_>) -> crate::validate::Findings;
+    fn validate(&self, cx: &Context<'_>) -> Findings;
     /// Its conflicts with the v1alpha1 document.
-    fn conflicts(&self, cx: &crate::validate::Context<'_>) -> Vec<crate::validate::Issue>;
+    fn conflicts(&self, cx: &Context<'_>) -> Vec<Issue>;
 }
 
 impl<T: Kind> Document for T {
@@ -104,12 +107,12 @@ impl<T: Kind> Document for T {
         self
     }
 
-    fn validate(&self, cx: &crate::validate::Context<'_>) -> crate::validate::Findings {
-        crate::validate::Validate::validate(self, cx)
+    fn validate(&self, cx: &Context<'_>) -> Findings {
+        Validate::validate(self, cx)
     }
 
-    fn conflicts(&self, cx: &crate::validate::Context<'_>) -> Vec<crate::validate::Issue> {
-        crate::validate::Validate::conflicts(self, cx)
+    fn conflicts(&self, cx: &Context<'_>) -> Vec<Issue> {
+        Validate::conflicts(self, cx)
     }
 }
 
@@ -121,11 +124,15 @@ impl Clone for Box<dyn Document> {
 
 /// One registered kind: its facts and its typed decoding.
 pub struct KindEntry {
+    /// The `kind:` value.
     pub kind: &'static str,
+    /// Whether the kind's `name` is part of its identity.
     pub named: bool,
     /// The Go type name in decode errors (`*network.LinkConfigV1Alpha1`).
     pub go_type: fn() -> String,
+    /// Decodes a document of the kind strictly, collecting errors in the context.
     pub decode: fn(&Node, &mut DecodeCx) -> Box<dyn Document>,
+    /// The keys of a node the kind does not know, as go-yaml's strict decoding reports them.
     pub unknown_keys: fn(&Node) -> Result<Option<Node>, String>,
 }
 
@@ -142,22 +149,4 @@ pub const fn entry<T: Kind>() -> KindEntry {
 
 fn go_pointer_type<T: Kind>() -> String {
     format!("*{}", T::go_type())
-}
-
-/// Every kind Talos v1.13.9 registers, the legacy `v1alpha1` document first.
-pub fn registry() -> impl Iterator<Item = &'static KindEntry> {
-    crate::model::v1alpha1::KINDS
-        .iter()
-        .chain(crate::model::network::KINDS)
-        .chain(crate::model::block::KINDS)
-        .chain(crate::model::runtime::KINDS)
-        .chain(crate::model::security::KINDS)
-        .chain(crate::model::cri::KINDS)
-        .chain(crate::model::siderolink::KINDS)
-        .chain(crate::model::hardware::KINDS)
-}
-
-/// Looks a kind up by its `kind:` value.
-pub fn lookup(kind: &str) -> Option<&'static KindEntry> {
-    registry().find(|e| e.kind == kind)
 }

@@ -1,0 +1,120 @@
+//! Pod and service subnets against the host's own ranges: a check Talos never makes (it accepts
+//! overlapping, and even unparsable, subnets at validation time), which catches a cluster whose
+//! pods or services would shadow the network it runs on.
+
+use crate::Config;
+use crate::net::{Prefix, overlaps, parse_prefix};
+
+/// Talos's default pod subnet (`constants.DefaultIPv4PodNet`), used when `podSubnets` is empty.
+pub const DEFAULT_POD_SUBNET: &str = "10.244.0.0/16";
+
+/// Talos's default service subnet (`constants.DefaultIPv4ServiceNet`), used when
+/// `serviceSubnets` is empty.
+pub const DEFAULT_SERVICE_SUBNET: &str = "10.96.0.0/12";
+
+/// One pod or service subnet of a config and the host ranges it overlaps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubnetCheck {
+    /// The YAML path of the entry (`cluster.network.podSubnets[0]`), or of the list when the
+    /// subnet is Talos's default (`cluster.network.podSubnets`).
+    pub path: String,
+    /// The subnet, as written.
+    pub subnet: Prefix,
+    /// Whether the list was empty or absent and this is Talos's default, which Talos uses then.
+    pub defaulted: bool,
+    /// The host ranges it overlaps, in the order they were given.
+    pub overlaps: Vec<Prefix>,
+}
+
+/// What [`subnets_overlap_host`] found: every effective pod and service subnet, each with the
+/// host ranges it overlaps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubnetOverlap {
+    /// `cluster.network.podSubnets`, in order (Talos's default when the list is empty).
+    pub pod_subnets: Vec<SubnetCheck>,
+    /// `cluster.network.serviceSubnets`, in order (Talos's default when the list is empty).
+    pub service_subnets: Vec<SubnetCheck>,
+}
+
+impl SubnetOverlap {
+    /// Whether any pod or service subnet overlaps any host range (the lab's `overlaps_host`).
+    ///
+    /// ```
+    /// use talos_config::{Config, net::parse_prefix, subnets};
+    ///
+    /// let lab = [parse_prefix("10.244.0.0/16").unwrap(), parse_prefix("10.96.0.0/12").unwrap()];
+    /// let config = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  network:\n    podSubnets: [10.200.0.0/16]\n    serviceSubnets: [10.100.0.0/16]\n")?;
+    /// let found = subnets::subnets_overlap_host(&config, &lab).unwrap();
+    /// assert!(found.any()); // 10.100.0.0/16 lies inside 10.96.0.0/12
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn any(&self) -> bool {
+        self.iter().any(|c| !c.overlaps.is_empty())
+    }
+
+    /// Every checked subnet, pod subnets first.
+    ///
+    /// ```
+    /// use talos_config::{Config, net::parse_prefix, subnets};
+    ///
+    /// let lab = [parse_prefix("10.244.0.0/16").unwrap(), parse_prefix("10.96.0.0/12").unwrap()];
+    /// let config = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n")?;
+    /// let found = subnets::subnets_overlap_host(&config, &lab).unwrap();
+    /// let paths: Vec<&str> = found.iter().map(|c| c.path.as_str()).collect();
+    /// assert_eq!(paths, ["cluster.network.podSubnets", "cluster.network.serviceSubnets"]);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = &SubnetCheck> {
+        self.pod_subnets.iter().chain(&self.service_subnets)
+    }
+}
+
+/// For the config's `cluster.network.podSubnets` and `serviceSubnets` (v1alpha1 document),
+/// reports which of them overlap which of `host_ranges` ([`overlaps`]).
+///
+/// The subnets checked are the ones Talos would use: the configured list, or Talos's default
+/// ([`DEFAULT_POD_SUBNET`], [`DEFAULT_SERVICE_SUBNET`]) when it is empty or absent, marked
+/// [`defaulted`](SubnetCheck::defaulted). **This is not a Talos check**: Talos accepts
+/// overlapping (and even unparsable) subnets at validation time (spec §6).
+///
+/// `Err` when the config has no v1alpha1 document, or a subnet does not parse (the path and
+/// Go's `netip.ParsePrefix` error, e.g.
+/// `cluster.network.podSubnets[0]: netip.ParsePrefix("10.244.0.0"): no '/'`).
+///
+/// ```
+/// use talos_config::{Config, net::parse_prefix, subnets};
+///
+/// let yaml = b"version: v1alpha1\nmachine:\n  type: controlplane\ncluster:\n  network:\n    podSubnets:\n      - 10.244.0.0/16\n    serviceSubnets:\n      - 10.96.0.0/12\n";
+/// let lab = [parse_prefix("10.244.0.0/16").unwrap(), parse_prefix("10.96.0.0/12").unwrap()];
+/// let config = Config::from_bytes(yaml)?;
+/// let found = subnets::subnets_overlap_host(&config, &lab).unwrap();
+/// assert!(found.any());
+/// assert_eq!(found.pod_subnets[0].path, "cluster.network.podSubnets[0]");
+/// assert_eq!(found.pod_subnets[0].overlaps[0].to_string(), "10.244.0.0/16");
+/// assert_eq!(found.service_subnets[0].overlaps[0].to_string(), "10.96.0.0/12");
+/// # Ok::<(), talos_config::Error>(())
+/// ```
+pub fn subnets_overlap_host(config: &Config, host_ranges: &[Prefix]) -> Result<SubnetOverlap, String> {
+    let Some(doc) = config.get::<crate::model::v1alpha1::Config>() else {
+        return Err("the config has no v1alpha1 document (no cluster.network)".to_string());
+    };
+    let network = doc.cluster.as_ref().and_then(|c| c.network.as_ref());
+    let pods = network.and_then(|n| n.pod_subnets.0.as_deref()).unwrap_or_default();
+    let services = network.and_then(|n| n.service_subnets.0.as_deref()).unwrap_or_default();
+    Ok(SubnetOverlap {
+        pod_subnets: check_list("cluster.network.podSubnets", pods, DEFAULT_POD_SUBNET, host_ranges)?,
+        service_subnets: check_list("cluster.network.serviceSubnets", services, DEFAULT_SERVICE_SUBNET, host_ranges)?,
+    })
+}
+
+fn check_list(path: &str, list: &[String], default: &str, host_ranges: &[Prefix]) -> Result<Vec<SubnetCheck>, String> {
+    let check = |path: String, text: &str, defaulted: bool| -> Result<SubnetCheck, String> {
+        let subnet = parse_prefix(text).map_err(|e| format!("{path}: {e}"))?;
+        let overlaps = host_ranges.iter().filter(|h| overlaps(&subnet, h)).copied().collect();
+        Ok(SubnetCheck { path, subnet, defaulted, overlaps })
+    };
+    if list.is_empty() {
+        return Ok(vec![check(path.to_string(), default, true)?]);
+    }
+    list.iter().enumerate().map(|(i, text)| check(format!("{path}[{i}]"), text, false)).collect()
+}
