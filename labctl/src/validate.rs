@@ -8,7 +8,7 @@ use std::path::Path;
 
 use clap::Args;
 use talos_config::Config;
-use talos_config::validate::{Mode, Options};
+use talos_config::{Mode, Options};
 
 use crate::CliError;
 

@@ -1082,7 +1082,7 @@ impl Client {
 
     /// `talosctl patch mc`, done carefully: reads the node's platform mode (`Version`) and active machine config,
     /// merges the patches with `talos-config`, checks the result exactly as the node would
-    /// ([`talos_config::validate::node::check_apply`], installed) and fails with [`Error::Rejected`] (the node's
+    /// ([`talos_config::node::check_apply`], installed) and fails with [`Error::Rejected`] (the node's
     /// text) without sending anything; otherwise applies it (nothing is sent if the config is unchanged) and reports
     /// the resource version before and after.
     pub async fn patch_machine_config(
@@ -1096,8 +1096,10 @@ impl Client {
         let mode = local_check_mode(node, &version.platform_mode)?;
         let before = self.machine_config(&target, ACTIVE_CONFIG_ID).await?;
         let patched = talos_config::apply_patches(&before.bytes, patches)?;
-        let local_warnings = talos_config::validate::node::check_apply(&patched, mode, true).map_err(|r| {
-            Error::Rejected { node: node.to_string(), code: Code::from_i32(r.code.number()), message: r.message }
+        let local_warnings = talos_config::node::check_apply(&patched, mode, true).map_err(|r| Error::Rejected {
+            node: node.to_string(),
+            code: Code::from_i32(r.code.number()),
+            message: r.message,
         })?;
         if patched == before.bytes {
             return Ok(PatchOutcome {
@@ -1129,8 +1131,8 @@ pub const AGENT_MODE_TEXT: &str = "API is not implemented in agent mode";
 /// The validation mode for a node's reported platform mode, for [`Client::patch_machine_config`]'s local check.
 /// A `metal-agent` node answers `ApplyConfiguration` with `Unimplemented` ([`AGENT_MODE_TEXT`]): refused as
 /// [`Error::Rejected`] with that code and text.
-fn local_check_mode(node: &str, platform_mode: &str) -> Result<talos_config::validate::Mode> {
-    use talos_config::validate::Mode;
+fn local_check_mode(node: &str, platform_mode: &str) -> Result<talos_config::Mode> {
+    use talos_config::Mode;
     match Mode::parse(platform_mode) {
         Ok(Mode::MetalAgent) => Err(Error::Rejected {
             node: node.to_string(),
@@ -1252,7 +1254,7 @@ mod tests {
 
     #[test]
     fn platform_modes_for_the_local_check() {
-        use talos_config::validate::Mode;
+        use talos_config::Mode;
         assert_eq!(local_check_mode("n", "container").unwrap(), Mode::Container);
         assert_eq!(local_check_mode("n", "metal").unwrap(), Mode::Metal);
         assert_eq!(local_check_mode("n", "cloud").unwrap(), Mode::Cloud);

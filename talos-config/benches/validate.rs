@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use talos_config::Config;
 use talos_config::labels::validate_labels;
-use talos_config::validate::{Mode, Options};
+use talos_config::{Mode, Options};
 
 const SIZES: [usize; 3] = [100, 1_000, 10_000];
 

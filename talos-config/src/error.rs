@@ -23,6 +23,7 @@ impl Location {
 ///
 /// `Display` prints exactly what `talosctl` prints for the same failure.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The config could not be decoded (YAML syntax, unknown keys, wrong types, unknown kinds,
     /// duplicate or conflicting documents, `config not found`).

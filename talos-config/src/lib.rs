@@ -15,29 +15,49 @@
 //! # Ok::<(), talos_config::Error>(())
 //! ```
 //!
-//! The pieces, each in its own module: [`yaml`] (node tree, parser, the go-yaml v4 and yaml.v2
-//! emitters), [`value`] (the per-type decode/encode/merge/delete rules), [`model`] (every
-//! document kind Talos registers), [`config`] (loading, the document container), [`patch`]
-//! (patch loading, `$patch: delete`, strategic merge, the pipeline), [`json6902`].
-//! No I/O: callers read files and hand over bytes.
+//! What a user needs is at the crate root: [`Config`] (load, encode, [`Config::validate`]),
+//! the patch pipeline ([`load_patches`], [`apply_patches`], [`PatchSource`], [`Patch`]), validation
+//! ([`Mode`], [`Options`], [`Report`], [`ValidationError`], [`Issue`]) and errors ([`Error`],
+//! [`Location`]). The public modules:
+//!
+//! - [`model`]: the typed model of every document kind Talos v1.13.9 registers, read through
+//!   [`Config::get`] and [`Config::docs`];
+//! - [`node`]: what a node answers to `ApplyConfiguration` ([`node::check_apply`]);
+//! - [`labels`]: Kubernetes label, annotation and taint checks with Talos's texts;
+//! - [`net`]: CIDR prefixes parsed as Go's `netip` does, and overlap tests;
+//! - [`subnets`]: pod/service subnets against host ranges (a check Talos never makes);
+//! - [`yaml`] and [`gofmt`]: the go-yaml-compatible YAML layer and Go's `%q` quoting, which
+//!   `talos-client` and `talos-sim` share with this crate.
+//!
+//! Inside, the engine is layered: `value` (per-type decode, encode, merge and delete rules,
+//! carried by `#[derive(Talos)]`), `document` (what every kind answers), `model`, `validate`
+//! (the checks), `delete` (`$patch: delete`), `config` (loading, the container), `patch` and
+//! `json6902` (the pipeline). No I/O: callers read files and hand over bytes.
+
+#![deny(missing_docs)]
 
 extern crate self as talos_config;
 
-pub mod config;
+mod config;
 mod delete;
-pub mod document;
+mod document;
 mod error;
 pub mod gofmt;
-pub mod json6902;
+mod json6902;
 pub mod labels;
 pub mod model;
 pub mod net;
-pub mod patch;
+mod patch;
 pub mod subnets;
-pub mod validate;
-pub mod value;
+#[cfg(feature = "testing")]
+pub mod testing;
+mod validate;
+mod value;
 pub mod yaml;
 
 pub use config::Config;
+pub use document::{Document, Kind};
 pub use error::{Error, Location};
 pub use patch::{Patch, PatchArg, PatchSource, apply_patches, apply_patches_to_config, load_patches};
+pub use validate::node;
+pub use validate::{Issue, Mode, Options, Report, ValidationError};

@@ -821,9 +821,8 @@ impl Node {
         if req.mode != ApplyMode::Try {
             self.cancel_try(&mut lock(&self.inner));
         }
-        let warnings =
-            talos_config::validate::node::check_apply(&req.data, talos_config::validate::Mode::Container, true)
-                .map_err(|r| Status::invalid_argument(r.message))?;
+        let warnings = talos_config::node::check_apply(&req.data, talos_config::Mode::Container, true)
+            .map_err(|r| Status::invalid_argument(r.message))?;
         let mut inner = lock(&self.inner);
         let immediate = can_apply_immediate(&inner.active.bytes, &req.data);
         let resolved = match (req.mode, &immediate) {

@@ -77,12 +77,12 @@ impl From<talos_client::Error> for LabError {
 /// Go's text of a duration (`30s`, `1m0s`), as talosctl prints its try timeout.
 pub fn go_duration(d: Duration) -> String {
     let nanos = i64::try_from(d.as_nanos()).unwrap_or(i64::MAX);
-    talos_config::value::Duration { nanos }.to_string()
+    talos_config::model::Duration { nanos }.to_string()
 }
 
 /// Parses a Go-style duration (`30s`, `1m`, `1m30s`, `500ms`).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let d = talos_config::value::Duration::parse(text)
+    let d = talos_config::model::Duration::parse(text)
         .filter(|d| d.nanos >= 0)
         .ok_or_else(|| format!("invalid duration {text:?}: expected e.g. 30s, 1m or 1m30s"))?;
     Ok(Duration::from_nanos(d.nanos.unsigned_abs()))

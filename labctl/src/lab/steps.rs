@@ -565,14 +565,11 @@ pub async fn step7(s: &Session, force: bool) -> Result<(), LabError> {
 }
 
 /// The node's refusal of `config` as labctl's local validation predicts it (`None`: it would be accepted).
-pub async fn rejection_of(
-    s: &Session,
-    config: &[u8],
-) -> Result<Option<talos_config::validate::node::Rejection>, LabError> {
+pub async fn rejection_of(s: &Session, config: &[u8]) -> Result<Option<talos_config::node::Rejection>, LabError> {
     let version = s.env.talos.version(&Target::node(&s.env.worker)).await?;
-    let mode = talos_config::validate::Mode::parse(&version.platform_mode)
+    let mode = talos_config::Mode::parse(&version.platform_mode)
         .map_err(|e| LabError::new(format!("the worker reports an unusable platform mode: {e}")))?;
-    Ok(talos_config::validate::node::check_apply(config, mode, true).err())
+    Ok(talos_config::node::check_apply(config, mode, true).err())
 }
 
 /// The kubelet service of the worker: `(state, health text, last event)`.

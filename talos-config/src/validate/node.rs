@@ -8,6 +8,7 @@ use crate::Config;
 
 /// The gRPC status code a node answers with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Code {
     /// `InvalidArgument` (3): the config does not load or does not validate.
     InvalidArgument,

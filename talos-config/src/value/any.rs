@@ -14,14 +14,19 @@ pub enum Any {
     /// `nil`.
     #[default]
     Null,
+    /// A `bool`.
     Bool(bool),
     /// An `int` (or `uint64` beyond it), as decimal text.
     Int(String),
+    /// A `float64`.
     Float(f64),
+    /// A `string`.
     String(String),
     /// A `time.Time`, as the RFC 3339 text go-yaml prints.
     Time(String),
+    /// A `[]any`.
     List(Vec<Any>),
+    /// A `map[string]any`, keys in order.
     Map(BTreeMap<String, Any>),
 }
 

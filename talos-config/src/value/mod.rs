@@ -19,8 +19,8 @@ pub use collections::{
     MapValue, decode_seq, delete_element, encode_map, map_unknown_keys, seq_unknown_keys, sorted_mapping,
 };
 pub use collections::{NilableVec, Replaced};
-pub use decode::{BINARY_ERROR, decode_binary, is_null, node_tag};
-pub use decode::{DecodeCx, construct_error, type_error};
+pub use decode::{DecodeCx, construct_error};
+pub use decode::{decode_binary, is_null};
 pub use scalars::{Duration, FileMode};
 pub use structs::{StructFields, decode_struct, struct_unknown_keys};
 

@@ -9,11 +9,14 @@ use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCa
 /// What a plain scalar resolves to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Resolved {
+    /// `null`, `~`, `Null`, `NULL` or nothing.
     Null,
+    /// `true`/`false` in their YAML 1.1 and 1.2 spellings go-yaml accepts.
     Bool(bool),
     /// An integer, as canonical decimal text (`0x10` -> `16`, `1_000` -> `1000`, may exceed i64
     /// when it fits u64).
     Int(String),
+    /// A float (`1.5`, `.inf`, `-.Inf`, `.nan`).
     Float(f64),
     /// A timestamp (`2024-01-01`, RFC 3339 forms); the text is the canonical RFC 3339 form
     /// go-yaml would print for the decoded `time.Time` (`2024-01-01T00:00:00Z`).

@@ -2,7 +2,7 @@
 //! conflicting documents, and container-level validation texts.
 
 use talos_config::Config;
-use talos_config::validate::{Mode, Options};
+use talos_config::{Mode, Options};
 
 const UV: &str = "apiVersion: v1alpha1\nkind: UserVolumeConfig\nname: NAME\nprovisioning:\n  diskSelector:\n    match: disk.transport == \"nvme\"\n  maxSize: 10GiB\n";
 const EV: &str = "apiVersion: v1alpha1\nkind: ExistingVolumeConfig\nname: NAME\ndiscovery:\n  volumeSelector:\n    match: volume.partition_label == \"X\"\n";

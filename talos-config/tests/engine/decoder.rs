@@ -2,7 +2,7 @@
 //! §11.7) that do not need test-only kinds, plus the document-identification rules of §4.2.
 
 use talos_config::Config;
-use talos_config::patch::delete::extract_deletes;
+use talos_config::testing::extract_deletes;
 use talos_config::yaml::emit_v4::emit_v4;
 use talos_config::yaml::parse::parse_documents;
 

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use talos_config::json6902::{JsonPatch, YamlListError, apply_json6902};
+use talos_config::testing::{JsonPatch, YamlListError, apply_json6902};
 
 const W1: &str = "version: v1alpha1\nmachine:\n  type: worker\n";
 const MULTI: &str = "JSON6902 patches are not supported for multi-document machine configuration";

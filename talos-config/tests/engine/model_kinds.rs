@@ -4,8 +4,9 @@
 use crate::model_kinds_common;
 
 use model_kinds_common::*;
-use talos_config::document::{Document, lookup};
-use talos_config::model::testing::roundtrip;
+use talos_config::Document;
+use talos_config::testing::lookup;
+use talos_config::testing::roundtrip;
 
 fn roundtrip_file(rel: &str) {
     let Some(dir) = peer_dir() else { return };
@@ -164,7 +165,7 @@ fn extension_service_config_merge_multidoc() {
 #[test]
 fn config_file_list_merge_typed() {
     use talos_config::model::runtime::{ConfigFile, ConfigFileList};
-    use talos_config::value::merge_values;
+    use talos_config::testing::merge_values;
     let f = |c: &str, m: &str| ConfigFile { content: c.into(), mount_path: m.into() };
     let mut left = ConfigFileList(vec![f("a", "/x"), f("b", "/y")]);
     merge_values(&mut left, &ConfigFileList(vec![f("", "/y"), f("c", "/x"), f("d", "/z"), f("e", "/z")])).unwrap();

@@ -2,8 +2,9 @@
 
 #![allow(dead_code)]
 
-use talos_config::document::{Document, lookup};
-use talos_config::value::DecodeCx;
+use talos_config::Document;
+use talos_config::testing::DecodeCx;
+use talos_config::testing::lookup;
 use talos_config::yaml::emit_v4::emit_v4;
 use talos_config::yaml::parse::parse_documents;
 

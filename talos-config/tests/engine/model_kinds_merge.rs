@@ -3,12 +3,12 @@
 use crate::model_kinds_common;
 
 use model_kinds_common::*;
-use talos_config::document::Document;
+use talos_config::Document;
 use talos_config::model::block::{ByteSize, CelExpression, DiskSelector, ProvisioningSpec, Size, VolumeConfig};
 use talos_config::model::security::{
     ImageKeylessVerifier, ImageVerificationConfig, ImageVerificationRule, ImageVerificationRules,
 };
-use talos_config::value::merge_values;
+use talos_config::testing::merge_values;
 
 fn volume(name: &str, provisioning: ProvisioningSpec) -> VolumeConfig {
     let mut v = VolumeConfig { name: name.into(), provisioning, ..Default::default() };

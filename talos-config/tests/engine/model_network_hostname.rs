@@ -3,10 +3,10 @@
 use crate::model_network_util;
 
 use model_network_util::*;
-use talos_config::document::lookup;
 use talos_config::model::network::HostnameConfig;
 use talos_config::model::network::types::AutoHostnameKind;
-use talos_config::value::{DecodeCx, Value, merge_values};
+use talos_config::testing::lookup;
+use talos_config::testing::{DecodeCx, Value, merge_values};
 
 fn hostname_doc(extra: Vec<(&str, talos_config::yaml::Node)>) -> talos_config::yaml::Node {
     let mut entries = vec![("apiVersion", s("v1alpha1")), ("kind", s("HostnameConfig"))];
@@ -81,7 +81,7 @@ fn hostname_merge() {
 fn hostname_peer_roundtrip() {
     let Some(input) = peer("hostnameconfig.yaml") else { return };
     assert_eq!(
-        talos_config::model::testing::roundtrip(&input).as_deref(),
+        talos_config::testing::roundtrip(&input).as_deref(),
         Ok("apiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n")
     );
 }

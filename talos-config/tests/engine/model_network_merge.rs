@@ -3,13 +3,13 @@
 use crate::model_network_util;
 
 use model_network_util::*;
-use talos_config::document::lookup;
 use talos_config::model::network::types::{IpPrefix, PortRange};
 use talos_config::model::network::{
     BondConfig, DummyLinkConfig, EthernetConfig, IngressRule, LinkAliasConfig, LinkConfig, NetworkRuleConfig,
     ResolverConfig, RoutingRuleConfig,
 };
-use talos_config::value::{DeletePath, Value};
+use talos_config::testing::lookup;
+use talos_config::testing::{DeletePath, Value};
 
 const NAMED: &[&str] = &[
     "BlackholeRouteConfig",

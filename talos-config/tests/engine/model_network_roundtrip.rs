@@ -3,7 +3,7 @@
 use crate::model_network_util;
 
 use model_network_util::peer;
-use talos_config::model::testing::roundtrip;
+use talos_config::testing::roundtrip;
 
 fn check(name: &str) {
     let Some(input) = peer(name) else { return };

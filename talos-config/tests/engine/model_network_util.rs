@@ -55,10 +55,10 @@ pub fn peer(name: &str) -> Option<Vec<u8>> {
 }
 
 /// Parses one YAML document and decodes it as `T`, panicking on decode errors.
-pub fn doc<T: talos_config::value::Value>(text: &str) -> T {
+pub fn doc<T: talos_config::testing::Value>(text: &str) -> T {
     let roots = talos_config::yaml::parse::parse_documents(text.as_bytes()).expect("yaml parses");
     let root = roots.into_iter().next().expect("one document");
-    let mut cx = talos_config::value::DecodeCx::new();
+    let mut cx = talos_config::testing::DecodeCx::new();
     let out = T::decode(&root, &mut cx);
     assert_eq!(cx.into_error(), None, "decode errors");
     assert_eq!(T::unknown_keys(&root), Ok(None), "unknown keys");
@@ -66,20 +66,20 @@ pub fn doc<T: talos_config::value::Value>(text: &str) -> T {
 }
 
 /// Parses one YAML document and decodes it as `T`, returning the decode error text.
-pub fn doc_err<T: talos_config::value::Value>(text: &str) -> String {
+pub fn doc_err<T: talos_config::testing::Value>(text: &str) -> String {
     let roots = talos_config::yaml::parse::parse_documents(text.as_bytes()).expect("yaml parses");
     let root = roots.into_iter().next().expect("one document");
-    let mut cx = talos_config::value::DecodeCx::new();
+    let mut cx = talos_config::testing::DecodeCx::new();
     let _ = T::decode(&root, &mut cx);
     cx.into_error().unwrap_or_default()
 }
 
 /// Encodes a value as the Talos encoder prints it.
-pub fn emit<T: talos_config::value::Value>(v: &T) -> String {
+pub fn emit<T: talos_config::testing::Value>(v: &T) -> String {
     talos_config::yaml::emit_v4::emit_v4(&v.encode())
 }
 
 /// `merge.Merge(left, right)` on two documents (top-level pointer rule).
-pub fn merge_docs<T: talos_config::document::Kind>(left: &mut T, right: &T) -> Result<(), String> {
-    talos_config::document::Document::merge_from(left, right)
+pub fn merge_docs<T: talos_config::Kind>(left: &mut T, right: &T) -> Result<(), String> {
+    talos_config::Document::merge_from(left, right)
 }

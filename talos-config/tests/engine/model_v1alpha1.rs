@@ -3,12 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use talos_config::document::{Document, lookup};
-use talos_config::model::testing::roundtrip;
+use talos_config::Document;
 use talos_config::model::v1alpha1::{
     ArgValue, Args, Config, Endpoint, InstallDiskSizeMatcher, NetworkDeviceList, PEMEncodedCertificateAndKey,
 };
-use talos_config::value::{DecodeCx, Value, merge_values};
+use talos_config::testing::lookup;
+use talos_config::testing::roundtrip;
+use talos_config::testing::{DecodeCx, Value, merge_values};
 use talos_config::yaml::emit_v4::emit_v4;
 use talos_config::yaml::parse::parse_documents;
 use talos_config::{PatchSource, apply_patches, load_patches};

@@ -1,7 +1,7 @@
 //! Validate checks of the new-style document kinds (validation.md §7, §11.5, §11.7).
 
 use talos_config::Config;
-use talos_config::validate::{Mode, Options};
+use talos_config::{Mode, Options};
 
 /// A document's own error text (`errors.Join` of its parts), as upstream tests compare it;
 /// `""` when valid.

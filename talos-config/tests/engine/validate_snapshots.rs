@@ -1,8 +1,8 @@
 //! Snapshots of whole-config validation: the lab's step-7 rejection reproduced offline, and a
 //! realistic config with several errors at once (text as a node returns it, then the fields).
 
-use talos_config::validate::{Mode, Options, Report};
 use talos_config::{Config, PatchSource, apply_patches, load_patches};
+use talos_config::{Mode, Options, Report};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures").join(name);

@@ -6,7 +6,8 @@ use crate::common;
 
 use talos_config::Config;
 use talos_config::model::v1alpha1;
-use talos_config::validate::{Context, Mode, Options, Validate, render_list};
+use talos_config::testing::{Context, Validate, render_list};
+use talos_config::{Mode, Options};
 
 const EXT_WARNING: &str = ".machine.install.extensions is deprecated, please see https://docs.siderolabs.com/talos/latest/platform-specific-installations/boot-assets";
 
@@ -14,7 +15,8 @@ const EXT_WARNING: &str = ".machine.install.extensions is deprecated, please see
 fn run(yaml: &str, mode: Mode, strict: bool) -> (String, Vec<String>) {
     let cfg = Config::from_bytes(yaml.as_bytes()).unwrap_or_else(|e| panic!("load failed: {e}\n{yaml}"));
     let doc = cfg.get::<v1alpha1::Config>().expect("a v1alpha1 document");
-    let cx = Context { mode, options: Options { strict, installed: false }, config: &cfg };
+    let docs: Vec<&dyn talos_config::Document> = cfg.docs().collect();
+    let cx = Context { mode, options: Options { strict, installed: false }, docs: &docs };
     let found = Validate::validate(doc, &cx);
     let text = if found.errors.is_empty() { String::new() } else { render_list(&found.errors) };
     (text, found.warnings)
@@ -930,7 +932,8 @@ case!(
 fn metal_installed_does_not_require_install() {
     let cfg = Config::from_bytes(worker("", "").as_bytes()).unwrap();
     let doc = cfg.get::<v1alpha1::Config>().unwrap();
-    let cx = Context { mode: METAL, options: Options { strict: false, installed: true }, config: &cfg };
+    let docs: Vec<&dyn talos_config::Document> = cfg.docs().collect();
+    let cx = Context { mode: METAL, options: Options { strict: false, installed: true }, docs: &docs };
     assert_eq!(Validate::validate(doc, &cx).errors, vec![]);
 }
 case!(
@@ -1133,7 +1136,7 @@ case!(
 );
 
 // ---- container level (Config::validate) ----
-use talos_config::validate::Report;
+use talos_config::Report;
 
 fn fixture(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures").join(name);

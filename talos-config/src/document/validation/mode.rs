@@ -2,6 +2,7 @@
 
 /// The runtime mode a config is validated for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Mode {
     /// A cloud platform: nothing mode-specific.
     Cloud,

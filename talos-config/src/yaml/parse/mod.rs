@@ -26,6 +26,7 @@ use scanner::{Scanner, Style};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct YamlError {
+    /// go-yaml's whole text, `yaml: ...` prefix included.
     pub message: String,
     /// 1-based line of the problem, when known.
     pub line: Option<usize>,
