@@ -55,7 +55,7 @@ impl Config {
     /// every other document in order, then the cross-document conflicts.
     ///
     /// ```
-    /// use talos_config::{Config, validate::{Mode, Options}};
+    /// use talos_config::{Config, Mode, Options};
     /// let cfg = Config::from_bytes(b"version: v1alpha1\npersist: true\n").unwrap();
     /// let report = cfg.validate(Mode::Container, Options::default());
     /// assert_eq!(

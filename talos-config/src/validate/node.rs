@@ -49,7 +49,7 @@ pub const NO_V1ALPHA1: &str = "the applied machine configuration doesn't contain
 /// mode). Returns the warnings the node would report, or its refusal.
 ///
 /// ```
-/// use talos_config::validate::{Mode, node};
+/// use talos_config::{Mode, node};
 /// let err = node::check_apply(b"version: v1alpha1\npersist: true\n", Mode::Container, false).unwrap_err();
 /// assert_eq!(err.code, node::Code::InvalidArgument);
 /// assert_eq!(err.message, "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* machine instructions are required\n\n\n\n");

@@ -85,13 +85,6 @@ pub const BINARY_ERROR: &str = "!!binary value contains invalid base64 data";
 /// go-yaml's decoding of a `!!binary` scalar: `base64.StdEncoding.DecodeString` of the scalar's
 /// value as it stands (only `\r` and `\n` are skipped, so a folded plain scalar whose lines
 /// were joined with spaces is invalid), failing with [`BINARY_ERROR`].
-///
-/// ```
-/// use talos_config::value::{BINARY_ERROR, decode_binary};
-///
-/// assert_eq!(decode_binary("aGVs\nbG8=").unwrap(), b"hello");
-/// assert_eq!(decode_binary("aGVs bG8=").unwrap_err(), BINARY_ERROR);
-/// ```
 pub fn decode_binary(text: &str) -> Result<Vec<u8>, &'static str> {
     crate::gofmt::base64_decode(text).map_err(|_| BINARY_ERROR)
 }
@@ -137,3 +130,14 @@ pub fn construct_error(cx: &mut DecodeCx, node: &Node, go_type: &str) {
 }
 
 use crate::gofmt::quote as go_quote;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_is_standard_base64_skipping_line_breaks_only() {
+        assert_eq!(decode_binary("aGVs\nbG8=").unwrap(), b"hello");
+        assert_eq!(decode_binary("aGVs bG8=").unwrap_err(), BINARY_ERROR);
+    }
+}

@@ -79,17 +79,26 @@ impl std::fmt::Display for Issue {
     }
 }
 
-/// go-multierror v1.1.1's `ListFormatFunc`.
-///
-/// ```
-/// use talos_config::validate::{Issue, render_list};
-/// assert_eq!(render_list(&[Issue::new("a", None)]), "1 error occurred:\n\t* a\n\n");
-/// assert_eq!(render_list(&[Issue::new("a", None), Issue::new("b", None)]), "2 errors occurred:\n\t* a\n\t* b\n\n");
-/// ```
+/// go-multierror v1.1.1's `ListFormatFunc`: `1 error occurred:\n\t* a\n\n`,
+/// `2 errors occurred:\n\t* a\n\t* b\n\n`.
 pub fn render_list(items: &[Issue]) -> String {
     let points: Vec<String> = items.iter().map(|i| format!("* {i}")).collect();
     if items.len() == 1 {
         return format!("1 error occurred:\n\t{}\n\n", points[0]);
     }
     format!("{} errors occurred:\n\t{}\n\n", items.len(), points.join("\n\t"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_like_go_multierror() {
+        assert_eq!(render_list(&[Issue::new("a", None)]), "1 error occurred:\n\t* a\n\n");
+        assert_eq!(
+            render_list(&[Issue::new("a", None), Issue::new("b", None)]),
+            "2 errors occurred:\n\t* a\n\t* b\n\n"
+        );
+    }
 }

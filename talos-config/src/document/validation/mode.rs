@@ -18,7 +18,7 @@ impl Mode {
     /// Talos's `ParseMode`: exact and case-sensitive.
     ///
     /// ```
-    /// use talos_config::validate::Mode;
+    /// use talos_config::Mode;
     /// assert_eq!(Mode::parse("container"), Ok(Mode::Container));
     /// assert_eq!(Mode::parse("Metal"), Err("unknown runtime mode: \"Metal\"".to_string()));
     /// ```
