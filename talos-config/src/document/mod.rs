@@ -9,7 +9,7 @@ use crate::value::{DecodeCx, DeletePath, Value};
 use crate::yaml::Node;
 use validation::{Context, Findings, Issue, Validate};
 
-/// A document kind: a [`Value`] struct with Talos's registration facts.
+/// A document kind: a typed document with Talos's registration facts (`kind:`, whether it is named).
 pub trait Kind: Value + Validate + Send + Sync + 'static {
     /// The `kind:` value (`"v1alpha1"` for the legacy document, which has no `kind:` key).
     const KIND: &'static str;

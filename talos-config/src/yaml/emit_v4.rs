@@ -3,7 +3,7 @@
 //!
 //! The emitter core in this file is shared with the yaml.v2 emitter (`emit_v2`): both Go
 //! libraries use the same libyaml-derived emitter and differ only in a few parameters
-//! ([`Dialect`]).
+//! (`Dialect`).
 
 use std::cmp::Ordering;
 
