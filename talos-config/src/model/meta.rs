@@ -6,8 +6,10 @@ use talos_config_derive::Talos;
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "meta.Meta")]
 pub struct Meta {
+    /// The document's `apiVersion:` (`v1alpha1` for every multi-document kind).
     #[talos(key = "apiVersion", omitempty, go_name = "MetaAPIVersion")]
     pub api_version: String,
+    /// The document's `kind:`, which picks its type.
     #[talos(key = "kind", go_name = "MetaKind")]
     pub kind: String,
 }

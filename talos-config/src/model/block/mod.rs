@@ -13,14 +13,19 @@ pub use types::{ByteSize, CelExpression, EncryptionProviderType, FilesystemType,
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.VolumeConfigV1Alpha1")]
 pub struct VolumeConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The system volume configured (`EPHEMERAL`, `IMAGECACHE`, `STATE`).
     #[talos(key = "name", go_name = "MetaName")]
     pub name: String,
+    /// Which disk the volume goes on and how large it is.
     #[talos(key = "provisioning", omitempty, go_name = "ProvisioningSpec")]
     pub provisioning: ProvisioningSpec,
+    /// How the volume is encrypted.
     #[talos(key = "encryption", omitempty, go_name = "EncryptionSpec")]
     pub encryption: EncryptionSpec,
+    /// How the volume is mounted.
     #[talos(key = "mount", omitempty, go_name = "MountSpec")]
     pub mount: VolumeMountSpec,
 }
@@ -30,6 +35,7 @@ crate::document::named_kind!(VolumeConfig => "VolumeConfig");
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.MountSpec")]
 pub struct VolumeMountSpec {
+    /// Mounts with `nosuid,nodev` (on unless set to false).
     #[talos(key = "secure", omitempty, go_name = "MountSecure")]
     pub secure: Option<bool>,
 }
@@ -38,12 +44,16 @@ pub struct VolumeMountSpec {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.ProvisioningSpec")]
 pub struct ProvisioningSpec {
+    /// A CEL expression choosing the disk the volume is created on.
     #[talos(key = "diskSelector", omitempty, go_name = "DiskSelectorSpec")]
     pub disk_selector: DiskSelector,
+    /// Lets the volume grow into free space after creation.
     #[talos(key = "grow", omitempty, go_name = "ProvisioningGrow")]
     pub grow: Option<bool>,
+    /// The smallest size the volume may be created with.
     #[talos(key = "minSize", omitempty, go_name = "ProvisioningMinSize")]
     pub min_size: ByteSize,
+    /// The largest size of the volume, in bytes or as a percentage of the disk.
     #[talos(key = "maxSize", omitempty, go_name = "ProvisioningMaxSize")]
     pub max_size: Size,
 }
@@ -52,6 +62,7 @@ pub struct ProvisioningSpec {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.DiskSelector")]
 pub struct DiskSelector {
+    /// A CEL expression over each disk's facts; the first disk it is true for is used.
     #[talos(key = "match", omitempty, go_name = "Match")]
     pub r#match: CelExpression,
 }
@@ -60,16 +71,22 @@ pub struct DiskSelector {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.EncryptionSpec")]
 pub struct EncryptionSpec {
+    /// The encryption provider (`luks2`).
     #[talos(key = "provider", go_name = "EncryptionProvider")]
     pub provider: EncryptionProviderType,
+    /// The key slots that can unlock the volume.
     #[talos(key = "keys", go_name = "EncryptionKeys")]
     pub keys: Vec<EncryptionKey>,
+    /// The cipher (`aes-xts-plain64`, `xchacha12,aes-adiantum-plain64`, ...).
     #[talos(key = "cipher", omitempty, go_name = "EncryptionCipher")]
     pub cipher: String,
+    /// The key size in bits.
     #[talos(key = "keySize", omitempty, go_name = "EncryptionKeySize")]
     pub key_size: u64,
+    /// The encryption sector size in bytes.
     #[talos(key = "blockSize", omitempty, go_name = "EncryptionBlockSize")]
     pub block_size: u64,
+    /// Extra options passed to cryptsetup.
     #[talos(key = "options", omitempty, go_name = "EncryptionPerfOptions")]
     pub options: Vec<String>,
 }
@@ -78,16 +95,22 @@ pub struct EncryptionSpec {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.EncryptionKey")]
 pub struct EncryptionKey {
+    /// The LUKS key slot the key occupies.
     #[talos(key = "slot", go_name = "KeySlot")]
     pub slot: i64,
+    /// A static passphrase key.
     #[talos(key = "static", omitempty, go_name = "KeyStatic")]
     pub r#static: Option<EncryptionKeyStatic>,
+    /// A key derived from the node's identity.
     #[talos(key = "nodeID", omitempty, go_name = "KeyNodeID")]
     pub node_id: Option<EncryptionKeyNodeId>,
+    /// A key sealed by a key management server.
     #[talos(key = "kms", omitempty, go_name = "KeyKMS")]
     pub kms: Option<EncryptionKeyKms>,
+    /// A key sealed by the TPM.
     #[talos(key = "tpm", omitempty, go_name = "KeyTPM")]
     pub tpm: Option<EncryptionKeyTpm>,
+    /// Binds the key to the STATE volume, so the volume opens only with this node's STATE.
     #[talos(key = "lockToState", omitempty, go_name = "KeyLockToSTATE")]
     pub lock_to_state: Option<bool>,
 }
@@ -96,6 +119,7 @@ pub struct EncryptionKey {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.EncryptionKeyStatic")]
 pub struct EncryptionKeyStatic {
+    /// The passphrase; a secret.
     #[talos(key = "passphrase", omitempty, go_name = "KeyData")]
     pub passphrase: String,
 }
@@ -109,6 +133,7 @@ pub struct EncryptionKeyNodeId {}
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.EncryptionKeyKMS")]
 pub struct EncryptionKeyKms {
+    /// The key management server's URL.
     #[talos(key = "endpoint", go_name = "KMSEndpoint")]
     pub endpoint: String,
 }
@@ -117,8 +142,10 @@ pub struct EncryptionKeyKms {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.EncryptionKeyTPM")]
 pub struct EncryptionKeyTpm {
+    /// Which TPM PCRs the key is sealed to.
     #[talos(key = "options", omitempty, go_name = "TPMOptions")]
     pub options: Option<EncryptionKeyTpmOptions>,
+    /// Refuses to enroll the key unless Secure Boot is on.
     #[talos(key = "checkSecurebootStatusOnEnroll", omitempty, go_name = "TPMCheckSecurebootStatusOnEnroll")]
     pub check_secureboot_status_on_enroll: Option<bool>,
 }
@@ -127,6 +154,7 @@ pub struct EncryptionKeyTpm {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.EncryptionKeyTPMOptions")]
 pub struct EncryptionKeyTpmOptions {
+    /// The PCR registers the key is sealed to.
     #[talos(key = "pcrs", omitempty, go_name = "PCRs")]
     pub pcrs: Vec<i64>,
 }
@@ -135,18 +163,25 @@ pub struct EncryptionKeyTpmOptions {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.UserVolumeConfigV1Alpha1")]
 pub struct UserVolumeConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The volume's name (mounted at `/var/mnt/<name>`).
     #[talos(key = "name", go_name = "MetaName")]
     pub name: String,
+    /// `partition` (default), `directory` or `disk`.
     #[talos(key = "volumeType", omitempty, go_name = "VolumeType")]
     pub volume_type: Option<VolumeType>,
+    /// Which disk the volume goes on and how large it is.
     #[talos(key = "provisioning", omitempty, go_name = "ProvisioningSpec")]
     pub provisioning: ProvisioningSpec,
+    /// The volume's filesystem.
     #[talos(key = "filesystem", omitempty, go_name = "FilesystemSpec")]
     pub filesystem: FilesystemSpec,
+    /// How the volume is encrypted.
     #[talos(key = "encryption", omitempty, go_name = "EncryptionSpec")]
     pub encryption: EncryptionSpec,
+    /// How the volume is mounted.
     #[talos(key = "mount", omitempty, go_name = "MountSpec")]
     pub mount: UserMountSpec,
 }
@@ -156,8 +191,10 @@ crate::document::named_kind!(UserVolumeConfig => "UserVolumeConfig");
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.FilesystemSpec")]
 pub struct FilesystemSpec {
+    /// The filesystem type (`xfs`, `ext4`).
     #[talos(key = "type", omitempty, go_name = "FilesystemType")]
     pub r#type: FilesystemType,
+    /// Enables project quotas on the filesystem.
     #[talos(key = "projectQuotaSupport", omitempty, go_name = "ProjectQuotaSupportConfig")]
     pub project_quota_support: Option<bool>,
 }
@@ -166,8 +203,10 @@ pub struct FilesystemSpec {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.UserMountSpec")]
 pub struct UserMountSpec {
+    /// Mounts with `noatime`.
     #[talos(key = "disableAccessTime", omitempty, go_name = "MountDisableAccessTime")]
     pub disable_access_time: Option<bool>,
+    /// Mounts with `nosuid,nodev` (on unless set to false).
     #[talos(key = "secure", omitempty, go_name = "MountSecure")]
     pub secure: Option<bool>,
 }
@@ -176,12 +215,16 @@ pub struct UserMountSpec {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.RawVolumeConfigV1Alpha1")]
 pub struct RawVolumeConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The volume's name (its partition label is `r-<name>`).
     #[talos(key = "name", go_name = "MetaName")]
     pub name: String,
+    /// Which disk the volume goes on and how large it is.
     #[talos(key = "provisioning", omitempty, go_name = "ProvisioningSpec")]
     pub provisioning: ProvisioningSpec,
+    /// How the volume is encrypted.
     #[talos(key = "encryption", omitempty, go_name = "EncryptionSpec")]
     pub encryption: EncryptionSpec,
 }
@@ -191,12 +234,16 @@ crate::document::named_kind!(RawVolumeConfig => "RawVolumeConfig");
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.SwapVolumeConfigV1Alpha1")]
 pub struct SwapVolumeConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The swap volume's name.
     #[talos(key = "name", go_name = "MetaName")]
     pub name: String,
+    /// Which disk the swap goes on and how large it is.
     #[talos(key = "provisioning", omitempty, go_name = "ProvisioningSpec")]
     pub provisioning: ProvisioningSpec,
+    /// How the swap is encrypted.
     #[talos(key = "encryption", omitempty, go_name = "EncryptionSpec")]
     pub encryption: EncryptionSpec,
 }
@@ -206,12 +253,16 @@ crate::document::named_kind!(SwapVolumeConfig => "SwapVolumeConfig");
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.ExistingVolumeConfigV1Alpha1")]
 pub struct ExistingVolumeConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The volume's name (mounted at `/var/mnt/<name>`).
     #[talos(key = "name", go_name = "MetaName")]
     pub name: String,
+    /// How the existing partition is found.
     #[talos(key = "discovery", omitempty, go_name = "VolumeDiscoverySpec")]
     pub discovery: VolumeDiscoverySpec,
+    /// How the volume is mounted.
     #[talos(key = "mount", omitempty, go_name = "MountSpec")]
     pub mount: MountSpec,
 }
@@ -221,6 +272,7 @@ crate::document::named_kind!(ExistingVolumeConfig => "ExistingVolumeConfig");
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.VolumeDiscoverySpec")]
 pub struct VolumeDiscoverySpec {
+    /// A CEL expression matching the existing volume.
     #[talos(key = "volumeSelector", omitempty, go_name = "VolumeSelectorConfig")]
     pub volume_selector: VolumeSelector,
 }
@@ -229,6 +281,7 @@ pub struct VolumeDiscoverySpec {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.VolumeSelector")]
 pub struct VolumeSelector {
+    /// A CEL expression over each volume's facts; it must match exactly one.
     #[talos(key = "match", omitempty, go_name = "Match")]
     pub r#match: CelExpression,
 }
@@ -237,10 +290,13 @@ pub struct VolumeSelector {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.MountSpec")]
 pub struct MountSpec {
+    /// Mounts read-only.
     #[talos(key = "readOnly", omitempty, go_name = "MountReadOnly")]
     pub read_only: Option<bool>,
+    /// Mounts with `noatime`.
     #[talos(key = "disableAccessTime", omitempty, go_name = "MountDisableAccessTime")]
     pub disable_access_time: Option<bool>,
+    /// Mounts with `nosuid,nodev` (on unless set to false).
     #[talos(key = "secure", omitempty, go_name = "MountSecure")]
     pub secure: Option<bool>,
 }
@@ -249,12 +305,16 @@ pub struct MountSpec {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.ExternalVolumeConfigV1Alpha1")]
 pub struct ExternalVolumeConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The volume's name (mounted at `/var/mnt/<name>`).
     #[talos(key = "name", go_name = "MetaName")]
     pub name: String,
+    /// The filesystem of the external source (e.g. `virtiofs`).
     #[talos(key = "filesystemType", go_name = "FilesystemType")]
     pub filesystem_type: FilesystemType,
+    /// How the external volume is mounted.
     #[talos(key = "mount", omitempty, go_name = "MountSpec")]
     pub mount: ExternalMountSpec,
 }
@@ -264,12 +324,16 @@ crate::document::named_kind!(ExternalVolumeConfig => "ExternalVolumeConfig");
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.ExternalMountSpec")]
 pub struct ExternalMountSpec {
+    /// Mounts read-only.
     #[talos(key = "readOnly", omitempty, go_name = "MountReadOnly")]
     pub read_only: Option<bool>,
+    /// Mounts with `noatime`.
     #[talos(key = "disableAccessTime", omitempty, go_name = "MountDisableAccessTime")]
     pub disable_access_time: Option<bool>,
+    /// Mounts with `nosuid,nodev` (on unless set to false).
     #[talos(key = "secure", omitempty, go_name = "MountSecure")]
     pub secure: Option<bool>,
+    /// The virtiofs share mounted.
     #[talos(key = "virtiofs", omitempty, go_name = "MountVirtiofs")]
     pub virtiofs: Option<VirtiofsMountSpec>,
 }
@@ -278,6 +342,7 @@ pub struct ExternalMountSpec {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.VirtiofsMountSpec")]
 pub struct VirtiofsMountSpec {
+    /// The virtiofs tag the host exports.
     #[talos(key = "tag", go_name = "VirtiofsTag")]
     pub tag: String,
 }
@@ -286,10 +351,13 @@ pub struct VirtiofsMountSpec {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "block.ZswapConfigV1Alpha1")]
 pub struct ZswapConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The largest share of memory, in percent, the compressed pool may use.
     #[talos(key = "maxPoolPercent", omitempty, go_name = "MaxPoolPercentConfig")]
     pub max_pool_percent: Option<i64>,
+    /// Lets the kernel shrink the pool under memory pressure.
     #[talos(key = "shrinkerEnabled", omitempty, go_name = "ShrinkerEnabledConfig")]
     pub shrinker_enabled: Option<bool>,
 }

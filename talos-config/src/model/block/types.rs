@@ -130,7 +130,9 @@ raw_text_value!(PercentageSize, "meta.PercentageSize");
 /// the pointer it sets and keeps the other; the byte size wins when printing.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Size {
+    /// The size as a percentage of the disk, when written as `N%`.
     pub percentage: Option<PercentageSize>,
+    /// The size in bytes, when written as a byte size.
     pub bytes: Option<ByteSize>,
 }
 

@@ -9,10 +9,13 @@ use crate::model::meta::Meta;
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "hardware.PCIDriverRebindConfigV1Alpha1")]
 pub struct PciDriverRebindConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The PCI device's address (`0000:04:00.0`).
     #[talos(key = "name", go_name = "MetaName")]
     pub name: String,
+    /// The driver the device is bound to instead (e.g. `vfio-pci`).
     #[talos(key = "targetDriver", go_name = "PCITargetDriver")]
     pub target_driver: String,
 }

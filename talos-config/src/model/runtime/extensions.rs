@@ -10,12 +10,16 @@ use crate::value::merge_values;
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "extensions.ServiceConfigV1Alpha1")]
 pub struct ExtensionServiceConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The extension service configured.
     #[talos(key = "name", go_name = "ServiceName")]
     pub name: String,
+    /// Files mounted into the service's container.
     #[talos(key = "configFiles", omitempty, go_name = "ServiceConfigFiles")]
     pub config_files: ConfigFileList,
+    /// Environment variables of the service (`NAME=value`).
     #[talos(key = "environment", omitempty, go_name = "ServiceEnvironment")]
     pub environment: Vec<String>,
 }
@@ -26,8 +30,10 @@ crate::document::named_kind!(ExtensionServiceConfig => "ExtensionServiceConfig")
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "extensions.ConfigFile")]
 pub struct ConfigFile {
+    /// The file's text.
     #[talos(key = "content", go_name = "ConfigFileContent")]
     pub content: String,
+    /// Where the file appears in the service's container.
     #[talos(key = "mountPath", go_name = "ConfigFileMountPath")]
     pub mount_path: String,
 }

@@ -19,8 +19,10 @@ pub use extensions::{ConfigFile, ConfigFileList, ExtensionServiceConfig};
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "runtime.EnvironmentV1Alpha1")]
 pub struct EnvironmentConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// Environment variables of Talos's own services.
     #[talos(key = "variables", go_name = "EnvironmentVariables")]
     pub variables: BTreeMap<String, String>,
 }
@@ -31,8 +33,10 @@ crate::document::unnamed_kind!(EnvironmentConfig => "EnvironmentConfig");
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "runtime.EventSinkV1Alpha1")]
 pub struct EventSinkConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// Where Talos streams its events (`host:port`).
     #[talos(key = "endpoint", go_name = "Endpoint")]
     pub endpoint: String,
 }
@@ -43,10 +47,13 @@ crate::document::unnamed_kind!(EventSinkConfig => "EventSinkConfig");
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "runtime.KmsgLogV1Alpha1")]
 pub struct KmsgLogConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The destination's name.
     #[talos(key = "name", go_name = "MetaName")]
     pub name: String,
+    /// Where kernel log messages are sent (`tcp://` or `udp://` host and port).
     #[talos(key = "url", go_name = "KmsgLogURL")]
     pub url: MetaUrl,
 }
@@ -57,12 +64,16 @@ crate::document::named_kind!(KmsgLogConfig => "KmsgLogConfig");
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "runtime.OOMV1Alpha1")]
 pub struct OomConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// A CEL expression over memory pressure that decides when the OOM handler acts.
     #[talos(key = "triggerExpression", omitempty, go_name = "OOMTriggerExpression")]
     pub trigger_expression: CelExpression,
+    /// A CEL expression ranking cgroups; the highest is killed first.
     #[talos(key = "cgroupRankingExpression", omitempty, go_name = "OOMCgroupRankingExpression")]
     pub cgroup_ranking_expression: CelExpression,
+    /// How often memory pressure is sampled.
     #[talos(key = "sampleInterval", omitempty, go_name = "OOMSampleInterval")]
     pub sample_interval: Duration,
 }
@@ -73,10 +84,13 @@ crate::document::unnamed_kind!(OomConfig => "OOMConfig");
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "runtime.WatchdogTimerV1Alpha1")]
 pub struct WatchdogTimerConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The watchdog device (`/dev/watchdog0`).
     #[talos(key = "device", go_name = "WatchdogDevice")]
     pub device: String,
+    /// How long without a ping before the watchdog resets the machine.
     #[talos(key = "timeout", omitempty, go_name = "WatchdogTimeout")]
     pub timeout: Duration,
 }

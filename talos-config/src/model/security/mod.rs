@@ -9,8 +9,10 @@ use crate::model::meta::Meta;
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "security.ImageVerificationConfigV1Alpha1")]
 pub struct ImageVerificationConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// Rules matched in order against each image pulled.
     #[talos(key = "rules", omitempty, go_name = "ConfigRules")]
     pub rules: ImageVerificationRules,
 }
@@ -21,14 +23,19 @@ crate::document::unnamed_kind!(ImageVerificationConfig => "ImageVerificationConf
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "security.ImageVerificationRuleV1Alpha1")]
 pub struct ImageVerificationRule {
+    /// The image reference pattern the rule applies to.
     #[talos(key = "image", omitempty, go_name = "RuleImagePattern")]
     pub image: String,
+    /// Verifies keyless (Sigstore) signatures.
     #[talos(key = "keyless", omitempty, go_name = "RuleKeylessVerifier")]
     pub keyless: Option<ImageKeylessVerifier>,
+    /// Verifies signatures made with a given public key.
     #[talos(key = "publicKey", omitempty, go_name = "RulePublicKeyVerifier")]
     pub public_key: Option<ImagePublicKeyVerifier>,
+    /// Pulls matching images without verification.
     #[talos(key = "skip", omitempty, go_name = "RuleSkip")]
     pub skip: Option<bool>,
+    /// Refuses matching images.
     #[talos(key = "deny", omitempty, go_name = "RuleDeny")]
     pub deny: Option<bool>,
 }
@@ -37,12 +44,16 @@ pub struct ImageVerificationRule {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "security.ImageKeylessVerifierV1Alpha1")]
 pub struct ImageKeylessVerifier {
+    /// The OIDC issuer the signing identity must come from.
     #[talos(key = "issuer", omitempty, go_name = "KeylessIssuer")]
     pub issuer: String,
+    /// The exact signing identity.
     #[talos(key = "subject", omitempty, go_name = "KeylessSubject")]
     pub subject: String,
+    /// A regular expression the signing identity must match.
     #[talos(key = "subjectRegex", omitempty, go_name = "KeylessSubjectRegex")]
     pub subject_regex: String,
+    /// The transparency log consulted.
     #[talos(key = "rekorURL", omitempty, go_name = "KeylessRekorURL")]
     pub rekor_url: String,
 }
@@ -51,6 +62,7 @@ pub struct ImageKeylessVerifier {
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "security.ImagePublicKeyVerifierV1Alpha1")]
 pub struct ImagePublicKeyVerifier {
+    /// The PEM public key or certificate signatures are checked with.
     #[talos(key = "certificate", omitempty, go_name = "ConfigCertificate")]
     pub certificate: String,
 }
@@ -96,10 +108,13 @@ fn merge_rules(left: &mut Vec<ImageVerificationRule>, right: &[ImageVerification
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "security.TrustedRootsConfigV1Alpha1")]
 pub struct TrustedRootsConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The bundle's name.
     #[talos(key = "name", go_name = "MetaName")]
     pub name: String,
+    /// PEM certificates added to the node's trusted roots.
     #[talos(key = "certificates", go_name = "Certificates")]
     pub certificates: String,
 }

@@ -14,8 +14,10 @@ pub(crate) use meta_url::unmarshal_string;
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "siderolink.ConfigV1Alpha1")]
 pub struct SideroLinkConfig {
+    /// `apiVersion` and `kind`.
     #[talos(inline)]
     pub meta: Meta,
+    /// The SideroLink API URL (Omni), with the join token in its query.
     #[talos(key = "apiUrl", go_name = "APIUrlConfig")]
     pub api_url: MetaUrl,
 }

@@ -29,14 +29,19 @@ pub use types::{
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "v1alpha1.Config")]
 pub struct Config {
+    /// The document's version, always `v1alpha1`.
     #[talos(key = "version", go_name = "ConfigVersion")]
     pub version: String,
+    /// Sends kernel and service logs to the console.
     #[talos(key = "debug", omitempty, go_name = "ConfigDebug")]
     pub debug: Option<bool>,
+    /// Keeps the config across reboots (always true since Talos 1.0).
     #[talos(key = "persist", omitempty, go_name = "ConfigPersist")]
     pub persist: Option<bool>,
+    /// Everything about this node.
     #[talos(key = "machine", go_name = "MachineConfig")]
     pub machine: Option<MachineConfig>,
+    /// Everything about the Kubernetes cluster the node belongs to.
     #[talos(key = "cluster", go_name = "ClusterConfig")]
     pub cluster: Option<ClusterConfig>,
 }

@@ -382,6 +382,7 @@ impl Value for PEMEncodedCertificateAndKey {
 /// `x509.PEMEncodedCertificate`: `crt` only.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PEMEncodedCertificate {
+    /// The PEM certificate (base64 in YAML).
     pub crt: Option<Vec<u8>>,
 }
 
@@ -418,6 +419,7 @@ impl Value for PEMEncodedCertificate {
 /// `x509.PEMEncodedKey`: `key` only.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PEMEncodedKey {
+    /// The PEM private key (base64 in YAML); a secret.
     pub key: Option<Vec<u8>>,
 }
 
