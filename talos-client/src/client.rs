@@ -902,7 +902,7 @@ impl Client {
     /// [`ServiceInfo::events_newest_first`] for talosctl's event order.
     pub async fn service(&self, target: &Target, id: &str) -> Result<ServiceInfo> {
         self.service_list(target).await?.into_iter().find(|s| s.id == id).ok_or_else(|| Error::NotFound {
-            message: format!("service {} is not registered on any nodes", talos_config::gofmt::quote(id)),
+            message: format!("service {} is not registered on any nodes", talos_go::quote(id)),
         })
     }
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use talos_config::yaml::node::{Node, NodeValue, ScalarStyle};
+use talos_yaml::node::{Node, NodeValue, ScalarStyle};
 
 use crate::error::{Error, Redacted, Result};
 
@@ -339,7 +339,7 @@ impl Talosconfig {
         if bytes.iter().all(|b| b.is_ascii_whitespace()) {
             return Err(Error::config("talos config file is empty"));
         }
-        let docs = talos_config::yaml::parse::parse_documents(bytes)
+        let docs = talos_yaml::parse::parse_documents(bytes)
             .map_err(|e| Error::config(format!("invalid talosconfig: {}", e.message)))?;
         let Some(root) = docs.into_iter().next() else {
             return Err(Error::config("talos config file is empty"));
@@ -403,7 +403,7 @@ impl Talosconfig {
             contexts.push((Node::go_string(name.clone()), Node::mapping(entries)));
         }
         top.push((Node::go_string("contexts"), Node::mapping(contexts)));
-        talos_config::yaml::emit_v4::emit_v4(&Node::mapping(top))
+        talos_yaml::emit_v4::emit_v4(&Node::mapping(top))
     }
 
     /// Writes the talosconfig atomically (temporary file in the same directory, then rename), mode 0600.
@@ -476,7 +476,7 @@ fn duplicate_keys(entries: &[(Node, Node)], errors: &mut Vec<String>) -> bool {
                 errors.push(format!(
                     "line {}: mapping key {} already defined at line {}",
                     b.mark.line,
-                    talos_config::gofmt::quote(&y.text),
+                    talos_go::quote(&y.text),
                     a.mark.line
                 ));
             }

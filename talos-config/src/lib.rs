@@ -25,24 +25,27 @@
 //! - [`node`]: what a node answers to `ApplyConfiguration` ([`node::check_apply`]);
 //! - [`labels`]: Kubernetes label, annotation and taint checks with Talos's texts;
 //! - [`net`]: CIDR prefixes parsed as Go's `netip` does, and overlap tests;
-//! - [`subnets`]: pod/service subnets against host ranges (a check Talos never makes);
-//! - [`yaml`] and [`gofmt`]: the go-yaml-compatible YAML layer and Go's `%q` quoting, which
-//!   `talos-client` and `talos-sim` share with this crate.
+//! - [`subnets`]: pod/service subnets against host ranges (a check Talos never makes).
 //!
-//! Inside, the engine is layered: `value` (per-type decode, encode, merge and delete rules,
-//! carried by `#[derive(Talos)]`), `document` (what every kind answers), `model`, `validate`
-//! (the checks), `delete` (`$patch: delete`), `config` (loading, the container), `patch` and
-//! `json6902` (the pipeline). No I/O: callers read files and hand over bytes.
+//! The YAML layer is the crate `talos-yaml` and Go's quoting the crate `talos-go`;
+//! `talos-client` and `talos-sim` use them too. Inside, the engine is layered: `value` (per-type
+//! decode, encode, merge and delete rules, carried by `#[derive(Talos)]`), `document` (what every
+//! kind answers), `model`, `validate` (the checks), `delete` (`$patch: delete`), `config`
+//! (loading, the container), `patch` and `json6902` (the pipeline). No I/O: callers read files
+//! and hand over bytes.
 
 #![deny(missing_docs)]
 
 extern crate self as talos_config;
 
+// The YAML layer and Go's formatting are crates of their own; these names keep the engine's paths.
+use talos_go as gofmt;
+use talos_yaml as yaml;
+
 mod config;
 mod delete;
 mod document;
 mod error;
-pub mod gofmt;
 mod json6902;
 pub mod labels;
 pub mod model;
@@ -53,7 +56,6 @@ pub mod subnets;
 pub mod testing;
 mod validate;
 mod value;
-pub mod yaml;
 
 pub use config::Config;
 pub use document::{Document, Kind};

@@ -155,7 +155,7 @@ impl Container {
                 stderr: b"docker: 'docker exec' requires at least 2 arguments\n\nUsage:  docker exec [OPTIONS] CONTAINER COMMAND [ARG...]\n\nSee 'docker exec --help' for more information\n".to_vec(),
             };
         };
-        let quoted = talos_config::gofmt::quote(argv0);
+        let quoted = talos_go::quote(argv0);
         let cause = if argv0.contains('/') {
             format!("exec: {quoted}: stat {argv0}: no such file or directory")
         } else {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use talos_config::gofmt::quote;
+use talos_go::quote;
 
 /// The extraArgs keys Talos refuses (the kubelet keeps its previous argv).
 pub const DENY_LIST: [&str; 6] =

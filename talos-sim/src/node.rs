@@ -652,7 +652,7 @@ impl Node {
     pub fn logs(&self, id: &str, tail: i32, follow: bool) -> Result<LogRead, Status> {
         let inner = lock(&self.inner);
         let Some(buf) = inner.logs.get(id) else {
-            return Err(Status::unknown(format!("log {} was not registered", talos_config::gofmt::quote(id))));
+            return Err(Status::unknown(format!("log {} was not registered", talos_go::quote(id))));
         };
         let data = &buf.data;
         let start = if tail < 0 {
@@ -706,13 +706,13 @@ impl Node {
         if !known.iter().any(|(_, t)| *t == r#type) {
             return Err(Status::permission_denied(format!(
                 "resource type {} is not supported",
-                talos_config::gofmt::quote(r#type)
+                talos_go::quote(r#type)
             )));
         }
         if !known.iter().any(|(n, _)| *n == namespace) {
             return Err(Status::permission_denied(format!(
                 "namespace {} is not supported",
-                talos_config::gofmt::quote(namespace)
+                talos_go::quote(namespace)
             )));
         }
         if !known.contains(&(namespace, r#type)) {

@@ -95,7 +95,7 @@ fn caller<T>(request: &Request<T>) -> Result<Vec<String>, Status> {
     if !cert.client_auth_only() {
         return Err(Status::unauthenticated(format!(
             "certificate {} is missing the client auth extended key usage",
-            talos_config::gofmt::quote(&cert.subject())
+            talos_go::quote(&cert.subject())
         )));
     }
     Ok(cert.organizations)
@@ -115,7 +115,7 @@ impl Api {
 
     fn resolve(&self, target: &str) -> Result<Arc<Node>, Status> {
         if target.parse::<std::net::SocketAddr>().is_ok() {
-            return Err(Status::invalid_argument(format!("invalid target {}", talos_config::gofmt::quote(target))));
+            return Err(Status::invalid_argument(format!("invalid target {}", talos_go::quote(target))));
         }
         self.cluster.find(target).ok_or_else(|| {
             Status::unavailable(format!(
@@ -301,8 +301,8 @@ impl machine::machine_service_server::MachineService for Api {
             if req.namespace != "system" && req.id != "kubelet" {
                 return Err(Status::not_found(format!(
                     "container logs are not simulated: {}/{}",
-                    talos_config::gofmt::quote(&req.namespace),
-                    talos_config::gofmt::quote(&req.id)
+                    talos_go::quote(&req.namespace),
+                    talos_go::quote(&req.id)
                 )));
             }
             n.logs(&req.id, req.tail_lines, req.follow)
@@ -451,7 +451,7 @@ fn access_metadata(md: &tonic::metadata::MetadataMap) -> String {
 /// text).
 fn yaml_string(text: &str) -> String {
     if !text.contains('\n') {
-        return format!("{}\n", talos_config::gofmt::quote(text));
+        return format!("{}\n", talos_go::quote(text));
     }
     let (body, chomp) = match text.strip_suffix('\n') {
         Some(b) => (b, "|"),

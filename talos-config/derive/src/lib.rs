@@ -123,7 +123,7 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
     }
 
     let v = quote!(::talos_config::value);
-    let y = quote!(::talos_config::yaml);
+    let y = quote!(::talos_yaml);
 
     let decode_arms = fields.iter().map(|f| {
         let (ident, ty, key) = (&f.ident, &f.ty, &f.key);

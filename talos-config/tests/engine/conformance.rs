@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use talos_config::{Config, Patch, PatchSource, apply_patches, apply_patches_to_config, load_patches};
 
 use crate::common;
+use talos_yaml::Node;
+use talos_yaml::parse::parse_documents;
 
 /// The peer folder, or `None` (loudly; a failure under `CI=true`) when it is not available.
 fn peer() -> Option<PathBuf> {
@@ -291,4 +293,42 @@ fn first_diff(want: &[u8], got: &[u8]) -> String {
         }
     }
     format!("lengths differ: want {} lines, got {} lines", w.lines().count(), g.lines().count())
+}
+
+#[test]
+/// The YAML parser reads every peer input, with go-yaml's positions.
+fn peer_testdata_parses() {
+    let Some(dir) = common::peer_dir() else { return };
+    let root = dir.as_path();
+    let mut stack = vec![root.join("configpatcher/testdata"), root.join("configloader/testdata")];
+    let mut seen = 0;
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "yaml" || x == "test") {
+                let bytes = std::fs::read(&p).unwrap_or_default();
+                if let Err(e) = parse_documents(&bytes) {
+                    panic!("{}: {e}", p.display());
+                }
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 10, "only {seen} files");
+    let multidoc = std::fs::read(root.join("configpatcher/testdata/multidoc/config.yaml")).unwrap_or_default();
+    let d = parse_documents(&multidoc).unwrap();
+    let pos2 = |n: &Node| (n.mark.line, n.mark.column);
+    let key = |n: &Node, k: &str| n.get(k).cloned().unwrap_or_else(|| panic!("no key {k}"));
+    let item = |n: &Node, i: usize| n.as_sequence().expect("sequence")[i].clone();
+    assert_eq!(d.len(), 3);
+    assert_eq!(d.iter().map(pos2).collect::<Vec<_>>(), vec![(1, 1), (9, 1), (13, 1)]);
+    let ifaces = key(&key(&key(&d[0], "machine"), "network"), "interfaces");
+    assert_eq!(pos2(&ifaces), (6, 7));
+    assert_eq!(pos2(&item(&ifaces, 0)), (6, 9));
+    assert_eq!(pos2(&key(&d[2], "configFiles")), (17, 5));
 }

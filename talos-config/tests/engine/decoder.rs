@@ -3,8 +3,8 @@
 
 use talos_config::Config;
 use talos_config::testing::extract_deletes;
-use talos_config::yaml::emit_v4::emit_v4;
-use talos_config::yaml::parse::parse_documents;
+use talos_yaml::emit_v4::emit_v4;
+use talos_yaml::parse::parse_documents;
 
 fn load_err(text: &[u8]) -> String {
     match Config::from_bytes(text) {

@@ -2,10 +2,10 @@
 //! and whole documents from upstream test data, emitted by both emitters and compared byte for
 //! byte.
 
-use talos_config::yaml::emit_v2::{emit_v2, sort_keys_v2};
-use talos_config::yaml::emit_v4::{emit_v4, sort_keys_v4};
-use talos_config::yaml::resolve::{Resolved, format_float, resolve_v4};
-use talos_config::yaml::{CollectionStyle, Node, NodeValue, ScalarStyle};
+use talos_yaml::emit_v2::{emit_v2, sort_keys_v2};
+use talos_yaml::emit_v4::{emit_v4, sort_keys_v4};
+use talos_yaml::resolve::{Resolved, format_float, resolve_v4};
+use talos_yaml::{CollectionStyle, Node, NodeValue, ScalarStyle};
 
 /// A block mapping with Go-string keys.
 fn m(entries: Vec<(&str, Node)>) -> Node {
@@ -903,6 +903,6 @@ proptest::proptest! {
             let _ = emit_v2(&v);
         }
         let _ = resolve_v4(&s);
-        let _ = talos_config::yaml::resolve::resolve_v11(&s);
+        let _ = talos_yaml::resolve::resolve_v11(&s);
     }
 }

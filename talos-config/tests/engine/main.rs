@@ -1,7 +1,7 @@
-//! talos-config's integration tests as one test binary (one link instead of twenty-six): the
-//! conformance runs over Talos v1.13.9's own test data (`TALOS_PEER_DIR`), the YAML parser and
-//! emitters, decoding and encoding of every document kind, merge rules, JSON6902, validation,
-//! labels and CIDRs, and the property tests.
+//! talos-config's integration tests as one test binary (one link instead of twenty-three): the
+//! conformance runs over Talos v1.13.9's own test data (`TALOS_PEER_DIR`), decoding and encoding
+//! of every document kind, merge rules, JSON6902, validation, labels and CIDRs, the property
+//! tests, and the module graph. The YAML layer's own tests are in talos-yaml.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -10,8 +10,6 @@ mod conformance;
 mod container;
 mod decoder;
 mod emit_documents;
-mod emit_v2_probes;
-mod emit_v4_probes;
 mod json6902_e2e;
 mod labels;
 mod large;
@@ -26,7 +24,6 @@ mod model_network_util;
 mod model_v1alpha1;
 mod module_graph;
 mod net;
-mod parse_yaml;
 mod properties;
 mod rules;
 mod validate_kinds;

@@ -5,8 +5,8 @@
 use talos_config::Document;
 use talos_config::testing::DecodeCx;
 use talos_config::testing::lookup;
-use talos_config::yaml::emit_v4::emit_v4;
-use talos_config::yaml::parse::parse_documents;
+use talos_yaml::emit_v4::emit_v4;
+use talos_yaml::parse::parse_documents;
 
 use crate::common;
 

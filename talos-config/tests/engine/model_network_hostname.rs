@@ -8,7 +8,7 @@ use talos_config::model::network::types::AutoHostnameKind;
 use talos_config::testing::lookup;
 use talos_config::testing::{DecodeCx, Value, merge_values};
 
-fn hostname_doc(extra: Vec<(&str, talos_config::yaml::Node)>) -> talos_config::yaml::Node {
+fn hostname_doc(extra: Vec<(&str, talos_yaml::Node)>) -> talos_yaml::Node {
     let mut entries = vec![("apiVersion", s("v1alpha1")), ("kind", s("HostnameConfig"))];
     entries.extend(extra);
     m(entries)

@@ -80,12 +80,12 @@ fn link_config_decodes_exact_fields() {
 
 #[test]
 fn unknown_keys_inside_links_are_reported() {
-    let roots = talos_config::yaml::parse::parse_documents(
+    let roots = talos_yaml::parse::parse_documents(
         b"apiVersion: v1alpha1\nkind: LinkConfig\nname: eth0\naddresses:\n  - address: 1.2.3.4/32\n    bogus: 1\n",
     )
     .expect("parses");
     let summary = LinkConfig::unknown_keys(&roots[0]).expect("ok").expect("some");
-    assert_eq!(talos_config::yaml::emit_v4::emit_v4(&summary), "addresses:\n    - bogus: 1\n");
+    assert_eq!(talos_yaml::emit_v4::emit_v4(&summary), "addresses:\n    - bogus: 1\n");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Helpers for the network model tests (included by the other `model_network*` tests).
 #![allow(dead_code)]
 
-use talos_config::yaml::{Node, NodeValue, ScalarStyle};
+use talos_yaml::{Node, NodeValue, ScalarStyle};
 
 /// A plain scalar as the parser would produce it.
 pub fn s(text: &str) -> Node {
@@ -56,7 +56,7 @@ pub fn peer(name: &str) -> Option<Vec<u8>> {
 
 /// Parses one YAML document and decodes it as `T`, panicking on decode errors.
 pub fn doc<T: talos_config::testing::Value>(text: &str) -> T {
-    let roots = talos_config::yaml::parse::parse_documents(text.as_bytes()).expect("yaml parses");
+    let roots = talos_yaml::parse::parse_documents(text.as_bytes()).expect("yaml parses");
     let root = roots.into_iter().next().expect("one document");
     let mut cx = talos_config::testing::DecodeCx::new();
     let out = T::decode(&root, &mut cx);
@@ -67,7 +67,7 @@ pub fn doc<T: talos_config::testing::Value>(text: &str) -> T {
 
 /// Parses one YAML document and decodes it as `T`, returning the decode error text.
 pub fn doc_err<T: talos_config::testing::Value>(text: &str) -> String {
-    let roots = talos_config::yaml::parse::parse_documents(text.as_bytes()).expect("yaml parses");
+    let roots = talos_yaml::parse::parse_documents(text.as_bytes()).expect("yaml parses");
     let root = roots.into_iter().next().expect("one document");
     let mut cx = talos_config::testing::DecodeCx::new();
     let _ = T::decode(&root, &mut cx);
@@ -76,7 +76,7 @@ pub fn doc_err<T: talos_config::testing::Value>(text: &str) -> String {
 
 /// Encodes a value as the Talos encoder prints it.
 pub fn emit<T: talos_config::testing::Value>(v: &T) -> String {
-    talos_config::yaml::emit_v4::emit_v4(&v.encode())
+    talos_yaml::emit_v4::emit_v4(&v.encode())
 }
 
 /// `merge.Merge(left, right)` on two documents (top-level pointer rule).

@@ -10,9 +10,9 @@ use talos_config::model::v1alpha1::{
 use talos_config::testing::lookup;
 use talos_config::testing::roundtrip;
 use talos_config::testing::{DecodeCx, Value, merge_values};
-use talos_config::yaml::emit_v4::emit_v4;
-use talos_config::yaml::parse::parse_documents;
 use talos_config::{PatchSource, apply_patches, load_patches};
+use talos_yaml::emit_v4::emit_v4;
+use talos_yaml::parse::parse_documents;
 
 /// Missing external data: a loud message locally, a failure in CI.
 fn missing(what: &str) {

@@ -475,7 +475,7 @@ proptest! {
         match parse_prefix(&s) {
             Ok(x) => prop_assert_eq!(parse_prefix(&x.to_string()), Ok(x)),
             Err(e) => {
-                let prefix = format!("netip.ParsePrefix({}): ", talos_config::gofmt::quote(&s));
+                let prefix = format!("netip.ParsePrefix({}): ", talos_go::quote(&s));
                 prop_assert!(e.starts_with(&prefix), "{}", e);
             }
         }

@@ -202,7 +202,7 @@ async fn kubelet_crash_loops_on_unknown_flag_and_recovers() {
     assert!(head[22..].trim_start().parse::<u32>().is_ok(), "{line}");
     assert_eq!(tail, " run.go:72] \"command failed\" err=\"failed to parse kubelet flag: unknown flag: --max-pod\"");
     let all = c.logs_lines(&worker, &LogsRequest::service("kubelet")).await.expect("log");
-    let quoted = talos_config::gofmt::quote(&line);
+    let quoted = talos_go::quote(&line);
     let expected = format!(
         "Error running Containerd(kubelet), going to restart forever: task \"kubelet\" failed: exit code 1 (last log {quoted})"
     );

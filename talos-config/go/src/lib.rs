@@ -1,12 +1,22 @@
-//! Go's text formatting where Talos's messages depend on it, and Go's `encoding/base64`
-//! standard encoding.
+//! The Go standard-library behaviour that Talos's texts depend on, for every crate of this
+//! workspace that must print exactly what a Go program prints: `strconv.Quote` (`%q`) and its
+//! byte and rune forms, Go's `unicode.IsPrint`, and `encoding/base64`'s standard encoding.
+//! (Go's number parsing lives with the YAML scalar rules in `talos-yaml`, `time.Duration` is
+//! `talos_config::model::Duration`.)
+//!
+//! ```
+//! assert_eq!(talos_go::quote("team name"), "\"team name\"");
+//! assert_eq!(talos_go::base64_encode(b"hello"), "aGVsbG8=");
+//! ```
+
+#![deny(missing_docs)]
 
 /// Go's `strconv.Quote` (`%q`): escapes `"` and `\`, `\a \b \f \n \r \t \v`, other control
 /// and non-printable characters as `\x..`, `\u....` or `\U........`; printable Unicode stays.
 ///
 /// ```
-/// assert_eq!(talos_config::gofmt::quote("team name"), "\"team name\"");
-/// assert_eq!(talos_config::gofmt::quote("a\u{7}\u{a0}é"), "\"a\\a\\u00a0é\"");
+/// assert_eq!(talos_go::quote("team name"), "\"team name\"");
+/// assert_eq!(talos_go::quote("a\u{7}\u{a0}é"), "\"a\\a\\u00a0é\"");
 /// ```
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -42,7 +52,7 @@ pub fn is_go_printable(c: char) -> bool {
 /// sequence written as `\xNN`.
 ///
 /// ```
-/// assert_eq!(talos_config::gofmt::quote_bytes(b"a\xffb"), "\"a\\xffb\"");
+/// assert_eq!(talos_go::quote_bytes(b"a\xffb"), "\"a\\xffb\"");
 /// ```
 pub fn quote_bytes(bytes: &[u8]) -> String {
     let mut out = String::from("\"");
@@ -61,9 +71,9 @@ pub fn quote_bytes(bytes: &[u8]) -> String {
 /// that `'` is escaped and `"` is not.
 ///
 /// ```
-/// assert_eq!(talos_config::gofmt::quote_rune('g'), "'g'");
-/// assert_eq!(talos_config::gofmt::quote_rune('\''), "'\\''");
-/// assert_eq!(talos_config::gofmt::quote_rune('\u{e9}'), "'é'");
+/// assert_eq!(talos_go::quote_rune('g'), "'g'");
+/// assert_eq!(talos_go::quote_rune('\''), "'\\''");
+/// assert_eq!(talos_go::quote_rune('\u{e9}'), "'é'");
 /// ```
 pub fn quote_rune(c: char) -> String {
     match c {

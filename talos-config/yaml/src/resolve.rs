@@ -699,7 +699,7 @@ pub fn format_float(f: f64) -> String {
 // Key order.
 
 /// Go's `unicode.IsDigit`: general category Nd.
-pub(crate) fn is_go_digit(c: char) -> bool {
+pub fn is_go_digit(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_digit();
     }

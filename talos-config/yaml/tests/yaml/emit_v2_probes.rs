@@ -1,8 +1,8 @@
 //! Probe tables S1-S64 and K1-K12 of merge.md §9.5 (yaml.v2 column). Generated from the spec
 //! tables; each test emits a whole document and compares every byte.
 
-use talos_config::yaml::Node;
-use talos_config::yaml::emit_v2::emit_v2;
+use talos_yaml::Node;
+use talos_yaml::emit_v2::emit_v2;
 
 fn map1(k: &str, v: Node) -> Node {
     Node::mapping(vec![(Node::go_string(k), v)])

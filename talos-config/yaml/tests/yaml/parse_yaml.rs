@@ -1,10 +1,8 @@
 //! Tests of the YAML parser against go-yaml v4.0.0-rc.4 behaviour (merge.md §3, §4.1, §11.7,
 //! §12 W12/W13, errata 9/10).
 
-use crate::common;
-
-use talos_config::yaml::parse::{YamlError, parse_documents};
-use talos_config::yaml::{CollectionStyle, Node, NodeValue, ScalarStyle};
+use talos_yaml::parse::{YamlError, parse_documents};
+use talos_yaml::{CollectionStyle, Node, NodeValue, ScalarStyle};
 
 /// A compact rendering: scalars with a style prefix (`'`, `"`, `|`, `>`, none for plain),
 /// collections as `[]`/`{}` (block) or `f[]`/`f{}` (flow), tags as `<tag>` prefixes.
@@ -503,41 +501,4 @@ fn never_panics_on_mangled_configs() {
         }
         let _ = parse_documents(&v);
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Peer test data (TALOS_PEER_DIR)
-
-#[test]
-fn peer_testdata_parses() {
-    let Some(dir) = common::peer_dir() else { return };
-    let root = dir.as_path();
-    let mut stack = vec![root.join("configpatcher/testdata"), root.join("configloader/testdata")];
-    let mut seen = 0;
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "yaml" || x == "test") {
-                let bytes = std::fs::read(&p).unwrap_or_default();
-                if let Err(e) = parse_documents(&bytes) {
-                    panic!("{}: {e}", p.display());
-                }
-                seen += 1;
-            }
-        }
-    }
-    assert!(seen > 10, "only {seen} files");
-    let multidoc = std::fs::read(root.join("configpatcher/testdata/multidoc/config.yaml")).unwrap_or_default();
-    let d = parse_documents(&multidoc).unwrap();
-    assert_eq!(d.len(), 3);
-    assert_eq!(d.iter().map(pos2).collect::<Vec<_>>(), vec![(1, 1), (9, 1), (13, 1)]);
-    let ifaces = key(key(key(&d[0], "machine"), "network"), "interfaces");
-    assert_eq!(pos2(ifaces), (6, 7));
-    assert_eq!(pos2(item(ifaces, 0)), (6, 9));
-    assert_eq!(pos2(key(&d[2], "configFiles")), (17, 5));
 }

@@ -1,8 +1,8 @@
 //! Probe tables S1-S64 and K1-K12 of merge.md §9.5 (go-yaml v4 columns). Generated from the
 //! spec tables; each test emits a whole document and compares every byte.
 
-use talos_config::yaml::emit_v4::emit_v4;
-use talos_config::yaml::{Node, ScalarStyle};
+use talos_yaml::emit_v4::emit_v4;
+use talos_yaml::{Node, ScalarStyle};
 
 fn map1(k: &str, v: Node) -> Node {
     Node::mapping(vec![(Node::go_string(k), v)])
