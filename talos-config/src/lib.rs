@@ -63,3 +63,8 @@ pub use error::{Error, Location};
 pub use patch::{Patch, PatchArg, PatchSource, apply_patches, apply_patches_to_config, load_patches};
 pub use validate::node;
 pub use validate::{Issue, Mode, Options, Report, ValidationError};
+
+/// The crate README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -49,37 +49,9 @@ pub fn go_log_time(t: SystemTime) -> String {
     format!("{:04}/{:02}/{:02} {:02}:{:02}:{:02}", u.year, u.month, u.day, u.hour, u.minute, u.second)
 }
 
-/// Go's `time.Duration.String()` for non-negative durations (`1m0s`, `1.5s`, `500ms`).
+/// Go's `time.Duration.String()` (`1m0s`, `1.5s`, `500ms`): the model's Go duration does it.
 pub fn go_duration(d: Duration) -> String {
-    let ns = d.as_nanos();
-    if ns == 0 {
-        return "0s".into();
-    }
-    fn frac(v: u128, digits: u32) -> String {
-        let s = format!("{v:0width$}", width = digits as usize);
-        let t = s.trim_end_matches('0');
-        if t.is_empty() { String::new() } else { format!(".{t}") }
-    }
-    if ns < 1_000 {
-        return format!("{ns}ns");
-    }
-    if ns < 1_000_000 {
-        return format!("{}{}µs", ns / 1_000, frac(ns % 1_000, 3));
-    }
-    if ns < 1_000_000_000 {
-        return format!("{}{}ms", ns / 1_000_000, frac(ns % 1_000_000, 6));
-    }
-    let secs = ns / 1_000_000_000;
-    let (h, m, s) = (secs / 3600, secs % 3600 / 60, secs % 60);
-    let mut out = String::new();
-    if h > 0 {
-        out.push_str(&format!("{h}h"));
-    }
-    if h > 0 || m > 0 {
-        out.push_str(&format!("{m}m"));
-    }
-    out.push_str(&format!("{s}{}s", frac(ns % 1_000_000_000, 9)));
-    out
+    talos_config::model::Duration::from(d).to_string()
 }
 
 /// Above this many LCS cells the diff degrades to one hunk replacing everything.

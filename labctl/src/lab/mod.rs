@@ -76,8 +76,7 @@ impl From<talos_client::Error> for LabError {
 
 /// Go's text of a duration (`30s`, `1m0s`), as talosctl prints its try timeout.
 pub fn go_duration(d: Duration) -> String {
-    let nanos = i64::try_from(d.as_nanos()).unwrap_or(i64::MAX);
-    talos_config::model::Duration { nanos }.to_string()
+    talos_config::model::Duration::from(d).to_string()
 }
 
 /// Parses a Go-style duration (`30s`, `1m`, `1m30s`, `500ms`).

@@ -1,14 +1,4 @@
-//! The Go standard-library behaviour that Talos's texts depend on, for every crate of this
-//! workspace that must print exactly what a Go program prints: `strconv.Quote` (`%q`) and its
-//! byte and rune forms, Go's `unicode.IsPrint`, and `encoding/base64`'s standard encoding.
-//! (Go's number parsing lives with the YAML scalar rules in `talos-yaml`, `time.Duration` is
-//! `talos_config::model::Duration`.)
-//!
-//! ```
-//! assert_eq!(talos_go::quote("team name"), "\"team name\"");
-//! assert_eq!(talos_go::base64_encode(b"hello"), "aGVsbG8=");
-//! ```
-
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 /// Go's `strconv.Quote` (`%q`): escapes `"` and `\`, `\a \b \f \n \r \t \v`, other control

@@ -308,6 +308,20 @@ impl std::fmt::Display for Duration {
     }
 }
 
+/// A Rust duration as Go's (saturating at Go's largest, about 292 years), so that a program can
+/// print any `std::time::Duration` as Go would:
+///
+/// ```
+/// use talos_config::model::Duration;
+/// assert_eq!(Duration::from(std::time::Duration::from_millis(1500)).to_string(), "1.5s");
+/// assert_eq!(Duration::from(std::time::Duration::from_secs(60)).to_string(), "1m0s");
+/// ```
+impl From<std::time::Duration> for Duration {
+    fn from(d: std::time::Duration) -> Duration {
+        Duration { nanos: i64::try_from(d.as_nanos()).unwrap_or(i64::MAX) }
+    }
+}
+
 impl Value for Duration {
     fn go_type() -> String {
         "time.Duration".into()
