@@ -46,6 +46,7 @@ mod config;
 mod delete;
 mod document;
 mod error;
+mod go;
 mod json6902;
 pub mod labels;
 pub mod model;

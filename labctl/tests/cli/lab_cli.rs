@@ -182,6 +182,11 @@ fn sim_up_then_lab_run_then_lab_check() {
         let mode = std::fs::metadata(tmp.path().join("sim").join(name)).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600, "{name}");
     }
+    let env = talos_sim::SimEnv::read(&tmp.path().join("sim")).expect("sim.json");
+    assert_eq!(env.pid, sim.child.id());
+    assert_eq!(env.talosconfig, tmp.path().join("sim/talosconfig"));
+    assert_eq!(env.kubeconfig, tmp.path().join("sim/kubeconfig"));
+    assert_eq!(env.containers.len(), 2);
     let out = tmp.path().join("lab");
     let out_s = out.to_str().unwrap();
     let run = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s"]);

@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod time;
+
 /// Go's `strconv.Quote` (`%q`): escapes `"` and `\`, `\a \b \f \n \r \t \v`, other control
 /// and non-printable characters as `\x..`, `\u....` or `\U........`; printable Unicode stays.
 ///

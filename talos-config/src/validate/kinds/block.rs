@@ -1,7 +1,7 @@
 //! Block kinds.
 
-use super::goerr::cel_undeclared;
 use super::{err, errors};
+use crate::go::errors::cel_undeclared;
 use crate::model::block::*;
 use crate::validate::{Context, Findings, Issue, Validate};
 

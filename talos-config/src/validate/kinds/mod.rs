@@ -2,7 +2,6 @@
 //! each error is one `errors.Join` part; "first error only" kinds return at most one.
 
 mod block;
-mod goerr;
 mod network;
 mod other;
 

@@ -1,7 +1,7 @@
 //! Network kinds.
 
-use super::goerr::{cel_undeclared, parse_uint};
 use super::{err, errors, first};
+use crate::go::errors::{cel_undeclared, parse_uint};
 use crate::gofmt::base64_decode;
 use crate::gofmt::quote;
 use crate::model::network::types::{IpAddr, IpPrefix};

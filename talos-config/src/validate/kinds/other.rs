@@ -1,7 +1,7 @@
 //! CRI, runtime, security, SideroLink and hardware kinds.
 
-use super::goerr::{append_certs_from_pem, pem_blocks, split_host_port_error};
 use super::{err, errors, first};
+use crate::go::errors::{append_certs_from_pem, pem_blocks, split_host_port_error};
 use crate::gofmt::quote;
 use crate::model::cri::{RegistryAuthConfig, RegistryMirrorConfig, RegistryTlsConfig};
 use crate::model::hardware::PciDriverRebindConfig;

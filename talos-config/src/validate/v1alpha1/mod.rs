@@ -13,7 +13,7 @@
 //! authorizer as `authorizer type must be set`, and the other null entries are skipped.
 
 mod cluster;
-mod goparse;
+use crate::go::parse as goparse;
 mod network;
 
 use std::collections::BTreeSet;

@@ -5,7 +5,7 @@
 use crate::gofmt::{base64_decode, quote};
 
 /// Go's `net.SplitHostPort` error for `hostport` (`None` when it splits).
-pub(super) fn split_host_port_error(hostport: &str) -> Option<String> {
+pub(crate) fn split_host_port_error(hostport: &str) -> Option<String> {
     // `net.AddrError.Error()`: the address part only when the address is not empty.
     let addr_err = |why: &str| {
         if hostport.is_empty() { Some(why.to_string()) } else { Some(format!("address {hostport}: {why}")) }
@@ -51,7 +51,7 @@ pub(super) fn split_host_port_error(hostport: &str) -> Option<String> {
 }
 
 /// Go's `strconv.ParseUint(s, 10, bits)`.
-pub(super) fn parse_uint(s: &str, bits: u32) -> Result<u64, String> {
+pub(crate) fn parse_uint(s: &str, bits: u32) -> Result<u64, String> {
     let syntax = || format!("strconv.ParseUint: parsing {}: invalid syntax", quote(s));
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return Err(syntax());
@@ -64,14 +64,14 @@ pub(super) fn parse_uint(s: &str, bits: u32) -> Result<u64, String> {
 }
 
 /// One block of Go's `pem.Decode`: its type and decoded bytes.
-pub(super) struct PemBlock {
-    pub(super) kind: String,
-    pub(super) bytes: Vec<u8>,
+pub(crate) struct PemBlock {
+    pub(crate) kind: String,
+    pub(crate) bytes: Vec<u8>,
 }
 
 /// Every PEM block Go's `pem.Decode` would find in order (simplified framing: `-----BEGIN
 /// <type>-----` line, optional `Key: value` headers, base64 body, `-----END <type>-----`).
-pub(super) fn pem_blocks(data: &str) -> Vec<PemBlock> {
+pub(crate) fn pem_blocks(data: &str) -> Vec<PemBlock> {
     let mut out = Vec::new();
     let mut rest = data;
     while let Some(start) = rest.find("-----BEGIN ") {
@@ -113,7 +113,7 @@ pub(super) fn pem_blocks(data: &str) -> Vec<PemBlock> {
 
 /// A DER encoding that starts like an X.509 certificate: an outer SEQUENCE whose length covers
 /// the rest exactly, holding a SEQUENCE (the TBS certificate). Full X.509 parsing is not done.
-pub(super) fn looks_like_certificate(der: &[u8]) -> bool {
+pub(crate) fn looks_like_certificate(der: &[u8]) -> bool {
     fn header(b: &[u8]) -> Option<(u8, usize, usize)> {
         let tag = *b.first()?;
         let first = *b.get(1)?;
@@ -138,7 +138,7 @@ pub(super) fn looks_like_certificate(der: &[u8]) -> bool {
 }
 
 /// Go's `x509.CertPool.AppendCertsFromPEM`: true when at least one `CERTIFICATE` block parses.
-pub(super) fn append_certs_from_pem(data: &str) -> bool {
+pub(crate) fn append_certs_from_pem(data: &str) -> bool {
     pem_blocks(data).iter().any(|b| b.kind == "CERTIFICATE" && looks_like_certificate(&b.bytes))
 }
 
@@ -147,7 +147,7 @@ pub(super) fn append_certs_from_pem(data: &str) -> bool {
 /// source line and a caret), or `None` when every free identifier is declared or the text is
 /// beyond this small scanner (strings are skipped; member selections and calls are not
 /// references). Only single-line expressions are checked.
-pub(super) fn cel_undeclared(expr: &str, declared: &[&str]) -> Option<String> {
+pub(crate) fn cel_undeclared(expr: &str, declared: &[&str]) -> Option<String> {
     if expr.contains('\n') || expr.contains('\r') {
         return None;
     }
