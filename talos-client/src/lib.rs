@@ -24,7 +24,7 @@
 //! # Ok(()) }
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod client;
 pub mod config;

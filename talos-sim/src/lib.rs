@@ -13,7 +13,7 @@
 //! `node:port` run for real against loopback. [`Sim::write_dir`] writes all of it for a client in
 //! another process, which reads it back with [`SimEnv::read`].
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
