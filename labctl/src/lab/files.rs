@@ -6,12 +6,12 @@
 //! directory, then a rename): an interrupted run leaves each file either old or new.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::LabError;
+use crate::atomic::{AtomicWrite, FileMode, WriteStep};
 
 /// Step 1: `noshell.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -224,29 +224,25 @@ impl OutDir {
 
     /// Writes bytes atomically (temporary file in the directory, then a rename); mode 0644 less the umask.
     pub fn write(&self, name: &str, bytes: &[u8]) -> Result<(), LabError> {
-        let path = self.path(name);
-        let fail = |e: std::io::Error| LabError::new(format!("cannot write {}: {e}", path.display()));
-        std::fs::create_dir_all(&self.dir).map_err(fail)?;
-        let mut tmp = tempfile::Builder::new().prefix(&format!(".{name}.")).tempfile_in(&self.dir).map_err(fail)?;
-        tmp.write_all(bytes).map_err(fail)?;
-        tmp.as_file().sync_all().map_err(fail)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            let mode = 0o644 & !umask();
-            tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode)).map_err(fail)?;
-        }
-        tmp.persist(&path).map_err(|e| fail(e.error))?;
-        Ok(())
+        self.write_with_mode(name, bytes, FileMode::LessUmask(0o644))
     }
 
     /// Writes a secret file (the kubeconfig): atomically, mode 0600, never through a symlink.
     pub fn write_secret(&self, name: &str, bytes: &[u8]) -> Result<(), LabError> {
+        self.write_with_mode(name, bytes, FileMode::Exact(0o600))
+    }
+
+    /// Writes `name` in the directory with the given mode, replacing a symlink rather than following it.
+    fn write_with_mode(&self, name: &str, bytes: &[u8], mode: FileMode) -> Result<(), LabError> {
         let path = self.path(name);
-        std::fs::create_dir_all(&self.dir)
-            .map_err(|e| LabError::new(format!("cannot create {}: {e}", self.dir.display())))?;
-        talos_client::config::write_secret_file(&path, bytes)
-            .map_err(|e| LabError::new(format!("cannot write {}: {e}", path.display())))
+        let prefix = format!(".{name}.");
+        let writer = AtomicWrite { mode, follow_symlinks: false, temp_prefix: &prefix, temp_suffix: "" };
+        writer.write(&path, bytes).map_err(|e| match e.step {
+            WriteStep::Mkdir(_) if mode == FileMode::Exact(0o600) => {
+                LabError::new(format!("cannot create {}: {}", self.dir.display(), e.source))
+            }
+            _ => LabError::new(format!("cannot write {}: {}", path.display(), e.source)),
+        })
     }
 
     /// Whether a file exists.
@@ -275,20 +271,4 @@ impl OutDir {
                 .map_err(|e| LabError::new(format!("{}: {e}", self.path(name).display()))),
         }
     }
-}
-
-#[cfg(unix)]
-fn umask() -> u32 {
-    // The umask can only be read by setting it; do it once, race-free enough for a CLI (no threads write files
-    // concurrently with the first call, which happens before any file is written).
-    static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *UMASK.get_or_init(|| {
-        // Read it from /proc when possible (no mutation at all).
-        std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|s| {
-                s.lines().find_map(|l| l.strip_prefix("Umask:")).and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-            })
-            .unwrap_or(0o022)
-    })
 }
