@@ -7,12 +7,14 @@ use std::time::Duration;
 use serde::Serialize;
 use talos_client::{ApplyMode, ApplyResult, Code, Target};
 
-use super::env::{self, API_PORT, CONTROLPLANE_CONTAINER, WORKER_CONTAINER};
+use super::env::{self, CONTROLPLANE_CONTAINER, KUBELET_SERVICE, RUNNING_STATE, WORKER_CONTAINER};
 use super::files::{self, names};
+use super::files::{BAD_LABEL, BAD_LABEL_VALUE, CANARY_LABEL, POOL_LABEL, POOL_VALUE};
 use super::machined_log;
 use super::session::Session;
 use super::steps;
 use super::{CheckArgs, LabError, Output};
+use talos_client::config::DEFAULT_PORT;
 
 /// One step's verdict.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -130,7 +132,7 @@ async fn step1(s: &Session) -> Verdict {
     let ip: std::net::IpAddr =
         f.node_ip.parse().map_err(|_| format!("noshell.json node_ip {:?} is not an IP", f.node_ip))?;
     let p22 = s.env.ports.probe(ip, 22, s.env.probe_timeout).await;
-    let p50000 = s.env.ports.probe(ip, API_PORT, s.env.probe_timeout).await;
+    let p50000 = s.env.ports.probe(ip, DEFAULT_PORT, s.env.probe_timeout).await;
     same("noshell.json port22_open", &f.port22_open, &p22)?;
     same("noshell.json port50000_open", &f.port50000_open, &p50000)?;
     Ok(format!("exec sh exits {}, port 22 {}, port 50000 {}", f.exec_sh_exit, open(p22), open(p50000)))
@@ -243,7 +245,7 @@ fn added<K: Ord + Clone, V: PartialEq + Clone>(before: &BTreeMap<K, V>, after: &
 async fn step5(s: &Session) -> Verdict {
     let (base_labels, _) = on_pristine(s, &[])?;
     let (labels, _) = on_pristine(s, &[names::LABELS_PATCH])?;
-    let want: BTreeMap<String, String> = [("lab.talos.dev/pool".to_string(), "blue".to_string())].into();
+    let want: BTreeMap<String, String> = [(POOL_LABEL.to_string(), POOL_VALUE.to_string())].into();
     same("what 05-labels.yaml adds to machine.nodeLabels", &added(&base_labels, &labels), &want)?;
     let worker = s.env.worker.clone();
     let out = need_text(s, names::PATCH_OUT)?;
@@ -271,12 +273,12 @@ async fn step5(s: &Session) -> Verdict {
         &inspect.started_at,
     )?;
     let config = s.worker_config().await.map_err(lab)?;
-    ensure(config.node_labels().get("lab.talos.dev/pool").is_some_and(|v| v == "blue"), || {
+    ensure(config.node_labels().get(POOL_LABEL).is_some_and(|v| v == POOL_VALUE), || {
         "the worker's config lacks lab.talos.dev/pool=blue".to_string()
     })?;
     let kube = s.kube().await.map_err(lab)?;
     let node = s.node_by_ip(&kube, &worker).await.map_err(lab)?;
-    ensure(node.labels.get("lab.talos.dev/pool").is_some_and(|v| v == "blue"), || {
+    ensure(node.labels.get(POOL_LABEL).is_some_and(|v| v == POOL_VALUE), || {
         format!("the Node {} lacks lab.talos.dev/pool=blue", node.name)
     })?;
     Ok(format!(
@@ -326,15 +328,13 @@ async fn step6(s: &Session, try_timeout: Duration) -> Verdict {
         })?;
     }
     let config = s.worker_config().await.map_err(lab)?;
-    ensure(!config.node_labels().contains_key("lab.talos.dev/canary"), || {
+    ensure(!config.node_labels().contains_key(CANARY_LABEL), || {
         "the worker's config still carries lab.talos.dev/canary: the try has not rolled back".to_string()
     })?;
     let kube = s.kube().await.map_err(lab)?;
     let node = s.node_by_ip(&kube, &s.env.worker).await.map_err(lab)?;
-    ensure(!node.labels.contains_key("lab.talos.dev/canary"), || {
-        format!("the Node {} still has the canary label", node.name)
-    })?;
-    ensure(node.labels.get("lab.talos.dev/pool").is_some_and(|v| v == "blue"), || {
+    ensure(!node.labels.contains_key(CANARY_LABEL), || format!("the Node {} still has the canary label", node.name))?;
+    ensure(node.labels.get(POOL_LABEL).is_some_and(|v| v == POOL_VALUE), || {
         format!("the Node {} lost the pool label of step 5", node.name)
     })?;
     Ok(format!(
@@ -346,7 +346,7 @@ async fn step6(s: &Session, try_timeout: Duration) -> Verdict {
 async fn step7(s: &Session) -> Verdict {
     let (base_labels, _) = on_pristine(s, &[])?;
     let (labels, _) = on_pristine(s, &[names::BAD_PATCH])?;
-    let want: BTreeMap<String, String> = [("lab.talos.dev/team name".to_string(), "platform".to_string())].into();
+    let want: BTreeMap<String, String> = [(BAD_LABEL.to_string(), BAD_LABEL_VALUE.to_string())].into();
     same("what 07-bad.yaml adds to machine.nodeLabels", &added(&base_labels, &labels), &want)?;
     let text = need_text(s, names::BAD_PATCH)?;
     let patch = talos_config::load_patches([talos_config::PatchSource::new("@07-bad.yaml", text)])
@@ -383,7 +383,7 @@ async fn step7(s: &Session) -> Verdict {
             f.version_before, f.version_after
         )
     })?;
-    ensure(!config.node_labels().contains_key("lab.talos.dev/team name"), || {
+    ensure(!config.node_labels().contains_key(BAD_LABEL), || {
         "the worker's config carries the invalid label".to_string()
     })?;
     Ok(format!("rejected with the node's text ({agreement}); version stayed {}", f.version_before))
@@ -424,8 +424,8 @@ async fn step8(s: &Session) -> Verdict {
     ensure(!config.kubelet_extra_args().contains_key("max-pod"), || {
         "the worker's config still carries max-pod".to_string()
     })?;
-    let svc = s.env.talos.service(&Target::node(&s.env.worker), "kubelet").await.map_err(|e| e.to_string())?;
-    ensure(svc.state == "Running" && svc.health_text() == "OK", || {
+    let svc = s.env.talos.service(&Target::node(&s.env.worker), KUBELET_SERVICE).await.map_err(|e| e.to_string())?;
+    ensure(svc.state == RUNNING_STATE && svc.health_text() == "OK", || {
         format!("the kubelet is {}/{}, not Running/OK", svc.state, svc.health_text())
     })?;
     let kube = s.kube().await.map_err(lab)?;
@@ -443,13 +443,13 @@ async fn step9(s: &Session) -> Verdict {
     same("report.json shell_in_node", &f.shell_in_node, &(noshell.exec_sh_exit == 0))?;
     let ip: std::net::IpAddr = noshell.node_ip.parse().map_err(|_| "noshell.json node_ip is not an IP".to_string())?;
     same("report.json ssh_port_open", &f.ssh_port_open, &s.env.ports.probe(ip, 22, s.env.probe_timeout).await)?;
-    same("report.json api_port", &f.api_port, &API_PORT)?;
+    same("report.json api_port", &f.api_port, &DEFAULT_PORT)?;
     let version = s.worker_config().await.map_err(lab)?.version;
     same("report.json worker_config_changes", &f.worker_config_changes, &version.saturating_sub(1))?;
     same("report.json worker_restarts", &f.worker_restarts, &steps::worker_restarts(s).await.map_err(lab)?)?;
     same("report.json rejected_field", &f.rejected_field, &"machine.nodeLabels".to_string())?;
     same("report.json rejected_field", &f.rejected_field, &steps::rejected_field(s).await.map_err(lab)?)?;
-    same("report.json broken_service", &f.broken_service, &"kubelet".to_string())?;
+    same("report.json broken_service", &f.broken_service, &KUBELET_SERVICE.to_string())?;
     // The crash loop stays in the kubelet's events (up to 64); a restarted node no longer shows it.
     if let Some(live) = steps::broken_service(s).await.map_err(lab)? {
         same("report.json broken_service", &f.broken_service, &live)?;

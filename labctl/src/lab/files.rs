@@ -186,6 +186,19 @@ pub mod names {
     pub const STATE: &str = ".labctl-state.json";
 }
 
+/// Step 5's label key on the worker.
+pub const POOL_LABEL: &str = "lab.talos.dev/pool";
+/// Step 5's label value.
+pub const POOL_VALUE: &str = "blue";
+/// Step 6's label key, tried and rolled back.
+pub const CANARY_LABEL: &str = "lab.talos.dev/canary";
+/// Step 6's label value.
+pub const CANARY_VALUE: &str = "on";
+/// Step 7's invalid label key (it holds a space).
+pub const BAD_LABEL: &str = "lab.talos.dev/team name";
+/// Step 7's label value.
+pub const BAD_LABEL_VALUE: &str = "platform";
+
 /// Step 5's patch: the pool label on the worker.
 pub const LABELS_PATCH_TEXT: &str = "machine:\n  nodeLabels:\n    lab.talos.dev/pool: blue\n";
 /// Step 6's patch: the canary label (applied in try mode; not a file of the lab).
@@ -270,5 +283,17 @@ impl OutDir {
                 .map(Some)
                 .map_err(|e| LabError::new(format!("{}: {e}", self.path(name).display()))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_patches_carry_the_named_labels() {
+        assert!(LABELS_PATCH_TEXT.contains(&format!("{POOL_LABEL}: {POOL_VALUE}\n")));
+        assert!(CANARY_PATCH_TEXT.contains(&format!("{CANARY_LABEL}: \"{CANARY_VALUE}\"\n")));
+        assert!(BAD_PATCH_TEXT.contains(&format!("{BAD_LABEL}: {BAD_LABEL_VALUE}\n")));
     }
 }

@@ -9,14 +9,16 @@ use std::time::Duration;
 use talos_client::{ApplyMode, ApplyOptions, Target};
 use talos_config::{PatchSource, load_patches};
 
-use super::env::{self, API_PORT, CONTROLPLANE_CONTAINER, WORKER_CONTAINER};
+use super::env::{self, CONTROLPLANE_CONTAINER, KUBELET_SERVICE, RUNNING_STATE, WORKER_CONTAINER};
 use super::files::{self, names};
+use super::files::{CANARY_LABEL, CANARY_VALUE, POOL_LABEL, POOL_VALUE};
 use super::machined_log;
 use super::session::Session;
 use super::state::{State, unix_now};
 use super::try_guard::{self, Verdict};
 use super::wait::{self, Poll};
 use super::{LabError, RunArgs};
+use talos_client::config::DEFAULT_PORT;
 
 /// What each step does, for the progress header.
 pub const TITLES: [&str; 9] = [
@@ -104,7 +106,7 @@ pub async fn step1(s: &Session) -> Result<(), LabError> {
     let inspect = s.env.containers.inspect(CONTROLPLANE_CONTAINER, Duration::from_secs(30)).await?;
     let ip = parse_ip(&inspect.ip, "the container's address")?;
     let port22_open = s.env.ports.probe(ip, 22, t).await;
-    let port50000_open = s.env.ports.probe(ip, API_PORT, t).await;
+    let port50000_open = s.env.ports.probe(ip, DEFAULT_PORT, t).await;
     let file = files::NoShell {
         container: CONTROLPLANE_CONTAINER.to_string(),
         node_ip: inspect.ip.clone(),
@@ -115,7 +117,7 @@ pub async fn step1(s: &Session) -> Result<(), LabError> {
     };
     s.out.write_json(names::NOSHELL, &file)?;
     println!(
-        "step 1: docker exec {CONTROLPLANE_CONTAINER} sh exited {}: {}; {}:22 {}, {}:{API_PORT} {}",
+        "step 1: docker exec {CONTROLPLANE_CONTAINER} sh exited {}: {}; {}:22 {}, {}:{DEFAULT_PORT} {}",
         file.exec_sh_exit,
         file.exec_sh_error,
         file.node_ip,
@@ -348,11 +350,11 @@ pub async fn step5(s: &Session, force: bool) -> Result<(), LabError> {
     let patch = patch_of(names::LABELS_PATCH, files::LABELS_PATCH_TEXT)?;
     let worker = s.env.worker.clone();
     let before = s.worker_config().await?;
-    if before.node_labels().get("lab.talos.dev/pool").is_some_and(|v| v == "blue") {
+    if before.node_labels().get(POOL_LABEL).is_some_and(|v| v == POOL_VALUE) {
         if s.out.exists(names::PATCH) && s.out.exists(names::PATCH_OUT) {
             println!("step 5: the worker already carries lab.talos.dev/pool=blue: not applied again");
             let kube = s.kube().await?;
-            wait_label(s, &kube, 5, "lab.talos.dev/pool", "blue", true, LABEL_LIMIT).await?;
+            wait_label(s, &kube, 5, POOL_LABEL, POOL_VALUE, true, LABEL_LIMIT).await?;
             return Ok(());
         }
         return Err(LabError::new(format!(
@@ -387,7 +389,7 @@ pub async fn step5(s: &Session, force: bool) -> Result<(), LabError> {
         file.mc_version_after
     );
     let kube = s.kube().await?;
-    wait_label(s, &kube, 5, "lab.talos.dev/pool", "blue", true, LABEL_LIMIT).await?;
+    wait_label(s, &kube, 5, POOL_LABEL, POOL_VALUE, true, LABEL_LIMIT).await?;
     println!("step 5: lab.talos.dev/pool=blue is on the worker's Node");
     Ok(())
 }
@@ -445,9 +447,12 @@ pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), La
     let worker = s.env.worker.clone();
     let current = s.worker_config().await?;
     // Done before on this cluster: try.json's versions are in the worker's past and no canary is left.
-    let done = s.out.read_json::<files::Try>(names::TRY).ok().flatten().filter(|t| {
-        t.version_after_revert <= current.version && !current.node_labels().contains_key("lab.talos.dev/canary")
-    });
+    let done = s
+        .out
+        .read_json::<files::Try>(names::TRY)
+        .ok()
+        .flatten()
+        .filter(|t| t.version_after_revert <= current.version && !current.node_labels().contains_key(CANARY_LABEL));
     if let Some(done) = done {
         println!(
             "step 6: already done ({} records versions {} -> {}): not applied again; delete it to redo the step",
@@ -457,11 +462,11 @@ pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), La
         );
         return Ok(());
     }
-    if current.node_labels().get("lab.talos.dev/pool").is_none_or(|v| v != "blue") {
+    if current.node_labels().get(POOL_LABEL).is_none_or(|v| v != POOL_VALUE) {
         return Err(LabError::new("the worker does not carry lab.talos.dev/pool=blue: run step 5 first"));
     }
     s.guard_pending_try(&worker, force).await?;
-    if current.node_labels().contains_key("lab.talos.dev/canary") {
+    if current.node_labels().contains_key(CANARY_LABEL) {
         return Err(LabError::new(
             "the worker's config already carries lab.talos.dev/canary, so the try would change nothing (a try whose \
              rollback was cancelled leaves it)",
@@ -477,7 +482,7 @@ pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), La
     let applied = apply_patch_to(s, None, &patch, options).await?;
     let applied_at = std::time::Instant::now();
     let version_during = applied.version_after;
-    let seen_on_node = wait_label(s, &kube, 6, "lab.talos.dev/canary", "on", true, timeout).await.is_ok();
+    let seen_on_node = wait_label(s, &kube, 6, CANARY_LABEL, CANARY_VALUE, true, timeout).await.is_ok();
     let reverted = wait::until(
         6,
         "the try-mode rollback (a new MachineConfig version)",
@@ -501,9 +506,9 @@ pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), La
         },
     )
     .await?;
-    wait_label(s, &kube, 6, "lab.talos.dev/canary", "on", false, LABEL_LIMIT).await?;
+    wait_label(s, &kube, 6, CANARY_LABEL, CANARY_VALUE, false, LABEL_LIMIT).await?;
     let node = s.node_by_ip(&kube, &worker).await?;
-    if node.labels.get("lab.talos.dev/pool").is_none_or(|v| v != "blue") {
+    if node.labels.get(POOL_LABEL).is_none_or(|v| v != POOL_VALUE) {
         return Err(LabError::new("after the rollback the pool label of step 5 is missing from the worker's Node"));
     }
     let file =
@@ -574,7 +579,7 @@ pub async fn rejection_of(s: &Session, config: &[u8]) -> Result<Option<talos_con
 
 /// The kubelet service of the worker: `(state, health text, last event)`.
 async fn kubelet_now(s: &Session) -> Result<(String, &'static str, String), LabError> {
-    let svc = s.env.talos.service(&Target::node(&s.env.worker), "kubelet").await?;
+    let svc = s.env.talos.service(&Target::node(&s.env.worker), KUBELET_SERVICE).await?;
     let last = svc.events.last().map(|e| e.msg.clone()).unwrap_or_default();
     Ok((svc.state.clone(), svc.health_text(), last))
 }
@@ -615,14 +620,14 @@ pub async fn step8(s: &Session, force: bool) -> Result<(), LabError> {
         };
         let (service_state, _) = wait::until(8, "the kubelet to fail", KUBELET_FAIL_LIMIT, POLL, async || {
             let (state, health, last) = kubelet_now(s).await?;
-            Ok(if state != "Running" && last.starts_with("Error running") {
+            Ok(if state != RUNNING_STATE && last.starts_with("Error running") {
                 Poll::Ready((state, health))
             } else {
                 Poll::Pending(format!("{state}/{health}: {last}"))
             })
         })
         .await?;
-        let lines = s.log_lines(&worker, "kubelet", 200).await?;
+        let lines = s.log_lines(&worker, KUBELET_SERVICE, 200).await?;
         let error_line = error_line(&lines).ok_or_else(|| LabError::new("the kubelet's log is empty"))?;
         let file = files::KubeletDiag { accepted_version, service_state, error_line };
         s.out.write_json(names::KUBELET_DIAG, &file)?;
@@ -640,7 +645,7 @@ pub async fn step8(s: &Session, force: bool) -> Result<(), LabError> {
     }
     wait::until(8, "the kubelet to run healthy", RECOVER_LIMIT, POLL, async || {
         let (state, health, last) = kubelet_now(s).await?;
-        Ok(if state == "Running" && health == "OK" {
+        Ok(if state == RUNNING_STATE && health == "OK" {
             Poll::Ready(())
         } else {
             Poll::Pending(format!("{state}/{health}: {last}"))
@@ -725,7 +730,7 @@ pub async fn step9(s: &Session) -> Result<(), LabError> {
     let file = files::Report {
         shell_in_node: noshell.exec_sh_exit == 0,
         ssh_port_open: noshell.port22_open,
-        api_port: API_PORT,
+        api_port: DEFAULT_PORT,
         worker_config_changes: version.saturating_sub(1),
         worker_restarts: worker_restarts(s).await?,
         rejected_field: rejected_field(s).await?,
