@@ -349,7 +349,7 @@ async fn step7(s: &Session) -> Verdict {
     let want: BTreeMap<String, String> = [(BAD_LABEL.to_string(), BAD_LABEL_VALUE.to_string())].into();
     same("what 07-bad.yaml adds to machine.nodeLabels", &added(&base_labels, &labels), &want)?;
     let text = need_text(s, names::BAD_PATCH)?;
-    let patch = talos_config::load_patches([talos_config::PatchSource::new("@07-bad.yaml", text)])
+    let patch = talos_config::load_patches([talos_config::PatchSource::new(format!("@{}", names::BAD_PATCH), text)])
         .map_err(|e| e.to_string())?;
     let config = s.worker_config().await.map_err(lab)?;
     let merged = talos_config::apply_patches(&config.bytes, &patch).map_err(|e| e.to_string())?;
