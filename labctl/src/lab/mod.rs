@@ -2,7 +2,7 @@
 //! shell) and checked the way a grader would.
 //!
 //! The modules split the work: [`files`] holds the lab's file formats, [`env`](mod@env) where answers come from (Talos API,
-//! containers, port probes, Kubernetes), [`steps`] performs the steps, [`check`](mod@check) recomputes what a grader would,
+//! containers, port probes, Kubernetes), [`steps`] performs each step and recomputes what a grader would,
 //! [`wait`] bounds every wait with a progress line, [`talosctl`] reproduces what talosctl prints, [`state`] keeps
 //! labctl's own bookkeeping (the restart baseline, try-mode applies), [`machined_log`] reads the node's machined log
 //! (try-mode applies, rollbacks, access lines) and [`try_guard`] refuses an apply while a rollback is pending.

@@ -40,6 +40,7 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     Ok(())
 }
 
+/// Grades step 1: its files against the live cluster.
 pub(super) async fn check(s: &Session) -> Grade {
     let f: files::NoShell = need(s, names::NOSHELL)?;
     let t = Duration::from_secs(30);

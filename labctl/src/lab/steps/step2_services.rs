@@ -16,6 +16,7 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     Ok(())
 }
 
+/// Grades step 2: its files against the live cluster.
 pub(super) async fn check(s: &Session) -> Grade {
     let f: files::Services = need(s, names::SERVICES)?;
     let live = services_now(s).await.map_err(lab)?;

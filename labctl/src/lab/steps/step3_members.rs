@@ -18,6 +18,7 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     Ok(())
 }
 
+/// Grades step 3: its files against the live cluster.
 pub(super) async fn check(s: &Session) -> Grade {
     let f: files::Members = need(s, names::MEMBERS)?;
     let (tag, members) = members_now(s).await.map_err(lab)?;

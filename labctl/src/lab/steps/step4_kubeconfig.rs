@@ -29,6 +29,7 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     Ok(())
 }
 
+/// Grades step 4: its files against the live cluster.
 pub(super) async fn check(s: &Session) -> Grade {
     let path = s.out.path(names::KUBECONFIG);
     let meta = std::fs::symlink_metadata(&path).map_err(|_| format!("{} is missing", names::KUBECONFIG))?;

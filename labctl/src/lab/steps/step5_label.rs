@@ -53,6 +53,7 @@ pub(super) async fn run(s: &Session, force: bool) -> Result<(), LabError> {
     Ok(())
 }
 
+/// Grades step 5: its files against the live cluster.
 pub(super) async fn check(s: &Session) -> Grade {
     let (base_labels, _) = on_pristine(s, &[])?;
     let (labels, _) = on_pristine(s, &[names::LABELS_PATCH])?;

@@ -85,6 +85,7 @@ pub(super) async fn run(s: &Session, force: bool, timeout: Duration) -> Result<(
     Ok(())
 }
 
+/// Grades step 6: its files against the live cluster.
 pub(super) async fn check(s: &Session, try_timeout: Duration) -> Grade {
     let f: files::Try = need(s, names::TRY)?;
     ensure(f.timeout_sec == try_timeout.as_secs(), || {

@@ -71,6 +71,7 @@ pub(super) async fn run(s: &Session, force: bool) -> Result<(), LabError> {
     Ok(())
 }
 
+/// Grades step 8: its files against the live cluster.
 pub(super) async fn check(s: &Session) -> Grade {
     let (_, base_args) = on_pristine(s, &[])?;
     let (_, args) = on_pristine(s, &[names::KUBELET_PATCH])?;

@@ -33,6 +33,7 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     Ok(())
 }
 
+/// Grades step 9: its files against the live cluster.
 pub(super) async fn check(s: &Session) -> Grade {
     let f: files::Report = need(s, names::REPORT)?;
     let noshell: files::NoShell = need(s, names::NOSHELL)?;
