@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod atomic;
 #[cfg(feature = "lab")]
 mod lab;
 mod merge;

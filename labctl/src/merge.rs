@@ -13,6 +13,7 @@ use clap::Args;
 use talos_config::{Error, PatchArg, PatchSource, apply_patches, load_patches};
 
 use crate::CliError;
+use crate::atomic::{AtomicWrite, FileMode, WriteStep};
 
 /// Arguments of `labctl merge` (talosctl's `machineconfig patch` flags).
 #[derive(Debug, Args)]
@@ -114,97 +115,23 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
 /// As `os.WriteFile` would: a symlink is followed and its final target is written (the link
 /// stays); an existing file keeps its permission bits; a new file gets 0644 less the umask.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
+    let writer = AtomicWrite {
+        mode: FileMode::KeepExisting(0o644),
+        follow_symlinks: true,
+        temp_prefix: ".labctl-merge-",
+        temp_suffix: ".tmp",
     };
-    mkdir_all(&dir).map_err(|(failed, e)| {
-        CliError::new(format!("failed to create output dir: {}", path_error_text("mkdir", &failed, &e)))
-    })?;
-    if path.is_dir() {
-        return Err(CliError::new(format!("open {}: is a directory", path.display())));
-    }
-
-    // Errors name the path as given, as Go's `open` does.
-    let open_err = |e: &io::Error| path_error("open", path, e);
-    let dest = resolve_symlinks(path).map_err(|e| open_err(&e))?;
-    let dest_dir = match dest.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let existing_mode = existing_permissions(&dest);
-
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".labctl-merge-").suffix(".tmp");
-    // A new file: 0644, which the OS narrows by the umask (os.WriteFile's O_CREAT mode).
-    set_create_mode(&mut builder);
-    let mut tmp = builder.tempfile_in(&dest_dir).map_err(|e| open_err(&e))?;
-    tmp.write_all(bytes).and_then(|()| tmp.as_file().sync_all()).map_err(|e| path_error("write", path, &e))?;
-    if let Some(perms) = existing_mode {
-        tmp.as_file().set_permissions(perms).map_err(|e| path_error("chmod", path, &e))?;
-    }
-    tmp.persist(&dest).map_err(|e| path_error("rename", path, &e.error))?;
-    Ok(())
-}
-
-/// Follows `path` through symlinks to the path that is finally written (which need not exist:
-/// a dangling link creates its target). Fails like `open` after too many links.
-fn resolve_symlinks(path: &Path) -> io::Result<PathBuf> {
-    let mut cur = path.to_path_buf();
-    // Linux's limit on links followed by one lookup.
-    for _ in 0..40 {
-        match std::fs::symlink_metadata(&cur) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                let target = std::fs::read_link(&cur)?;
-                cur = match cur.parent() {
-                    Some(parent) if target.is_relative() => parent.join(target),
-                    _ => target,
-                };
-            }
-            _ => return Ok(cur),
+    // Errors name the path as given, as Go's `os.WriteFile` does.
+    writer.write(path, bytes).map_err(|e| match &e.step {
+        WriteStep::Mkdir(failed) => {
+            CliError::new(format!("failed to create output dir: {}", path_error_text("mkdir", failed, &e.source)))
         }
-    }
-    Err(io::Error::from_raw_os_error(ELOOP))
+        WriteStep::Open => path_error("open", path, &e.source),
+        WriteStep::Write => path_error("write", path, &e.source),
+        WriteStep::Chmod => path_error("chmod", path, &e.source),
+        WriteStep::Rename => path_error("rename", path, &e.source),
+    })
 }
-
-/// The permissions of the existing regular file at `path` (`None` when there is none).
-fn existing_permissions(path: &Path) -> Option<std::fs::Permissions> {
-    std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.permissions())
-}
-
-/// Go's `os.MkdirAll`: on failure, the path that could not be created (or the existing
-/// ancestor that is not a directory) and the OS error.
-fn mkdir_all(path: &Path) -> Result<(), (PathBuf, io::Error)> {
-    match std::fs::metadata(path) {
-        Ok(meta) if meta.is_dir() => return Ok(()),
-        Ok(_) => return Err((path.to_path_buf(), io::Error::from_raw_os_error(ENOTDIR))),
-        Err(_) => {}
-    }
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        mkdir_all(parent)?;
-    }
-    match std::fs::create_dir(path) {
-        Ok(()) => Ok(()),
-        // Created concurrently, or `path` ends in `..`/`.`: fine if it is a directory now.
-        Err(_) if path.is_dir() => Ok(()),
-        Err(e) => Err((path.to_path_buf(), e)),
-    }
-}
-
-/// `ENOTDIR` on Linux (and the other Unixes Talos tooling runs on).
-const ENOTDIR: i32 = 20;
-
-/// `ELOOP` on Linux.
-const ELOOP: i32 = 40;
-
-#[cfg(unix)]
-fn set_create_mode(builder: &mut tempfile::Builder<'_, '_>) {
-    use std::os::unix::fs::PermissionsExt;
-    builder.permissions(std::fs::Permissions::from_mode(0o644));
-}
-
-#[cfg(not(unix))]
-fn set_create_mode(_builder: &mut tempfile::Builder<'_, '_>) {}
 
 fn path_error(op: &str, path: &Path, err: &io::Error) -> CliError {
     CliError::new(path_error_text(op, path, err))

@@ -20,8 +20,10 @@ pub const CONTROLPLANE_CONTAINER: &str = "talos-default-controlplane-1";
 pub const WORKER_CONTAINER: &str = "talos-default-worker-1";
 /// The Docker network of the cluster.
 pub const NETWORK: &str = "talos-default";
-/// The Talos API port.
-pub const API_PORT: u16 = 50000;
+/// The service step 8 breaks and repairs.
+pub const KUBELET_SERVICE: &str = "kubelet";
+/// The state of a service that is up.
+pub const RUNNING_STATE: &str = "Running";
 
 /// What `docker exec` gave.
 #[derive(Clone, Debug, PartialEq, Eq)]

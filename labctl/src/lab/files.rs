@@ -6,12 +6,12 @@
 //! directory, then a rename): an interrupted run leaves each file either old or new.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::LabError;
+use crate::atomic::{AtomicWrite, FileMode, WriteStep};
 
 /// Step 1: `noshell.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -186,6 +186,19 @@ pub mod names {
     pub const STATE: &str = ".labctl-state.json";
 }
 
+/// Step 5's label key on the worker.
+pub const POOL_LABEL: &str = "lab.talos.dev/pool";
+/// Step 5's label value.
+pub const POOL_VALUE: &str = "blue";
+/// Step 6's label key, tried and rolled back.
+pub const CANARY_LABEL: &str = "lab.talos.dev/canary";
+/// Step 6's label value.
+pub const CANARY_VALUE: &str = "on";
+/// Step 7's invalid label key (it holds a space).
+pub const BAD_LABEL: &str = "lab.talos.dev/team name";
+/// Step 7's label value.
+pub const BAD_LABEL_VALUE: &str = "platform";
+
 /// Step 5's patch: the pool label on the worker.
 pub const LABELS_PATCH_TEXT: &str = "machine:\n  nodeLabels:\n    lab.talos.dev/pool: blue\n";
 /// Step 6's patch: the canary label (applied in try mode; not a file of the lab).
@@ -224,29 +237,25 @@ impl OutDir {
 
     /// Writes bytes atomically (temporary file in the directory, then a rename); mode 0644 less the umask.
     pub fn write(&self, name: &str, bytes: &[u8]) -> Result<(), LabError> {
-        let path = self.path(name);
-        let fail = |e: std::io::Error| LabError::new(format!("cannot write {}: {e}", path.display()));
-        std::fs::create_dir_all(&self.dir).map_err(fail)?;
-        let mut tmp = tempfile::Builder::new().prefix(&format!(".{name}.")).tempfile_in(&self.dir).map_err(fail)?;
-        tmp.write_all(bytes).map_err(fail)?;
-        tmp.as_file().sync_all().map_err(fail)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            let mode = 0o644 & !umask();
-            tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode)).map_err(fail)?;
-        }
-        tmp.persist(&path).map_err(|e| fail(e.error))?;
-        Ok(())
+        self.write_with_mode(name, bytes, FileMode::LessUmask(0o644))
     }
 
     /// Writes a secret file (the kubeconfig): atomically, mode 0600, never through a symlink.
     pub fn write_secret(&self, name: &str, bytes: &[u8]) -> Result<(), LabError> {
+        self.write_with_mode(name, bytes, FileMode::Exact(0o600))
+    }
+
+    /// Writes `name` in the directory with the given mode, replacing a symlink rather than following it.
+    fn write_with_mode(&self, name: &str, bytes: &[u8], mode: FileMode) -> Result<(), LabError> {
         let path = self.path(name);
-        std::fs::create_dir_all(&self.dir)
-            .map_err(|e| LabError::new(format!("cannot create {}: {e}", self.dir.display())))?;
-        talos_client::config::write_secret_file(&path, bytes)
-            .map_err(|e| LabError::new(format!("cannot write {}: {e}", path.display())))
+        let prefix = format!(".{name}.");
+        let writer = AtomicWrite { mode, follow_symlinks: false, temp_prefix: &prefix, temp_suffix: "" };
+        writer.write(&path, bytes).map_err(|e| match e.step {
+            WriteStep::Mkdir(_) if mode == FileMode::Exact(0o600) => {
+                LabError::new(format!("cannot create {}: {}", self.dir.display(), e.source))
+            }
+            _ => LabError::new(format!("cannot write {}: {}", path.display(), e.source)),
+        })
     }
 
     /// Whether a file exists.
@@ -277,18 +286,14 @@ impl OutDir {
     }
 }
 
-#[cfg(unix)]
-fn umask() -> u32 {
-    // The umask can only be read by setting it; do it once, race-free enough for a CLI (no threads write files
-    // concurrently with the first call, which happens before any file is written).
-    static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *UMASK.get_or_init(|| {
-        // Read it from /proc when possible (no mutation at all).
-        std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|s| {
-                s.lines().find_map(|l| l.strip_prefix("Umask:")).and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-            })
-            .unwrap_or(0o022)
-    })
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_patches_carry_the_named_labels() {
+        assert!(LABELS_PATCH_TEXT.contains(&format!("{POOL_LABEL}: {POOL_VALUE}\n")));
+        assert!(CANARY_PATCH_TEXT.contains(&format!("{CANARY_LABEL}: \"{CANARY_VALUE}\"\n")));
+        assert!(BAD_PATCH_TEXT.contains(&format!("{BAD_LABEL}: {BAD_LABEL_VALUE}\n")));
+    }
 }

@@ -2,7 +2,7 @@
 //! shell) and checked the way a grader would.
 //!
 //! The modules split the work: [`files`] holds the lab's file formats, [`env`](mod@env) where answers come from (Talos API,
-//! containers, port probes, Kubernetes), [`steps`] performs the steps, [`check`](mod@check) recomputes what a grader would,
+//! containers, port probes, Kubernetes), [`steps`] performs each step and recomputes what a grader would,
 //! [`wait`] bounds every wait with a progress line, [`talosctl`] reproduces what talosctl prints, [`state`] keeps
 //! labctl's own bookkeeping (the restart baseline, try-mode applies), [`machined_log`] reads the node's machined log
 //! (try-mode applies, rollbacks, access lines) and [`try_guard`] refuses an apply while a rollback is pending.
@@ -14,7 +14,6 @@ use clap::{Args, ValueEnum};
 
 use crate::CliError;
 
-pub mod check;
 pub mod env;
 pub mod files;
 pub mod machined_log;
@@ -172,8 +171,8 @@ async fn run_then_verify(args: &RunArgs) -> Result<(), LabError> {
     let (session, last) = steps::run(args).await?;
     if last == 9 {
         eprintln!("== verification (as `labctl lab check`)");
-        let results = check::check_all(&session, args.try_timeout).await;
-        print!("{}", check::render_text(&results));
+        let results = steps::check_all(&session, args.try_timeout).await;
+        print!("{}", steps::render_text(&results));
         if results.iter().any(|r| !r.pass) {
             return Err(LabError::new("the run finished, but `lab check` does not pass (see the lines above)"));
         }
@@ -183,7 +182,7 @@ async fn run_then_verify(args: &RunArgs) -> Result<(), LabError> {
 
 /// Runs `labctl lab check`: exit code 0 only when every step passes.
 pub fn check(args: &CheckArgs) -> Result<(), CliError> {
-    runtime()?.block_on(check::run(args)).map_err(CliError::from)
+    runtime()?.block_on(steps::check(args)).map_err(CliError::from)
 }
 
 /// The async runtime of a lab command.

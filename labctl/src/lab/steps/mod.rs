@@ -1,22 +1,38 @@
-//! The nine steps of the lab, each through the Talos API, the container runtime and the Kubernetes API, writing the
-//! lab's files. Every change is checked against the cluster first, so a re-run does not apply twice, and no change
-//! is applied while a try-mode rollback is pending on the node (unless `--force`).
+//! The nine steps of the lab, one module each holding the step's run and its check; this module sequences them
+//! (run a range, check all), holds the helpers they share and renders the check's verdicts.
+//!
+//! Running goes through the Talos API, the container runtime and the Kubernetes API, writing the lab's files.
+//! Every change is checked against the cluster first, so a re-run does not apply twice, and no change is applied
+//! while a try-mode rollback is pending on the node (unless `--force`).
+
+mod step1_no_shell;
+mod step2_services;
+mod step3_members;
+mod step4_kubeconfig;
+mod step5_label;
+mod step6_try;
+mod step7_rejected;
+mod step8_kubelet;
+mod step9_report;
 
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::time::Duration;
 
-use talos_client::{ApplyMode, ApplyOptions, Target};
+use serde::Serialize;
+use talos_client::config::DEFAULT_PORT;
+use talos_client::{ApplyMode, ApplyOptions, ApplyResult, Code, Target};
 use talos_config::{PatchSource, load_patches};
 
-use super::env::{self, API_PORT, CONTROLPLANE_CONTAINER, WORKER_CONTAINER};
+use super::env::{self, CONTROLPLANE_CONTAINER, KUBELET_SERVICE, RUNNING_STATE, WORKER_CONTAINER};
 use super::files::{self, names};
+use super::files::{BAD_LABEL, BAD_LABEL_VALUE, CANARY_LABEL, CANARY_VALUE, POOL_LABEL, POOL_VALUE};
 use super::machined_log;
 use super::session::Session;
 use super::state::{State, unix_now};
 use super::try_guard::{self, Verdict};
 use super::wait::{self, Poll};
-use super::{LabError, RunArgs};
+use super::{CheckArgs, LabError, Output, RunArgs, go_duration, state, talosctl};
 
 /// What each step does, for the progress header.
 pub const TITLES: [&str; 9] = [
@@ -73,57 +89,20 @@ pub async fn run(args: &RunArgs) -> Result<(Session, u8), LabError> {
 
 async fn run_step(s: &Session, args: &RunArgs, step: u8) -> Result<(), LabError> {
     match step {
-        1 => step1(s).await,
-        2 => step2(s).await,
-        3 => step3(s).await,
-        4 => step4(s).await,
-        5 => step5(s, args.force).await,
-        6 => step6(s, args.force, args.try_timeout).await,
-        7 => step7(s, args.force).await,
-        8 => step8(s, args.force).await,
-        _ => step9(s).await,
+        1 => step1_no_shell::run(s).await,
+        2 => step2_services::run(s).await,
+        3 => step3_members::run(s).await,
+        4 => step4_kubeconfig::run(s).await,
+        5 => step5_label::run(s, args.force).await,
+        6 => step6_try::run(s, args.force, args.try_timeout).await,
+        7 => step7_rejected::run(s, args.force).await,
+        8 => step8_kubelet::run(s, args.force).await,
+        _ => step9_report::run(s).await,
     }
 }
 
 fn parse_ip(text: &str, what: &str) -> Result<IpAddr, LabError> {
     text.parse().map_err(|_| LabError::new(format!("{what} {text:?} is not an IP address")))
-}
-
-/// Step 1: `docker exec <controlplane> sh`, the node IP, ports 22 and 50000.
-pub async fn step1(s: &Session) -> Result<(), LabError> {
-    let t = s.env.probe_timeout;
-    let exec = s.env.containers.exec(CONTROLPLANE_CONTAINER, &["sh"], Duration::from_secs(30)).await?;
-    if !is_no_shell(&exec) {
-        return Err(LabError::new(format!(
-            "docker exec {CONTROLPLANE_CONTAINER} sh exited {} with {:?}, not the OCI runtime's \"executable file not \
-             found\": is the container running (`docker ps`)?",
-            exec.exit_code,
-            exec.first_line()
-        )));
-    }
-    let inspect = s.env.containers.inspect(CONTROLPLANE_CONTAINER, Duration::from_secs(30)).await?;
-    let ip = parse_ip(&inspect.ip, "the container's address")?;
-    let port22_open = s.env.ports.probe(ip, 22, t).await;
-    let port50000_open = s.env.ports.probe(ip, API_PORT, t).await;
-    let file = files::NoShell {
-        container: CONTROLPLANE_CONTAINER.to_string(),
-        node_ip: inspect.ip.clone(),
-        exec_sh_exit: exec.exit_code,
-        exec_sh_error: exec.first_line(),
-        port22_open,
-        port50000_open,
-    };
-    s.out.write_json(names::NOSHELL, &file)?;
-    println!(
-        "step 1: docker exec {CONTROLPLANE_CONTAINER} sh exited {}: {}; {}:22 {}, {}:{API_PORT} {}",
-        file.exec_sh_exit,
-        file.exec_sh_error,
-        file.node_ip,
-        open_text(port22_open),
-        file.node_ip,
-        open_text(port50000_open)
-    );
-    Ok(())
 }
 
 /// `docker exec ... sh` failed because the image has no shell: exit 126 (Docker ≤ 27) or 127, and the OCI runtime's
@@ -158,19 +137,6 @@ pub async fn services_now(s: &Session) -> Result<files::Services, LabError> {
     Ok(files::Services { controlplane, worker, controlplane_only })
 }
 
-/// Step 2: the service lists.
-pub async fn step2(s: &Session) -> Result<(), LabError> {
-    let file = services_now(s).await?;
-    s.out.write_json(names::SERVICES, &file)?;
-    println!(
-        "step 2: control plane runs {}; worker runs {}; only on the control plane: {}",
-        file.controlplane.join(", "),
-        file.worker.join(", "),
-        file.controlplane_only.join(", ")
-    );
-    Ok(())
-}
-
 /// The members as the control plane lists them, and its Talos tag.
 pub async fn members_now(s: &Session) -> Result<(String, BTreeMap<String, files::MemberEntry>), LabError> {
     let cp = Target::node(&s.env.controlplane);
@@ -187,21 +153,6 @@ pub async fn members_now(s: &Session) -> Result<(String, BTreeMap<String, files:
         })
         .collect();
     Ok((tag, members))
-}
-
-/// Step 3: members, the Talos tag and the worker's MachineConfig version.
-pub async fn step3(s: &Session) -> Result<(), LabError> {
-    let (talos_version, members) = members_now(s).await?;
-    let worker_mc_version = s.worker_config().await?.version;
-    let file = files::Members { talos_version, members, worker_mc_version };
-    s.out.write_json(names::MEMBERS, &file)?;
-    println!(
-        "step 3: Talos {}; members {}; worker MachineConfig version {}",
-        file.talos_version,
-        file.members.keys().cloned().collect::<Vec<_>>().join(", "),
-        file.worker_mc_version
-    );
-    Ok(())
 }
 
 /// The server of a kubeconfig's current context.
@@ -285,32 +236,6 @@ async fn existing_kubeconfig_unusable(s: &Session) -> Result<Option<String>, Lab
     Ok(reached.err().map(|e| format!("it does not reach this cluster ({e})")))
 }
 
-/// Step 4: the kubeconfig, the Nodes and the subnets.
-pub async fn step4(s: &Session) -> Result<(), LabError> {
-    let text = kubeconfig_once(s).await?;
-    let api_server = kubeconfig_server(&text)?;
-    let kube = s.kube().await?;
-    let nodes = env::list_nodes(&kube).await?;
-    let mut versions: Vec<String> = nodes.iter().map(|n| n.kubelet_version.clone()).collect();
-    versions.sort();
-    versions.dedup();
-    let kubelet_version = versions.join(", ");
-    let nodes = nodes.into_iter().map(|n| (n.name, n.internal_ip.unwrap_or_default())).collect();
-    let cp = s.machine_config(&s.env.controlplane).await?;
-    let (pod_subnets, service_subnets, overlaps_host) = subnets(&cp.bytes)?;
-    let file = files::Cluster { api_server, nodes, kubelet_version, pod_subnets, service_subnets, overlaps_host };
-    s.out.write_json(names::CLUSTER, &file)?;
-    println!(
-        "step 4: API server {}; kubelet {}; pods {} and services {} {} the host cluster's ranges",
-        file.api_server,
-        file.kubelet_version,
-        file.pod_subnets.join(","),
-        file.service_subnets.join(","),
-        if file.overlaps_host { "overlap" } else { "do not overlap" }
-    );
-    Ok(())
-}
-
 fn patch_of(name: &str, text: &str) -> Result<Vec<talos_config::Patch>, LabError> {
     load_patches([PatchSource::new(format!("@{name}"), text)]).map_err(|e| LabError::new(format!("{name}: {e}")))
 }
@@ -340,56 +265,6 @@ async fn wait_label(
         })
     })
     .await
-}
-
-/// Step 5: the pool label, applied with `--mode=no-reboot`.
-pub async fn step5(s: &Session, force: bool) -> Result<(), LabError> {
-    s.out.write(names::LABELS_PATCH, files::LABELS_PATCH_TEXT.as_bytes())?;
-    let patch = patch_of(names::LABELS_PATCH, files::LABELS_PATCH_TEXT)?;
-    let worker = s.env.worker.clone();
-    let before = s.worker_config().await?;
-    if before.node_labels().get("lab.talos.dev/pool").is_some_and(|v| v == "blue") {
-        if s.out.exists(names::PATCH) && s.out.exists(names::PATCH_OUT) {
-            println!("step 5: the worker already carries lab.talos.dev/pool=blue: not applied again");
-            let kube = s.kube().await?;
-            wait_label(s, &kube, 5, "lab.talos.dev/pool", "blue", true, LABEL_LIMIT).await?;
-            return Ok(());
-        }
-        return Err(LabError::new(format!(
-            "the worker already carries lab.talos.dev/pool=blue, but {} or {} is missing: labctl does not apply a \
-             change twice",
-            names::PATCH,
-            names::PATCH_OUT
-        ))
-        .note("to redo step 5, remove the label from the worker (a patch with `$patch: delete`), then run it again"));
-    }
-    s.guard_pending_try(&worker, force).await?;
-    let inspect = s.env.containers.inspect(WORKER_CONTAINER, Duration::from_secs(30)).await?;
-    let mut state = State::load(&s.out)?;
-    state.restart_baseline = Some(super::state::RestartBaseline {
-        container: WORKER_CONTAINER.to_string(),
-        restart_count: inspect.restart_count,
-        started_at: inspect.started_at.clone(),
-    });
-    state.save(&s.out)?;
-    let outcome = apply_patch(s, names::PATCH_OUT, &patch, ApplyOptions::mode(ApplyMode::NoReboot)).await?;
-    let file = files::Patch {
-        node: worker.clone(),
-        mc_version_before: before.version,
-        mc_version_after: outcome.version_after,
-        container_started_at: inspect.started_at,
-    };
-    s.out.write_json(names::PATCH, &file)?;
-    println!(
-        "step 5: applied {} to {worker} without a reboot: MachineConfig version {} -> {}",
-        names::LABELS_PATCH,
-        file.mc_version_before,
-        file.mc_version_after
-    );
-    let kube = s.kube().await?;
-    wait_label(s, &kube, 5, "lab.talos.dev/pool", "blue", true, LABEL_LIMIT).await?;
-    println!("step 5: lab.talos.dev/pool=blue is on the worker's Node");
-    Ok(())
 }
 
 /// An applied patch.
@@ -440,130 +315,6 @@ async fn apply_patch(
     apply_patch_to(s, Some(out_file), patches, options).await
 }
 
-/// Step 6: the canary label in try mode, seen on the Node, then rolled back.
-pub async fn step6(s: &Session, force: bool, timeout: Duration) -> Result<(), LabError> {
-    let worker = s.env.worker.clone();
-    let current = s.worker_config().await?;
-    // Done before on this cluster: try.json's versions are in the worker's past and no canary is left.
-    let done = s.out.read_json::<files::Try>(names::TRY).ok().flatten().filter(|t| {
-        t.version_after_revert <= current.version && !current.node_labels().contains_key("lab.talos.dev/canary")
-    });
-    if let Some(done) = done {
-        println!(
-            "step 6: already done ({} records versions {} -> {}): not applied again; delete it to redo the step",
-            names::TRY,
-            done.version_during,
-            done.version_after_revert
-        );
-        return Ok(());
-    }
-    if current.node_labels().get("lab.talos.dev/pool").is_none_or(|v| v != "blue") {
-        return Err(LabError::new("the worker does not carry lab.talos.dev/pool=blue: run step 5 first"));
-    }
-    s.guard_pending_try(&worker, force).await?;
-    if current.node_labels().contains_key("lab.talos.dev/canary") {
-        return Err(LabError::new(
-            "the worker's config already carries lab.talos.dev/canary, so the try would change nothing (a try whose \
-             rollback was cancelled leaves it)",
-        )
-        .note(REMOVE_CANARY));
-    }
-    let kube = s.kube().await?;
-    let patch = patch_of("canary", files::CANARY_PATCH_TEXT)?;
-    let mut state = State::load(&s.out)?;
-    state.record_try(&worker, timeout);
-    state.save(&s.out)?;
-    let options = ApplyOptions { mode: ApplyMode::Try, dry_run: false, try_timeout: timeout };
-    let applied = apply_patch_to(s, None, &patch, options).await?;
-    let applied_at = std::time::Instant::now();
-    let version_during = applied.version_after;
-    let seen_on_node = wait_label(s, &kube, 6, "lab.talos.dev/canary", "on", true, timeout).await.is_ok();
-    let reverted = wait::until(
-        6,
-        "the try-mode rollback (a new MachineConfig version)",
-        timeout + Duration::from_secs(30),
-        POLL,
-        async || {
-            let v = s.worker_config().await?.version;
-            let overdue = applied_at.elapsed() > timeout + Duration::from_secs(try_guard::OVERDUE_GRACE);
-            // A new version is the rollback only if the log says so; a rollback that another request cancelled
-            // never comes, and the guard knows when that is certain.
-            if v != version_during || overdue {
-                let state = s.try_state(&worker).await?;
-                match try_guard::verdict(&worker, state, Some(timeout.as_secs()), unix_now()) {
-                    Verdict::Proceed if v != version_during => return Ok(Poll::Ready(v)),
-                    Verdict::Note(cancelled) => return Ok(Poll::Failed(LabError::new(cancelled).note(REMOVE_CANARY))),
-                    _ => {}
-                }
-            }
-            let due = timeout.saturating_sub(applied_at.elapsed()).as_secs();
-            Ok(Poll::Pending(format!("version {v}, the rollback is due in about {due}s")))
-        },
-    )
-    .await?;
-    wait_label(s, &kube, 6, "lab.talos.dev/canary", "on", false, LABEL_LIMIT).await?;
-    let node = s.node_by_ip(&kube, &worker).await?;
-    if node.labels.get("lab.talos.dev/pool").is_none_or(|v| v != "blue") {
-        return Err(LabError::new("after the rollback the pool label of step 5 is missing from the worker's Node"));
-    }
-    let file =
-        files::Try { timeout_sec: timeout.as_secs(), version_during, seen_on_node, version_after_revert: reverted };
-    s.out.write_json(names::TRY, &file)?;
-    println!(
-        "step 6: try mode for {}: version {} during, canary {} on the Node, rolled back to version {}; pool label kept",
-        super::go_duration(timeout),
-        file.version_during,
-        if seen_on_node { "seen" } else { "NOT seen" },
-        file.version_after_revert
-    );
-    Ok(())
-}
-
-/// Step 7: a label name with a space, sent to the node, which rejects it.
-pub async fn step7(s: &Session, force: bool) -> Result<(), LabError> {
-    s.out.write(names::BAD_PATCH, files::BAD_PATCH_TEXT.as_bytes())?;
-    let patch = patch_of(names::BAD_PATCH, files::BAD_PATCH_TEXT)?;
-    let worker = s.env.worker.clone();
-    s.guard_pending_try(&worker, force).await?;
-    let before = s.worker_config().await?;
-    let merged = talos_config::apply_patches(&before.bytes, &patch)
-        .map_err(|e| LabError::new(format!("{}: {e}", names::BAD_PATCH)))?;
-    let predicted = rejection_of(s, &merged).await?;
-    // The lab asks to try the apply: it is sent to the node (labctl's own check would stop it), so that the node's
-    // own validation answers.
-    let target = Target::node(&worker);
-    let answer = s.env.talos.apply_configuration(&target, &merged, ApplyOptions::mode(ApplyMode::NoReboot)).await;
-    let after = s.worker_config().await?;
-    match answer {
-        Ok(result) => {
-            s.out.write(names::REJECTED_OUT, super::talosctl::applied(&worker, &result).as_bytes())?;
-            Err(LabError::new(format!("the worker ACCEPTED {}: it should have been rejected", names::BAD_PATCH)))
-        }
-        Err(e) => {
-            let text = super::talosctl::failed(&worker, &e);
-            eprint!("{text}");
-            s.out.write(names::REJECTED_OUT, text.as_bytes())?;
-            if e.code() != Some(talos_client::Code::InvalidArgument) {
-                return Err(LabError::new(format!(
-                    "the apply failed, but not by validation (InvalidArgument): {e}; run the step again"
-                )));
-            }
-            let file = files::Rejected { version_before: before.version, version_after: after.version };
-            s.out.write_json(names::REJECTED, &file)?;
-            let agreed = match (&predicted, &e) {
-                (Some(p), talos_client::Error::Rpc { message, .. }) if &p.message == message => "as",
-                _ => "NOT as",
-            };
-            println!(
-                "step 7: rejected by {worker} ({agreed} labctl's local validation predicted); MachineConfig version {} \
-                 -> {}",
-                file.version_before, file.version_after
-            );
-            Ok(())
-        }
-    }
-}
-
 /// The node's refusal of `config` as labctl's local validation predicts it (`None`: it would be accepted).
 pub async fn rejection_of(s: &Session, config: &[u8]) -> Result<Option<talos_config::node::Rejection>, LabError> {
     let version = s.env.talos.version(&Target::node(&s.env.worker)).await?;
@@ -574,7 +325,7 @@ pub async fn rejection_of(s: &Session, config: &[u8]) -> Result<Option<talos_con
 
 /// The kubelet service of the worker: `(state, health text, last event)`.
 async fn kubelet_now(s: &Session) -> Result<(String, &'static str, String), LabError> {
-    let svc = s.env.talos.service(&Target::node(&s.env.worker), "kubelet").await?;
+    let svc = s.env.talos.service(&Target::node(&s.env.worker), KUBELET_SERVICE).await?;
     let last = svc.events.last().map(|e| e.msg.clone()).unwrap_or_default();
     Ok((svc.state.clone(), svc.health_text(), last))
 }
@@ -587,74 +338,6 @@ pub fn error_line(lines: &[String]) -> Option<String> {
         b.len() > 5 && b[0] == b'E' && b[1..5].iter().all(u8::is_ascii_digit)
     };
     lines.iter().rev().find(|l| is_klog_error(l)).or_else(|| lines.iter().rev().find(|l| !l.trim().is_empty())).cloned()
-}
-
-/// Step 8: `max-pod: "150"` in the kubelet's extraArgs, the diagnosis, and the fix.
-pub async fn step8(s: &Session, force: bool) -> Result<(), LabError> {
-    s.out.write(names::KUBELET_PATCH, files::KUBELET_PATCH_TEXT.as_bytes())?;
-    let worker = s.env.worker.clone();
-    let current = s.worker_config().await?;
-    let has_flag = current.kubelet_extra_args().contains_key("max-pod");
-    // Done before on this cluster: the diagnosis is in the worker's past and the fix came after it.
-    let diag_done = s
-        .out
-        .read_json::<files::KubeletDiag>(names::KUBELET_DIAG)
-        .ok()
-        .flatten()
-        .is_some_and(|d| d.accepted_version < current.version);
-    if !has_flag && diag_done {
-        println!("step 8: already done ({} exists, no max-pod on the worker): not applied again", names::KUBELET_DIAG);
-    } else {
-        s.guard_pending_try(&worker, force).await?;
-        let accepted_version = if has_flag {
-            println!("step 8: the worker already carries max-pod: not applied again; diagnosing");
-            current.version
-        } else {
-            let patch = patch_of(names::KUBELET_PATCH, files::KUBELET_PATCH_TEXT)?;
-            apply_patch_to(s, None, &patch, ApplyOptions::mode(ApplyMode::NoReboot)).await?.version_after
-        };
-        let (service_state, _) = wait::until(8, "the kubelet to fail", KUBELET_FAIL_LIMIT, POLL, async || {
-            let (state, health, last) = kubelet_now(s).await?;
-            Ok(if state != "Running" && last.starts_with("Error running") {
-                Poll::Ready((state, health))
-            } else {
-                Poll::Pending(format!("{state}/{health}: {last}"))
-            })
-        })
-        .await?;
-        let lines = s.log_lines(&worker, "kubelet", 200).await?;
-        let error_line = error_line(&lines).ok_or_else(|| LabError::new("the kubelet's log is empty"))?;
-        let file = files::KubeletDiag { accepted_version, service_state, error_line };
-        s.out.write_json(names::KUBELET_DIAG, &file)?;
-        println!(
-            "step 8: accepted as version {}; the kubelet is {}: {}",
-            file.accepted_version, file.service_state, file.error_line
-        );
-        s.out.write(names::FIX_PATCH, files::FIX_PATCH_TEXT.as_bytes())?;
-        let fix = patch_of(names::FIX_PATCH, files::FIX_PATCH_TEXT)?;
-        let fixed = apply_patch_to(s, None, &fix, ApplyOptions::mode(ApplyMode::NoReboot)).await?;
-        println!("step 8: applied {}: MachineConfig version {}", names::FIX_PATCH, fixed.version_after);
-    }
-    if !s.out.exists(names::FIX_PATCH) {
-        s.out.write(names::FIX_PATCH, files::FIX_PATCH_TEXT.as_bytes())?;
-    }
-    wait::until(8, "the kubelet to run healthy", RECOVER_LIMIT, POLL, async || {
-        let (state, health, last) = kubelet_now(s).await?;
-        Ok(if state == "Running" && health == "OK" {
-            Poll::Ready(())
-        } else {
-            Poll::Pending(format!("{state}/{health}: {last}"))
-        })
-    })
-    .await?;
-    let kube = s.kube().await?;
-    wait::until(8, "the worker's Node to be Ready", RECOVER_LIMIT, POLL, async || {
-        let node = s.node_by_ip(&kube, &worker).await?;
-        Ok(if node.ready { Poll::Ready(()) } else { Poll::Pending(format!("{} is not Ready", node.name)) })
-    })
-    .await?;
-    println!("step 8: the kubelet runs healthy and the worker's Node is Ready");
-    Ok(())
 }
 
 /// The service of the worker that crash-looped (its events hold `going to restart forever`).
@@ -715,36 +398,6 @@ pub fn restarts_since(count_then: u64, started_then: Option<&str>, count_now: u6
     }
 }
 
-/// Step 9: the report.
-pub async fn step9(s: &Session) -> Result<(), LabError> {
-    let noshell = s
-        .out
-        .read_json::<files::NoShell>(names::NOSHELL)?
-        .ok_or_else(|| LabError::new(format!("{} is missing: run step 1 first", names::NOSHELL)))?;
-    let version = s.worker_config().await?.version;
-    let file = files::Report {
-        shell_in_node: noshell.exec_sh_exit == 0,
-        ssh_port_open: noshell.port22_open,
-        api_port: API_PORT,
-        worker_config_changes: version.saturating_sub(1),
-        worker_restarts: worker_restarts(s).await?,
-        rejected_field: rejected_field(s).await?,
-        broken_service: broken_service(s)
-            .await?
-            .ok_or_else(|| LabError::new("no worker service shows a crash loop in its events: run step 8 first"))?,
-        apply_log_line: apply_log_line(s)
-            .await?
-            .ok_or_else(|| LabError::new("the worker's machined log records no configuration apply"))?,
-        summary: SUMMARY.to_string(),
-    };
-    s.out.write_json(names::REPORT, &file)?;
-    println!(
-        "step 9: {} changes to the worker's config, {} container restarts, validation caught {}, {} broke",
-        file.worker_config_changes, file.worker_restarts, file.rejected_field, file.broken_service
-    );
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -798,5 +451,177 @@ mod tests {
     fn kubeconfig_server_of_the_current_context() {
         let text = "apiVersion: v1\nkind: Config\nclusters:\n- name: a\n  cluster:\n    server: https://10.5.0.2:6443\ncontexts:\n- name: admin@a\n  context:\n    cluster: a\n    user: admin@a\ncurrent-context: admin@a\nusers: []\n";
         assert_eq!(kubeconfig_server(text), Ok("https://10.5.0.2:6443".to_string()));
+    }
+}
+
+/// One step's verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StepResult {
+    /// The step (1-9).
+    pub step: u8,
+    /// It passes.
+    pub pass: bool,
+    /// Why (what was found, or the first thing that is wrong).
+    pub reason: String,
+}
+
+/// `labctl lab check`.
+pub async fn check(args: &CheckArgs) -> Result<(), LabError> {
+    let session = Session::open(&args.cluster).await?;
+    let results = check_all(&session, args.try_timeout).await;
+    match args.output {
+        Output::Text => print!("{}", render_text(&results)),
+        Output::Json => println!("{}", render_json(&results)),
+    }
+    let failed = results.iter().filter(|r| !r.pass).count();
+    if failed > 0 {
+        return Err(LabError::new(format!("{failed} of 9 steps do not pass")));
+    }
+    Ok(())
+}
+
+/// The lines of the text output: `step N: PASS|FAIL: reason`.
+pub fn render_text(results: &[StepResult]) -> String {
+    results
+        .iter()
+        .map(|r| format!("step {}: {}: {}\n", r.step, if r.pass { "PASS" } else { "FAIL" }, r.reason))
+        .collect()
+}
+
+/// The JSON output: `{"pass": bool, "steps": [{"step", "pass", "reason"}]}`.
+pub fn render_json(results: &[StepResult]) -> String {
+    #[derive(Serialize)]
+    struct Doc<'a> {
+        pass: bool,
+        steps: &'a [StepResult],
+    }
+    let doc = Doc { pass: results.iter().all(|r| r.pass), steps: results };
+    serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": {:?}}}", e.to_string()))
+}
+
+/// Checks every step; step 6 must have used `try_timeout`.
+pub async fn check_all(s: &Session, try_timeout: Duration) -> Vec<StepResult> {
+    let mut out = Vec::with_capacity(9);
+    for step in 1..=9u8 {
+        let verdict = match step {
+            1 => step1_no_shell::check(s).await,
+            2 => step2_services::check(s).await,
+            3 => step3_members::check(s).await,
+            4 => step4_kubeconfig::check(s).await,
+            5 => step5_label::check(s).await,
+            6 => step6_try::check(s, try_timeout).await,
+            7 => step7_rejected::check(s).await,
+            8 => step8_kubelet::check(s).await,
+            _ => step9_report::check(s).await,
+        };
+        let (pass, reason) = match verdict {
+            Ok(reason) => (true, reason),
+            Err(reason) => (false, reason),
+        };
+        out.push(StepResult { step, pass, reason });
+    }
+    out
+}
+
+/// A check's outcome: what passed, or the first thing that is wrong.
+type Grade = Result<String, String>;
+
+fn lab(e: LabError) -> String {
+    e.message
+}
+
+fn need<T: serde::de::DeserializeOwned>(s: &Session, name: &str) -> Result<T, String> {
+    s.out.read_json::<T>(name).map_err(lab)?.ok_or_else(|| format!("{name} is missing"))
+}
+
+fn need_text(s: &Session, name: &str) -> Result<String, String> {
+    s.out.read(name).map_err(lab)?.ok_or_else(|| format!("{name} is missing"))
+}
+
+fn same<T: PartialEq + std::fmt::Debug>(what: &str, file: &T, live: &T) -> Result<(), String> {
+    if file == live { Ok(()) } else { Err(format!("{what} is {file:?}, the cluster says {live:?}")) }
+}
+
+fn ensure(cond: bool, why: impl FnOnce() -> String) -> Result<(), String> {
+    if cond { Ok(()) } else { Err(why()) }
+}
+
+fn open(b: bool) -> &'static str {
+    if b { "open" } else { "closed" }
+}
+
+/// One cluster, one user, one context: a second `talosctl kubeconfig` into the same file merges (`-1` names).
+fn fetched_once(text: &str) -> Result<(), String> {
+    let kc = kube::config::Kubeconfig::from_yaml(text).map_err(|e| format!("{}: {e}", names::KUBECONFIG))?;
+    let counts = [
+        ("clusters", kc.clusters.iter().map(|c| c.name.as_str()).collect::<Vec<_>>()),
+        ("users", kc.auth_infos.iter().map(|u| u.name.as_str()).collect()),
+        ("contexts", kc.contexts.iter().map(|c| c.name.as_str()).collect()),
+    ];
+    for (what, names_found) in counts {
+        ensure(names_found.len() == 1, || {
+            format!(
+                "{} holds {} {what} ({}): it must hold only the Talos cluster's (a second fetch into the same \
+                 file merges; fetch it once, into a new file)",
+                names::KUBECONFIG,
+                names_found.len(),
+                names_found.join(", ")
+            )
+        })?;
+    }
+    Ok(())
+}
+
+type Labels = BTreeMap<String, String>;
+type ExtraArgs = BTreeMap<String, Vec<String>>;
+
+/// The labels and kubelet extraArgs a patch file produces on the pristine worker config.
+fn on_pristine(s: &Session, names_in_order: &[&str]) -> Result<(Labels, ExtraArgs), String> {
+    let mut bytes = talos_sim::WORKER_CONFIG.to_vec();
+    for name in names_in_order {
+        let text = need_text(s, name)?;
+        let patch = talos_config::load_patches([talos_config::PatchSource::new(format!("@{name}"), text)])
+            .map_err(|e| format!("{name}: {e}"))?;
+        ensure(patch.iter().all(|p| matches!(p, talos_config::Patch::Strategic(_))), || {
+            format!("{name} is not a strategic merge patch (a JSON6902 patch is rejected on a multi-document config)")
+        })?;
+        bytes = talos_config::apply_patches(&bytes, &patch).map_err(|e| format!("{name}: {e}"))?;
+    }
+    let w = super::session::WorkerConfig { bytes, version: 0 };
+    Ok((w.node_labels(), w.kubelet_extra_args()))
+}
+
+fn added<K: Ord + Clone, V: PartialEq + Clone>(before: &BTreeMap<K, V>, after: &BTreeMap<K, V>) -> BTreeMap<K, V> {
+    after.iter().filter(|(k, v)| before.get(*k) != Some(*v)).map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
+/// Talos's service states other than Running (`talosctl service`'s STATE column).
+const DOWN_STATES: [&str; 8] =
+    ["Waiting", "Preparing", "Starting", "Stopping", "Finished", "Failed", "Initialized", "Skipped"];
+
+/// The worker's machined log, as far back as the node keeps it.
+async fn worker_machined_log(s: &Session) -> Result<Vec<String>, String> {
+    s.log_lines(&s.env.worker, "machined", 100_000).await.map_err(lab)
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+
+    #[test]
+    fn a_kubeconfig_fetched_twice_is_named() {
+        let once = "apiVersion: v1\nkind: Config\nclusters:\n- name: talos-default\n  cluster:\n    server: \
+                    https://10.5.0.2:6443\nusers:\n- name: admin@talos-default\n  user: {}\ncontexts:\n- name: \
+                    admin@talos-default\n  context:\n    cluster: talos-default\n    user: admin@talos-default\n\
+                    current-context: admin@talos-default\n";
+        assert_eq!(fetched_once(once), Ok(()));
+        let twice =
+            once.replace("users:", "- name: talos-default-1\n  cluster:\n    server: https://10.5.0.2:6443\nusers:");
+        assert_eq!(
+            fetched_once(&twice),
+            Err("kubeconfig holds 2 clusters (talos-default, talos-default-1): it must hold only the Talos cluster's \
+                 (a second fetch into the same file merges; fetch it once, into a new file)"
+                .to_string())
+        );
     }
 }

@@ -1,0 +1,143 @@
+//! Step 6, a label in try mode that reverts by itself: running it and checking it.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+/// Step 6: the canary label in try mode, seen on the Node, then rolled back.
+pub(super) async fn run(s: &Session, force: bool, timeout: Duration) -> Result<(), LabError> {
+    let worker = s.env.worker.clone();
+    let current = s.worker_config().await?;
+    // Done before on this cluster: try.json's versions are in the worker's past and no canary is left.
+    let done = s
+        .out
+        .read_json::<files::Try>(names::TRY)
+        .ok()
+        .flatten()
+        .filter(|t| t.version_after_revert <= current.version && !current.node_labels().contains_key(CANARY_LABEL));
+    if let Some(done) = done {
+        println!(
+            "step 6: already done ({} records versions {} -> {}): not applied again; delete it to redo the step",
+            names::TRY,
+            done.version_during,
+            done.version_after_revert
+        );
+        return Ok(());
+    }
+    if current.node_labels().get(POOL_LABEL).is_none_or(|v| v != POOL_VALUE) {
+        return Err(LabError::new("the worker does not carry lab.talos.dev/pool=blue: run step 5 first"));
+    }
+    s.guard_pending_try(&worker, force).await?;
+    if current.node_labels().contains_key(CANARY_LABEL) {
+        return Err(LabError::new(
+            "the worker's config already carries lab.talos.dev/canary, so the try would change nothing (a try whose \
+             rollback was cancelled leaves it)",
+        )
+        .note(REMOVE_CANARY));
+    }
+    let kube = s.kube().await?;
+    let patch = patch_of("canary", files::CANARY_PATCH_TEXT)?;
+    let mut state = State::load(&s.out)?;
+    state.record_try(&worker, timeout);
+    state.save(&s.out)?;
+    let options = ApplyOptions { mode: ApplyMode::Try, dry_run: false, try_timeout: timeout };
+    let applied = apply_patch_to(s, None, &patch, options).await?;
+    let applied_at = std::time::Instant::now();
+    let version_during = applied.version_after;
+    let seen_on_node = wait_label(s, &kube, 6, CANARY_LABEL, CANARY_VALUE, true, timeout).await.is_ok();
+    let reverted = wait::until(
+        6,
+        "the try-mode rollback (a new MachineConfig version)",
+        timeout + Duration::from_secs(30),
+        POLL,
+        async || {
+            let v = s.worker_config().await?.version;
+            let overdue = applied_at.elapsed() > timeout + Duration::from_secs(try_guard::OVERDUE_GRACE);
+            // A new version is the rollback only if the log says so; a rollback that another request cancelled
+            // never comes, and the guard knows when that is certain.
+            if v != version_during || overdue {
+                let state = s.try_state(&worker).await?;
+                match try_guard::verdict(&worker, state, Some(timeout.as_secs()), unix_now()) {
+                    Verdict::Proceed if v != version_during => return Ok(Poll::Ready(v)),
+                    Verdict::Note(cancelled) => return Ok(Poll::Failed(LabError::new(cancelled).note(REMOVE_CANARY))),
+                    _ => {}
+                }
+            }
+            let due = timeout.saturating_sub(applied_at.elapsed()).as_secs();
+            Ok(Poll::Pending(format!("version {v}, the rollback is due in about {due}s")))
+        },
+    )
+    .await?;
+    wait_label(s, &kube, 6, CANARY_LABEL, CANARY_VALUE, false, LABEL_LIMIT).await?;
+    let node = s.node_by_ip(&kube, &worker).await?;
+    if node.labels.get(POOL_LABEL).is_none_or(|v| v != POOL_VALUE) {
+        return Err(LabError::new("after the rollback the pool label of step 5 is missing from the worker's Node"));
+    }
+    let file =
+        files::Try { timeout_sec: timeout.as_secs(), version_during, seen_on_node, version_after_revert: reverted };
+    s.out.write_json(names::TRY, &file)?;
+    println!(
+        "step 6: try mode for {}: version {} during, canary {} on the Node, rolled back to version {}; pool label kept",
+        super::go_duration(timeout),
+        file.version_during,
+        if seen_on_node { "seen" } else { "NOT seen" },
+        file.version_after_revert
+    );
+    Ok(())
+}
+
+/// Grades step 6: its files against the live cluster.
+pub(super) async fn check(s: &Session, try_timeout: Duration) -> Grade {
+    let f: files::Try = need(s, names::TRY)?;
+    ensure(f.timeout_sec == try_timeout.as_secs(), || {
+        format!(
+            "try.json timeout_sec is {}, but the lab's try uses --timeout={} (a rehearsal run with another \
+             --try-timeout is checked with the same --try-timeout)",
+            f.timeout_sec,
+            super::go_duration(try_timeout)
+        )
+    })?;
+    // The log is the evidence that the try really used that timeout, as far back as the node still keeps it (a
+    // restarted node starts a new log). The rollback is never early, and late by a second or two at most.
+    let log = worker_machined_log(s).await?;
+    let lines = || log.iter().map(String::as_str);
+    let log_note = if machined_log::has_try_apply(lines()) {
+        let gaps = machined_log::try_rollback_gaps(lines());
+        ensure(gaps.iter().any(|&gap| (f.timeout_sec..=f.timeout_sec + 2).contains(&gap)), || {
+            format!(
+                "the worker's machined log shows no try-mode apply rolled back {}s later (`apply config request: \
+                 mode try`, then `rolling back the configuration`; seen: {})",
+                f.timeout_sec,
+                if gaps.is_empty() { "none rolled back".to_string() } else { format!("{gaps:?} s") }
+            )
+        })?;
+        ""
+    } else {
+        " (the machined log no longer reaches back to the try)"
+    };
+    ensure(f.seen_on_node, || "try.json seen_on_node is false: the canary label was not seen on the Node".to_string())?;
+    ensure(f.version_after_revert == f.version_during + 1, || {
+        format!(
+            "try.json version_after_revert {} is not version_during {} + 1 (the rollback is one new version)",
+            f.version_after_revert, f.version_during
+        )
+    })?;
+    if let Some(p) = s.out.read_json::<files::Patch>(names::PATCH).map_err(lab)? {
+        ensure(f.version_during > p.mc_version_after, || {
+            format!("try.json version_during {} is not after step 5's version {}", f.version_during, p.mc_version_after)
+        })?;
+    }
+    let config = s.worker_config().await.map_err(lab)?;
+    ensure(!config.node_labels().contains_key(CANARY_LABEL), || {
+        "the worker's config still carries lab.talos.dev/canary: the try has not rolled back".to_string()
+    })?;
+    let kube = s.kube().await.map_err(lab)?;
+    let node = s.node_by_ip(&kube, &s.env.worker).await.map_err(lab)?;
+    ensure(!node.labels.contains_key(CANARY_LABEL), || format!("the Node {} still has the canary label", node.name))?;
+    ensure(node.labels.get(POOL_LABEL).is_some_and(|v| v == POOL_VALUE), || {
+        format!("the Node {} lost the pool label of step 5", node.name)
+    })?;
+    Ok(format!(
+        "canary seen in try mode (version {}), rolled back (version {}), pool kept{log_note}",
+        f.version_during, f.version_after_revert
+    ))
+}

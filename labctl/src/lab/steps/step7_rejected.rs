@@ -1,0 +1,96 @@
+//! Step 7, a patch that validation rejects: running it and checking it.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+/// Step 7: a label name with a space, sent to the node, which rejects it.
+pub(super) async fn run(s: &Session, force: bool) -> Result<(), LabError> {
+    s.out.write(names::BAD_PATCH, files::BAD_PATCH_TEXT.as_bytes())?;
+    let patch = patch_of(names::BAD_PATCH, files::BAD_PATCH_TEXT)?;
+    let worker = s.env.worker.clone();
+    s.guard_pending_try(&worker, force).await?;
+    let before = s.worker_config().await?;
+    let merged = talos_config::apply_patches(&before.bytes, &patch)
+        .map_err(|e| LabError::new(format!("{}: {e}", names::BAD_PATCH)))?;
+    let predicted = rejection_of(s, &merged).await?;
+    // The lab asks to try the apply: it is sent to the node (labctl's own check would stop it), so that the node's
+    // own validation answers.
+    let target = Target::node(&worker);
+    let answer = s.env.talos.apply_configuration(&target, &merged, ApplyOptions::mode(ApplyMode::NoReboot)).await;
+    let after = s.worker_config().await?;
+    match answer {
+        Ok(result) => {
+            s.out.write(names::REJECTED_OUT, super::talosctl::applied(&worker, &result).as_bytes())?;
+            Err(LabError::new(format!("the worker ACCEPTED {}: it should have been rejected", names::BAD_PATCH)))
+        }
+        Err(e) => {
+            let text = super::talosctl::failed(&worker, &e);
+            eprint!("{text}");
+            s.out.write(names::REJECTED_OUT, text.as_bytes())?;
+            if e.code() != Some(talos_client::Code::InvalidArgument) {
+                return Err(LabError::new(format!(
+                    "the apply failed, but not by validation (InvalidArgument): {e}; run the step again"
+                )));
+            }
+            let file = files::Rejected { version_before: before.version, version_after: after.version };
+            s.out.write_json(names::REJECTED, &file)?;
+            let agreed = match (&predicted, &e) {
+                (Some(p), talos_client::Error::Rpc { message, .. }) if &p.message == message => "as",
+                _ => "NOT as",
+            };
+            println!(
+                "step 7: rejected by {worker} ({agreed} labctl's local validation predicted); MachineConfig version {} \
+                 -> {}",
+                file.version_before, file.version_after
+            );
+            Ok(())
+        }
+    }
+}
+
+/// Grades step 7: its files against the live cluster.
+pub(super) async fn check(s: &Session) -> Grade {
+    let (base_labels, _) = on_pristine(s, &[])?;
+    let (labels, _) = on_pristine(s, &[names::BAD_PATCH])?;
+    let want: BTreeMap<String, String> = [(BAD_LABEL.to_string(), BAD_LABEL_VALUE.to_string())].into();
+    same("what 07-bad.yaml adds to machine.nodeLabels", &added(&base_labels, &labels), &want)?;
+    let text = need_text(s, names::BAD_PATCH)?;
+    let patch = talos_config::load_patches([talos_config::PatchSource::new(format!("@{}", names::BAD_PATCH), text)])
+        .map_err(|e| e.to_string())?;
+    let config = s.worker_config().await.map_err(lab)?;
+    let merged = talos_config::apply_patches(&config.bytes, &patch).map_err(|e| e.to_string())?;
+    let rejection = rejection_of(s, &merged)
+        .await
+        .map_err(lab)?
+        .ok_or_else(|| "07-bad.yaml merged into the worker's config passes validation".to_string())?;
+    let worker = s.env.worker.clone();
+    let error = talos_client::Error::Rpc {
+        node: Some(worker.clone()),
+        code: Code::InvalidArgument,
+        message: rejection.message,
+    };
+    let predicted = super::talosctl::failed(&worker, &error);
+    let got = need_text(s, names::REJECTED_OUT)?;
+    // The node's own words are the evidence: its text is checked for shape, and compared with labctl's prediction
+    // only to say whether they agree.
+    let head = format!(
+        "{}1 error occurred:\n\t* {worker}: rpc error: code = InvalidArgument desc = ",
+        super::talosctl::patched_line(&worker)
+    );
+    ensure(got.starts_with(&head), || format!("rejected.txt does not start with talosctl's {head:?}"))?;
+    ensure(got.contains("name \"team name\" is invalid"), || {
+        "rejected.txt does not name the invalid label (name \"team name\" is invalid)".to_string()
+    })?;
+    let agreement = if got == predicted { "exactly as labctl predicts" } else { "worded unlike labctl's prediction" };
+    let f: files::Rejected = need(s, names::REJECTED)?;
+    ensure(f.version_before == f.version_after, || {
+        format!(
+            "rejected.json versions {} -> {} differ: a rejected apply changes nothing",
+            f.version_before, f.version_after
+        )
+    })?;
+    ensure(!config.node_labels().contains_key(BAD_LABEL), || {
+        "the worker's config carries the invalid label".to_string()
+    })?;
+    Ok(format!("rejected with the node's text ({agreement}); version stayed {}", f.version_before))
+}
