@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use crate::CliError;
+use crate::atomic::{AtomicWrite, FileMode};
 
 /// `labctl sim ...`.
 #[derive(Debug, Subcommand)]
@@ -34,9 +35,16 @@ async fn up(args: &UpArgs) -> Result<(), CliError> {
     let sim = talos_sim::Sim::start()
         .await
         .map_err(|e| CliError::new(format!("labctl: cannot start the simulated cluster: {e}")))?;
-    let env = sim
-        .write_dir(&args.dir)
-        .map_err(|e| CliError::new(format!("labctl: cannot write {}: {e}", args.dir.display())))?;
+    let cannot_write =
+        |e: &dyn std::fmt::Display| CliError::new(format!("labctl: cannot write {}: {e}", args.dir.display()));
+    let (env, files) = sim.dir_files(&args.dir).map_err(|e| cannot_write(&e))?;
+    for (path, bytes) in files {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let prefix = format!(".{name}.");
+        let private =
+            AtomicWrite { mode: FileMode::Exact(0o600), follow_symlinks: false, temp_prefix: &prefix, temp_suffix: "" };
+        private.write(&path, &bytes).map_err(|e| cannot_write(&e))?;
+    }
     println!("simulated Talos cluster (a test double, see talos-sim/README.md)");
     for n in [&sim.controlplane, &sim.worker] {
         println!("  {} {} {} -> {}", n.machine_type.as_str(), n.address, n.hostname, n.endpoint);

@@ -405,63 +405,6 @@ impl Talosconfig {
         top.push((Node::go_string("contexts"), Node::mapping(contexts)));
         talos_yaml::emit_v4::emit_v4(&Node::mapping(top))
     }
-
-    /// Writes the talosconfig atomically (temporary file in the same directory, then rename), mode 0600.
-    pub fn write(&self, path: &Path) -> Result<()> {
-        write_secret_file(path, self.to_yaml().as_bytes())
-    }
-}
-
-/// Writes `bytes` to `path` atomically with mode 0600: a new temporary file with an unpredictable name in the same
-/// directory (created exclusively, so a planted file or symlink is never followed), then a rename over `path`.
-pub fn write_secret_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write as _;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let io = |p: &Path, e: std::io::Error| Error::Io { path: p.to_path_buf(), message: e.to_string() };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "talosconfig".into());
-    let mut attempt = 0u32;
-    let (tmp, mut f) = loop {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
-        let count = COUNTER.fetch_add(1, Ordering::Relaxed);
-        // Mix the clock, the process id and a counter so neither other threads nor other processes collide.
-        let suffix = (nanos as u64) ^ (u64::from(std::process::id()) << 32) ^ count.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let tmp = dir.join(format!(".{name}.tmp.{suffix:016x}"));
-        let mut opts = std::fs::OpenOptions::new();
-        opts.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt as _;
-            opts.mode(0o600);
-        }
-        match opts.open(&tmp) {
-            Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
-            Err(e) => return Err(io(&tmp, e)),
-        }
-    };
-    let result = (|| {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            // Exactly 0600 whatever the umask.
-            f.set_permissions(std::fs::Permissions::from_mode(0o600)).map_err(|e| io(&tmp, e))?;
-        }
-        f.write_all(bytes).map_err(|e| io(&tmp, e))?;
-        f.sync_all().map_err(|e| io(&tmp, e))?;
-        std::fs::rename(&tmp, path).map_err(|e| io(path, e))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 /// go-yaml's duplicate-key check of one mapping (every later key equal to an earlier one), in its text.

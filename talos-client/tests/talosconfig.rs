@@ -1,4 +1,4 @@
-//! talosconfig loading, endpoints, label rewrite and writing, without a network.
+//! talosconfig loading, endpoints, label rewrite and encoding, without a network.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -125,58 +125,6 @@ fn duplicate_keys_are_refused_as_go_yaml_does() {
     Talosconfig::parse(b"context: a\ncontexts:\n  a:\n    auth: {x: 1, x: 2}\n").unwrap();
 }
 
-/// A directory removed on drop.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-#[test]
-fn write_replaces_a_symlink_instead_of_following_it_and_threads_do_not_collide() {
-    let root = std::env::temp_dir().join(format!("talos-client-symlink-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
-    let dir = Dir(root);
-    let victim = dir.path().join("victim");
-    std::fs::write(&victim, "untouched").unwrap();
-    let path = dir.path().join("talosconfig");
-    #[cfg(unix)]
-    {
-        std::os::unix::fs::symlink(&victim, &path).unwrap();
-        talos_client::config::write_secret_file(&path, b"secret").unwrap();
-        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
-        assert!(!std::fs::symlink_metadata(&path).unwrap().file_type().is_symlink());
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "secret");
-    }
-    let handles: Vec<_> = (0..16)
-        .map(|i| {
-            let path = path.clone();
-            std::thread::spawn(move || {
-                for _ in 0..20 {
-                    talos_client::config::write_secret_file(&path, format!("writer {i}").as_bytes()).unwrap();
-                }
-            })
-        })
-        .collect();
-    for h in handles {
-        h.join().unwrap();
-    }
-    assert!(std::fs::read_to_string(&path).unwrap().starts_with("writer "));
-    let mut names: Vec<_> =
-        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-    names.sort();
-    assert_eq!(names, ["talosconfig", "victim"], "no temporary files left");
-}
-
 #[test]
 fn missing_pki_is_reported_without_content() {
     let text =
@@ -249,30 +197,17 @@ fn path_resolution() {
 }
 
 #[test]
-fn write_round_trips_with_0600() {
+fn yaml_round_trips_and_a_missing_file_is_an_io_error() {
     let cfg = Talosconfig::parse(sample().as_bytes()).unwrap();
-    let dir = std::env::temp_dir().join(format!("talos-client-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("talosconfig");
-    cfg.write(&path).unwrap();
-    cfg.write(&path).unwrap(); // overwrite works
-    let back = Talosconfig::from_file(&path).unwrap();
-    assert_eq!(back, cfg);
-    let text = std::fs::read_to_string(&path).unwrap();
+    let text = cfg.to_yaml();
+    assert_eq!(Talosconfig::parse(text.as_bytes()).unwrap(), cfg);
     assert!(
         text.starts_with("context: talos-default\ncontexts:\n    other:\n        endpoints:\n            - 10.0.0.1\n"),
         "{text}"
     );
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
-    }
-    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).collect();
-    assert_eq!(leftovers.len(), 1);
+    let dir = std::env::temp_dir().join(format!("talos-client-test-{}", std::process::id()));
     let err = Talosconfig::from_file(&dir.join("missing")).unwrap_err();
     assert!(matches!(err, Error::Io { .. }));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 proptest! {

@@ -10,7 +10,7 @@
 //! Beside the Talos API, a [`Sim`] serves a minimal Kubernetes API (Nodes only, over HTTPS with
 //! client certificates; the kubeconfig the control plane hands out points at it), simulated
 //! Docker [`Container`]s for the lab's first step, and [`PortMapping`]s that let a port probe of
-//! `node:port` run for real against loopback. [`Sim::write_dir`] writes all of it for a client in
+//! `node:port` run for real against loopback. [`Sim::dir_files`] gives all of it for a client in
 //! another process, which reads it back with [`SimEnv::read`].
 
 #![deny(missing_docs)]
@@ -48,6 +48,9 @@ pub struct ReadmeDoctests;
 
 pub use containers::{Container, ExecOutput};
 pub use env::{PortMapping, SimEnv};
+
+/// One file of a simulator directory: where it goes and its bytes (see [`Sim::dir_files`]).
+pub type DirFile = (PathBuf, Vec<u8>);
 pub use node::{MachineType, Node, Timing};
 pub use pki::{CertKey, ClientUsage, Pki, Validity};
 
@@ -331,23 +334,20 @@ impl Sim {
         self.ports.clone()
     }
 
-    /// Creates `dir` and writes `dir/talosconfig`, `dir/kubeconfig` and `dir/sim.json` (each
-    /// atomically, mode 0600). `sim.json` holds the absolute paths of the other two, the
-    /// containers, the port mappings and this process's id; [`SimEnv::read`] reads it back.
-    pub fn write_dir(&self, dir: &Path) -> Result<SimEnv, SimError> {
+    /// What a directory describing this cluster holds, for a client in another process: the
+    /// files `dir/talosconfig`, `dir/kubeconfig` and `dir/sim.json` with their bytes, all of
+    /// them private (write them mode 0600), and the description `sim.json` holds (the absolute
+    /// paths of the other two, the containers, the port mappings and this process's id), which
+    /// [`SimEnv::read`] reads back. Writes nothing: `labctl sim up` writes the files.
+    pub fn dir_files(&self, dir: &Path) -> Result<(SimEnv, Vec<DirFile>), SimError> {
         let failed = |path: &Path, e: &dyn std::fmt::Display| SimError::WriteFile {
             path: path.to_path_buf(),
             reason: e.to_string(),
         };
-        std::fs::create_dir_all(dir).map_err(|e| failed(dir, &e))?;
         let dir = std::path::absolute(dir).map_err(|e| failed(dir, &e))?;
-        let talosconfig = dir.join("talosconfig");
-        self.write_talosconfig(&talosconfig).map_err(|e| failed(&talosconfig, &e))?;
-        let kubeconfig = dir.join("kubeconfig");
-        write_private(&kubeconfig, &self.kubeconfig).map_err(|e| failed(&kubeconfig, &e))?;
         let env = SimEnv {
-            talosconfig,
-            kubeconfig,
+            talosconfig: dir.join("talosconfig"),
+            kubeconfig: dir.join("kubeconfig"),
             containers: self.containers(),
             ports: self.ports(),
             pid: std::process::id(),
@@ -355,8 +355,12 @@ impl Sim {
         let path = dir.join(env::SIM_JSON);
         let mut json = serde_json::to_vec_pretty(&env).map_err(|e| failed(&path, &e))?;
         json.push(b'\n');
-        write_private(&path, &json).map_err(|e| failed(&path, &e))?;
-        Ok(env)
+        let files = vec![
+            (env.talosconfig.clone(), self.talosconfig_yaml().into_bytes()),
+            (env.kubeconfig.clone(), self.kubeconfig.clone()),
+            (path, json),
+        ];
+        Ok((env, files))
     }
 
     /// A talosconfig (YAML) for `endpoint` with the given client identity: context
@@ -396,11 +400,6 @@ impl Sim {
         Sim::talosconfig_for(&self.controlplane.endpoint.to_string(), self.pki.ca_pem(), &self.admin)
     }
 
-    /// Writes the admin talosconfig to `path` with mode 0600.
-    pub fn write_talosconfig(&self, path: &Path) -> Result<(), SimError> {
-        write_private(path, self.talosconfig_yaml().as_bytes())
-    }
-
     /// Stops the servers and the nodes' background tasks.
     pub fn shutdown(&mut self) {
         for tx in self.shutdown.drain(..) {
@@ -418,12 +417,6 @@ impl Drop for Sim {
     fn drop(&mut self) {
         self.shutdown();
     }
-}
-
-/// Writes a file readable by its owner only: atomically (a new temporary file, then a rename), mode 0600, never
-/// following a symlink at `path` (see [`talos_client::config::write_secret_file`]).
-pub fn write_private(path: &Path, bytes: &[u8]) -> Result<(), SimError> {
-    Ok(talos_client::config::write_secret_file(path, bytes)?)
 }
 
 async fn serve(

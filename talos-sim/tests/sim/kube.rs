@@ -448,7 +448,11 @@ async fn containers_ports_and_the_sim_directory() {
         )
     );
     let sub = dir.path().join("sim");
-    let written = sim.write_dir(&sub).expect("written");
+    let (written, files) = sim.dir_files(&sub).expect("described");
+    std::fs::create_dir_all(&sub).expect("dir");
+    for (path, bytes) in &files {
+        std::fs::write(path, bytes).expect("written");
+    }
     let read = SimEnv::read(&sub).expect("reads back");
     assert_eq!(read, written);
     assert_eq!(read.talosconfig, sub.join("talosconfig"));
