@@ -1,6 +1,6 @@
 //! `labctl merge`: `talosctl machineconfig patch`, offline and byte for byte.
 //!
-//! The flow is talosctl's (spec/merge.md §0, §1.1, §10.1): read the config, read and load every
+//! The flow is talosctl's (docs/merge.md §0, §1.1, §10.1): read the config, read and load every
 //! `-p` patch in order, apply them left to right, then print the bytes followed by `\n`, or write
 //! exactly the bytes to `-o` (atomically: a temporary file in the same directory, renamed over
 //! the target; symlinks followed and an existing file's mode kept, as `os.WriteFile` does).

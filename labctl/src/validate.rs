@@ -1,5 +1,5 @@
 //! `labctl validate`: `talosctl validate`, offline, with the same output and exit codes
-//! (validation spec §9.1): load the config (a load error wins over a bad mode), parse the
+//! (docs/validation.md §9.1): load the config (a load error wins over a bad mode), parse the
 //! mode, validate, print each warning as `WARNING: <w>` on stderr, then either the error text
 //! on stderr (exit 1) or `<config> is valid for <mode> mode` on stdout.
 

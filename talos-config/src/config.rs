@@ -1,5 +1,5 @@
 //! A loaded machine configuration: the document container, and loading it from bytes exactly
-//! as Talos's `configloader` does (§4 of the merge spec).
+//! as Talos's `configloader` does (docs/merge.md §4).
 
 use crate::delete::{Selector, extract_deletes};
 use crate::document::Document;

@@ -1,6 +1,6 @@
 //! CIDR prefixes as Go's `net/netip.ParsePrefix` parses them, and overlap checks.
 //!
-//! **Talos itself never checks pod/service subnets** (spec §6): `cluster.network.podSubnets`
+//! **Talos itself never checks pod/service subnets** (docs/validation.md §6): `cluster.network.podSubnets`
 //! and `serviceSubnets` are not parsed, not family-checked and not compared with anything when
 //! a config is validated; a bad service subnet only breaks a controller at runtime, and the only
 //! "overlap" logic in Talos is a runtime diagnostic (`address-overlap`) that never rejects a

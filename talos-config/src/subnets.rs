@@ -75,7 +75,7 @@ impl SubnetOverlap {
 /// The subnets checked are the ones Talos would use: the configured list, or Talos's default
 /// ([`DEFAULT_POD_SUBNET`], [`DEFAULT_SERVICE_SUBNET`]) when it is empty or absent, marked
 /// [`defaulted`](SubnetCheck::defaulted). **This is not a Talos check**: Talos accepts
-/// overlapping (and even unparsable) subnets at validation time (spec §6).
+/// overlapping (and even unparsable) subnets at validation time (docs/validation.md §6).
 ///
 /// `Err` when the config has no v1alpha1 document, or a subnet does not parse (the path and
 /// Go's `netip.ParsePrefix` error, e.g.

@@ -1,4 +1,4 @@
-//! The kubelet as Talos v1.13 starts it (kubelet-flags spec §2): the argv Talos builds from
+//! The kubelet as Talos v1.13 starts it (docs/kubelet-flags.md §2): the argv Talos builds from
 //! `machine.kubelet.extraArgs`, and how kubelet v1.36's flag parser reacts to it (§3, §4.1, §4.4).
 //! Only flag *names* are checked; values are not parsed (see the README).
 
@@ -10,7 +10,7 @@ use talos_go::quote;
 pub const DENY_LIST: [&str; 6] =
     ["bootstrap-kubeconfig", "kubeconfig", "container-runtime", "container-runtime-endpoint", "config", "cert-dir"];
 
-/// The long flag names kubelet v1.36.3 accepts on Linux (kubelet-flags spec §3.2).
+/// The long flag names kubelet v1.36.3 accepts on Linux (docs/kubelet-flags.md §3.2).
 pub const KNOWN_FLAGS: &[&str] = &[
     "address",
     "allowed-unsafe-sysctls",

@@ -811,7 +811,7 @@ impl Node {
         }
     }
 
-    /// `MachineService.ApplyConfiguration` on this node (validation spec §9.2).
+    /// `MachineService.ApplyConfiguration` on this node (docs/validation.md §9.2).
     pub async fn apply(self: &Arc<Self>, req: ApplyRequest) -> Result<ApplyOutcome, Status> {
         let Ok(_guard) = self.apply_lock.try_lock() else {
             return Err(Status::failed_precondition("another apply configuration is already in progress"));

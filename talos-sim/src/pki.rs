@@ -1,4 +1,4 @@
-//! A fresh Ed25519 PKI shaped like a Talos cluster's (api spec §1.2): an OS CA with `O=talos`,
+//! A fresh Ed25519 PKI shaped like a Talos cluster's (docs/api.md §1.2): an OS CA with `O=talos`,
 //! one apid server certificate per node (IP SANs 127.0.0.1 and the node address, EKU
 //! serverAuth) and an admin client certificate (`O=os:admin`, EKU exactly clientAuth).
 //!

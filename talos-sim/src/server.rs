@@ -1,5 +1,5 @@
 //! The gRPC face of a simulated node: `machine.MachineService` and `cosi.resource.State`, with
-//! apid's routing (api spec §2): no metadata → served locally; `nodes` (MachineService only) →
+//! apid's routing (docs/api.md §2): no metadata → served locally; `nodes` (MachineService only) →
 //! one-to-many with every reply item wrapped in `metadata.hostname = <target>` and per-node
 //! errors in-band; `node` (single value) → one-to-one, verbatim. A node that cannot forward
 //! (the worker) serves targets naming itself and refuses others with

@@ -95,7 +95,7 @@ fn assert_lab_files(out: &Path, try_timeout: u64) {
     ] {
         assert_eq!(read(out, name), body, "{name}");
     }
-    // The version arithmetic of spec/lab-behaviour.md's bookkeeping table.
+    // The version arithmetic of docs/lab.md's bookkeeping table.
     let members = json(out, "members.json");
     let patch = json(out, "patch.json");
     let rejected = json(out, "rejected.json");

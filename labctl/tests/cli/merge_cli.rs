@@ -1,6 +1,6 @@
 //! End-to-end tests of `labctl merge`: the built binary, spawned as a user would run it.
 //!
-//! * Talos v1.13.9's own configpatcher cases (spec/merge.md §11.1), read from the folder named by
+//! * Talos v1.13.9's own configpatcher cases (docs/merge.md §11.1), read from the folder named by
 //!   `TALOS_PEER_DIR` (never copied into this repository), through stdout and through `-o`.
 //! * The lab patches of `fixtures/` applied to the lab fixtures (insta snapshots plus exact
 //!   expectations built from the fixture bytes).
@@ -104,7 +104,7 @@ fn listing(dir: &Path) -> Vec<String> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Talos v1.13.9 peer data (spec/merge.md §11.1)
+// Talos v1.13.9 peer data (docs/merge.md §11.1)
 // ---------------------------------------------------------------------------------------------
 
 /// `$TALOS_PEER_DIR/configpatcher/testdata`, or `None` (loudly; a failure under `CI=true`)
@@ -368,7 +368,7 @@ fn lab_08_fix_restores_05_06_byte_for_byte() {
 #[test]
 fn lab_08_fix_alone_fails_lookup() {
     // Deleting a key of a map that does not exist (the worker has no extraArgs) is Talos's
-    // `lookup failed` (spec/merge.md §5.3): applying the fix twice is an error.
+    // `lookup failed` (docs/merge.md §5.3): applying the fix twice is an error.
     let out = labctl(&["merge", "fixtures/worker.yaml", "-p", "@fixtures/08-fix.yaml"]);
     failure(
         &out,
@@ -641,7 +641,7 @@ fn bad_config_is_a_directory() {
 
 #[test]
 fn bad_malformed_yaml_patch() {
-    // A tab where indentation is expected (spec/merge.md §4.1, upstream decoder test "tab instead
+    // A tab where indentation is expected (docs/merge.md §4.1, upstream decoder test "tab instead
     // of spaces"); neither JSON nor a YAML list either, so the strategic error is returned.
     merge_fails(
         &["fixtures/worker.yaml", "-p", "machine:\n\tnetwork: {}\n"],
@@ -651,7 +651,7 @@ fn bad_malformed_yaml_patch() {
 
 #[test]
 fn bad_patch_not_a_document() {
-    // spec/merge.md §1.2: upstream's "it's not even a json" integration test input.
+    // docs/merge.md §1.2: upstream's "it's not even a json" integration test input.
     merge_fails(&["fixtures/worker.yaml", "-p", "it's not even a json"], "expected a YAML document at line 1");
 }
 

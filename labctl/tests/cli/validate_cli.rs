@@ -1,5 +1,5 @@
 //! End-to-end tests of `labctl validate`: output and exit codes of `talosctl validate`
-//! (validation spec §9.1), including the lab's step-7 rejection reproduced offline.
+//! (docs/validation.md §9.1), including the lab's step-7 rejection reproduced offline.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -29,7 +29,7 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// The node's (and `talosctl validate`'s) text for the step-7 label (validation spec §0).
+/// The node's (and `talosctl validate`'s) text for the step-7 label (docs/validation.md §0).
 const STEP7: &str = "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid machine node labels: 1 error occurred:\n\t* name \"team name\" is invalid\n\n\n\n\n\n";
 
 #[test]

@@ -13,7 +13,7 @@ use validation::{Context, Findings, Issue, Validate};
 pub trait Kind: Value + Validate + Send + Sync + 'static {
     /// The `kind:` value (`"v1alpha1"` for the legacy document, which has no `kind:` key).
     const KIND: &'static str;
-    /// Whether the kind has a `name` that is part of its identity (Appendix B of merge.md).
+    /// Whether the kind has a `name` that is part of its identity (docs/merge.md Appendix B).
     const NAMED: bool;
     /// The document's name (`""` for unnamed kinds).
     fn name(&self) -> &str {

@@ -1,6 +1,6 @@
 //! JSON6902 (RFC 6902 JSON Patch) patches as `talosctl machineconfig patch` applies them:
 //! evanphx/json-patch v5.9.11 (root package) semantics and error texts, with the ghodss/yaml
-//! (yaml.v2) conversions around it (merge.md §1.2 steps 2–3, §3).
+//! (yaml.v2) conversions around it (docs/merge.md §1.2 steps 2–3, §3).
 
 mod apply;
 mod convert;

@@ -1,5 +1,5 @@
 //! What a Talos v1.13 node does with a config it receives through
-//! `MachineService.ApplyConfiguration` before applying it (merge spec §10.3, validation spec
+//! `MachineService.ApplyConfiguration` before applying it (docs/merge.md §10.3, docs/validation.md
 //! §9.2): load, require the v1alpha1 document, validate in the node's mode (never strict),
 //! then run the node-only runtime checks.
 

@@ -1,5 +1,5 @@
 //! Go's `net/url.URL`: `url.Parse`, `URL.String` and the component-by-component merge the Talos
-//! merge engine performs on it (merge.md §8.4).
+//! merge engine performs on it (docs/merge.md §8.4).
 //!
 //! Components are kept as bytes, as Go strings hold them (a `%FF` in a path decodes to one
 //! byte that is not UTF-8). Colons in hosts are lax (the last colon starts the port), as in Go

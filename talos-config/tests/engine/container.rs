@@ -1,4 +1,4 @@
-//! Upstream `container_test.go` (validation spec §11.5, merge spec §6.3): duplicate and
+//! Upstream `container_test.go` (docs/validation.md §11.5, docs/merge.md §6.3): duplicate and
 //! conflicting documents, and container-level validation texts.
 
 use talos_config::Config;

@@ -1,4 +1,4 @@
-//! The configloader decoder cases of upstream `decoder_test.go` / `delete_test.go` (merge spec
+//! The configloader decoder cases of upstream `decoder_test.go` / `delete_test.go` (docs/merge.md
 //! §11.7) that do not need test-only kinds, plus the document-identification rules of §4.2.
 
 use talos_config::Config;

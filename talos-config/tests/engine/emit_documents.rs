@@ -1,4 +1,4 @@
-//! Layout probes L1-L30 of merge.md §9.5, worked examples of §12, the §11.3 JSON6902 output
+//! Layout probes L1-L30 of docs/merge.md §9.5, worked examples of §12, the §11.3 JSON6902 output
 //! and whole documents from upstream test data, emitted by both emitters and compared byte for
 //! byte.
 

@@ -1,4 +1,4 @@
-//! End-to-end JSON6902 vectors (merge.md §1.2, §3, §11.3, §12 W2/W9/W11). These run through
+//! End-to-end JSON6902 vectors (docs/merge.md §1.2, §3, §11.3, §12 W2/W9/W11). These run through
 //! the YAML parser, the yaml.v1.1 resolver and the yaml.v2 emitter.
 
 use crate::common;

@@ -1,5 +1,5 @@
-//! `talos_config::labels`: the upstream `pkg/machinery/labels/validate_test.go` table (spec §11.4),
-//! the harness-verified worked examples (spec §5.6), edge cases, and a property test against an
+//! `talos_config::labels`: the upstream `pkg/machinery/labels/validate_test.go` table (docs/validation.md §11.4),
+//! the harness-verified worked examples (docs/validation.md §5.6), edge cases, and a property test against an
 //! independent implementation of the Kubernetes rules.
 
 use std::collections::BTreeMap;

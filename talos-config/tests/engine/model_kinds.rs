@@ -117,7 +117,7 @@ fn multidoc2_extension_service_config() {
     );
 }
 
-/// Upstream `TestExtensionServiceConfigMerge` (§11.5).
+/// Upstream `TestExtensionServiceConfigMerge` (docs/merge.md §11.5).
 #[test]
 fn extension_service_config_merge() {
     let left = "apiVersion: v1alpha1\nkind: ExtensionServiceConfig\nname: foo\nconfigFiles:\n  - content: hello\n    mountPath: /etc/foo\n";

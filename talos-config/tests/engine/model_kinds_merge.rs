@@ -1,4 +1,4 @@
-//! Custom merges of the block/security kinds (merge.md §8.2, §8.3, §11.5).
+//! Custom merges of the block/security kinds (docs/merge.md §8.2, §8.3, §11.5).
 
 use crate::model_kinds_common;
 

@@ -1,4 +1,4 @@
-//! Merge behaviour of the network documents (Go `merge.Merge` rules, §7/§8 of the spec).
+//! Merge behaviour of the network documents (Go `merge.Merge` rules, docs/merge.md §7/§8).
 
 use crate::model_network_util;
 

@@ -1,5 +1,5 @@
-//! One snapshot per merge rule of the spec (§7, §8, §12) and per `$patch: delete` form, plus
-//! the exact bytes the spec gives for its worked examples (W1–W14), which were checked against
+//! One snapshot per merge rule of docs/merge.md (§7, §8, §12) and per `$patch: delete` form, plus
+//! the exact bytes docs/merge.md gives for its worked examples (W1–W14), which were checked against
 //! the upstream code.
 
 use talos_config::{PatchSource, apply_patches, load_patches};
@@ -33,7 +33,7 @@ macro_rules! rule {
     };
 }
 
-// ---- §12 worked examples (exact bytes from the spec) ----
+// ---- §12 worked examples (exact bytes from docs/merge.md) ----
 
 rule!(
     w01_strategic_on_minimal_legacy,

@@ -1,4 +1,4 @@
-//! Validate checks of the new-style document kinds (validation.md §7, §11.5, §11.7).
+//! Validate checks of the new-style document kinds (docs/validation.md §7, §11.5, §11.7).
 
 use talos_config::Config;
 use talos_config::{Mode, Options};

@@ -1,4 +1,4 @@
-//! `v1alpha1.Config.Validate` against Talos v1.13.9 (validation.md §4, §11.1, §11.2), and the
+//! `v1alpha1.Config.Validate` against Talos v1.13.9 (docs/validation.md §4, §11.1, §11.2), and the
 //! container-level texts it feeds (§0, §2.3, §9.1). Every case is YAML loaded through
 //! `Config::from_bytes`, so decoding is exercised too.
 

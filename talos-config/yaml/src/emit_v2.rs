@@ -1,5 +1,5 @@
 //! The yaml.v2 emitter as ghodss `JSONToYAML` drives it after a JSON6902 step: indent 2,
-//! indentless sequences, sorted keys, width 80 (merge.md §3.2).
+//! indentless sequences, sorted keys, width 80 (docs/merge.md §3.2).
 //!
 //! The emitter core is shared with the go-yaml v4 emitter (see `emit_v4`); this file selects
 //! the yaml.v2 parameters.
@@ -17,7 +17,7 @@ pub fn emit_v2(doc: &Node) -> String {
     emit_document(doc, Dialect::V2)
 }
 
-/// Sorts mapping entries by yaml.v2's key order (merge.md §3.2) on the scalar key text (stable;
+/// Sorts mapping entries by yaml.v2's key order (docs/merge.md §3.2) on the scalar key text (stable;
 /// non-scalar keys last). Never panics, although the Go comparison is not transitive for some
 /// key sets (`10` < `1a` < `9` < `10`).
 pub fn sort_keys_v2(entries: &mut [(Node, Node)]) {

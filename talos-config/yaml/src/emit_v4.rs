@@ -1,5 +1,5 @@
 //! The go-yaml v4 emitter as Talos's encoder drives it (`yaml.Marshal`: indent 4, unlimited
-//! width, non-compact sequences): merge.md §9.3-§9.5.
+//! width, non-compact sequences): docs/merge.md §9.3-§9.5.
 //!
 //! The emitter core in this file is shared with the yaml.v2 emitter (`emit_v2`): both Go
 //! libraries use the same libyaml-derived emitter and differ only in a few parameters
@@ -17,7 +17,7 @@ pub fn emit_v4(doc: &Node) -> String {
     emit_document(doc, Dialect::V4)
 }
 
-/// Sorts mapping entries by go-yaml v4's key order (merge.md §9.3) on the scalar key text.
+/// Sorts mapping entries by go-yaml v4's key order (docs/merge.md §9.3) on the scalar key text.
 /// Non-scalar keys sort after scalar keys, in their original order. Stable; never panics, even
 /// though the Go comparison is not a total order for some key sets.
 pub fn sort_keys_v4(entries: &mut [(Node, Node)]) {
@@ -917,7 +917,7 @@ impl Emitter {
     }
 }
 
-/// yaml.v2 variant of [`sort_keys_v4`] (merge.md §3.2).
+/// yaml.v2 variant of [`sort_keys_v4`] (docs/merge.md §3.2).
 pub(crate) fn sort_keys_v2_impl(entries: &mut [(Node, Node)]) {
     sort_entries(entries, key_cmp_v2);
 }

@@ -40,7 +40,7 @@ impl Resolved {
     }
 }
 
-/// go-yaml v4 resolution of a plain scalar (merge.md §9.5 rule 3).
+/// go-yaml v4 resolution of a plain scalar (docs/merge.md §9.5 rule 3).
 ///
 /// `<<` resolves to [`Resolved::Str`] here (as a value it decodes to the string `<<`); go-yaml
 /// v4 nevertheless treats it as the merge tag when deciding whether to quote: use
@@ -61,7 +61,7 @@ pub fn resolve_v4(plain: &str) -> Resolved {
     resolve_common(plain)
 }
 
-/// yaml.v2 (YAML 1.1) resolution of a plain scalar (merge.md §3.2).
+/// yaml.v2 (YAML 1.1) resolution of a plain scalar (docs/merge.md §3.2).
 ///
 /// Like yaml.v2 v2.4.0, base-60 numbers (`1:20`) are *not* resolved (they decode as strings);
 /// yaml.v2 only quotes them on output: see [`is_base60`] and [`needs_quotes_v2`].
@@ -114,14 +114,14 @@ fn resolve_common(plain: &str) -> Resolved {
 }
 
 /// Whether go-yaml v4's resolver gives a plain `s` a tag other than `!!str` (this includes the
-/// merge key `<<`). This is the `yaml.Node` `!!str` quoting rule (merge.md §9.5, `GoNode`).
+/// merge key `<<`). This is the `yaml.Node` `!!str` quoting rule (docs/merge.md §9.5, `GoNode`).
 pub fn resolves_to_non_str_v4(s: &str) -> bool {
     s == "<<" || resolve_v4(s) != Resolved::Str
 }
 
 /// Whether go-yaml v4 double-quotes a Go `string` value `s` (one without a line break) because
 /// it would otherwise be read as something else: v4 non-string, `<<`, a YAML 1.1 bool or a
-/// base-60 number (merge.md §9.5 rule 3).
+/// base-60 number (docs/merge.md §9.5 rule 3).
 pub fn needs_quotes_v4(s: &str) -> bool {
     resolves_to_non_str_v4(s) || is_yaml11_bool(s) || is_base60(s)
 }
@@ -768,12 +768,12 @@ fn key_cmp_impl(a: &str, b: &str, v4: bool) -> Ordering {
     ar.len().cmp(&br.len())
 }
 
-/// go-yaml v4 map key order (merge.md §9.3).
+/// go-yaml v4 map key order (docs/merge.md §9.3).
 pub fn key_cmp_v4(a: &str, b: &str) -> Ordering {
     key_cmp_impl(a, b, true)
 }
 
-/// yaml.v2 map key order (merge.md §3.2).
+/// yaml.v2 map key order (docs/merge.md §3.2).
 pub fn key_cmp_v2(a: &str, b: &str) -> Ordering {
     key_cmp_impl(a, b, false)
 }

@@ -19,7 +19,7 @@ const STEP7: &str = include_str!("../../../fixtures/07-bad.yaml");
 const STEP8: &str = include_str!("../../../fixtures/08-kubelet.yaml");
 const STEP8_FIX: &str = include_str!("../../../fixtures/08-fix.yaml");
 
-/// The node's step-7 text (validation spec §0), byte for byte.
+/// The node's step-7 text (docs/validation.md §0), byte for byte.
 const STEP7_TEXT: &str = "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid machine node labels: 1 error occurred:\n\t* name \"team name\" is invalid\n\n\n\n\n\n";
 
 fn options() -> ClientOptions {

@@ -111,7 +111,7 @@ pub fn is_no_shell(exec: &super::env::ExecResult) -> bool {
     (exec.exit_code == 126 || exec.exit_code == 127) && is_oci_no_shell_line(&exec.first_line())
 }
 
-/// The OCI runtime's refusal of a missing program, matched on its stable parts (the spec: the prefix and
+/// The OCI runtime's refusal of a missing program, matched on its stable parts (docs/lab.md: the prefix and
 /// `executable file not found`; the rest varies with the engine).
 pub fn is_oci_no_shell_line(line: &str) -> bool {
     line.starts_with("OCI runtime exec failed") && line.contains("executable file not found")

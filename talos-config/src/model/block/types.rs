@@ -35,7 +35,7 @@ pub(crate) fn parse_bytes(text: &str) -> Result<f64, String> {
 /// `meta.ByteSize`: a byte count kept as the text it was written in (`2.5GiB`).
 ///
 /// Upstream gives it a `Merge` that always copies the patch value, so a patch that does not
-/// restate it clears it (merge.md §8.2/§8.3).
+/// restate it clears it (docs/merge.md §8.2/§8.3).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ByteSize {
     /// The text as written; `None` is the zero value.
@@ -188,7 +188,7 @@ impl Value for Size {
 }
 
 /// `cel.Expression`: CEL source text. Its `Merge` always copies the patch value, so a patch
-/// that does not restate it clears it (merge.md §8.3).
+/// that does not restate it clears it (docs/merge.md §8.3).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CelExpression(pub String);
 

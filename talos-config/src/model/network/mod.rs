@@ -1,5 +1,5 @@
 //! Document kinds of upstream `pkg/machinery/config/types/network` that Talos v1.13.9
-//! registers (Appendix B of the merge spec).
+//! registers (docs/merge.md Appendix B).
 
 use crate::document::{KindEntry, entry};
 

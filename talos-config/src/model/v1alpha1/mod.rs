@@ -1,5 +1,5 @@
 //! The legacy `v1alpha1` document (`version: v1alpha1`, `machine:`, `cluster:`) of upstream
-//! `pkg/machinery/config/types/v1alpha1`, field for field (merge.md Appendix A).
+//! `pkg/machinery/config/types/v1alpha1`, field for field (docs/merge.md Appendix A).
 
 use talos_config_derive::Talos;
 

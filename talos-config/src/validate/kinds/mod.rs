@@ -1,4 +1,4 @@
-//! `Validate` and `V1Alpha1ConflictValidate` of the new-style document kinds (validation.md §7):
+//! `Validate` and `V1Alpha1ConflictValidate` of the new-style document kinds (docs/validation.md §7):
 //! each error is one `errors.Join` part; "first error only" kinds return at most one.
 
 mod block;

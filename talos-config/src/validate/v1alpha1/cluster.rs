@@ -1,4 +1,4 @@
-//! `ClusterConfig.Validate(isControlPlane)` and `ValidateCNI` (validation.md §4.1, §4.7.1).
+//! `ClusterConfig.Validate(isControlPlane)` and `ValidateCNI` (docs/validation.md §4.1, §4.7.1).
 
 use std::collections::BTreeSet;
 

@@ -1,8 +1,8 @@
 //! `v1alpha1.Config.Validate`: every check of the legacy document, in Talos v1.13.9's order
-//! (validation.md §4), with Talos's messages and warnings; plus the machine-independent part of
+//! (docs/validation.md §4), with Talos's messages and warnings; plus the machine-independent part of
 //! `RuntimeValidate` ([`runtime_validate`]).
 //!
-//! Deterministic order where Talos iterates Go maps (validation.md §2.4): `apiServer.extraArgs`
+//! Deterministic order where Talos iterates Go maps (docs/validation.md §2.4): `apiServer.extraArgs`
 //! keys, `resources.requests`/`limits` keys and the `registries.config`/`mirrors` null checks
 //! are all visited in sorted (byte) key order, so the first hit in that order is reported.
 //!
@@ -551,7 +551,7 @@ fn validate_base_runtime_spec(machine: &MachineConfig, out: &mut Out) {
     }
 }
 
-/// The v1alpha1 part of the node-only `RuntimeValidate` (validation.md §4.12): the install disk
+/// The v1alpha1 part of the node-only `RuntimeValidate` (docs/validation.md §4.12): the install disk
 /// selector must compile (metal, not installed), the install-extensions deprecation warning is
 /// given again, and the kubelet image (and, on control-plane machines, the kube-apiserver,
 /// kube-controller-manager and kube-scheduler images) must carry a Kubernetes version Talos

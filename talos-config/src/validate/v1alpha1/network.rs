@@ -1,6 +1,6 @@
 //! `machine.network` of the legacy document: the bond/bridge membership pass,
 //! `ValidateNetworkDevices` (`CheckDeviceInterface`, `CheckDeviceAddressing`,
-//! `CheckDeviceRoutes`) and the legacy KubeSpan MTU (validation.md §4.8).
+//! `CheckDeviceRoutes`) and the legacy KubeSpan MTU (docs/validation.md §4.8).
 
 use std::collections::HashMap;
 

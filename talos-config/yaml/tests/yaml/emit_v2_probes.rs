@@ -1,4 +1,4 @@
-//! Probe tables S1-S64 and K1-K12 of merge.md §9.5 (yaml.v2 column). Generated from the spec
+//! Probe tables S1-S64 and K1-K12 of docs/merge.md §9.5 (yaml.v2 column). Generated from docs/merge.md
 //! tables; each test emits a whole document and compares every byte.
 
 use talos_yaml::Node;

@@ -1,4 +1,4 @@
-//! Probe tables S1-S64 and K1-K12 of merge.md §9.5 (go-yaml v4 columns). Generated from the
+//! Probe tables S1-S64 and K1-K12 of docs/merge.md §9.5 (go-yaml v4 columns). Generated from the
 //! spec tables; each test emits a whole document and compares every byte.
 
 use talos_yaml::emit_v4::emit_v4;

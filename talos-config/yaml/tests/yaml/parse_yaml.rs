@@ -1,4 +1,4 @@
-//! Tests of the YAML parser against go-yaml v4.0.0-rc.4 behaviour (merge.md §3, §4.1, §11.7,
+//! Tests of the YAML parser against go-yaml v4.0.0-rc.4 behaviour (docs/merge.md §3, §4.1, §11.7,
 //! §12 W12/W13, errata 9/10).
 
 use talos_yaml::parse::{YamlError, parse_documents};
@@ -233,7 +233,7 @@ fn complex_keys_and_nested_sequences() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Document counting (merge.md errata 10, §3 step 1, §4 step 2)
+// Document counting (docs/merge.md errata 10, §3 step 1, §4 step 2)
 
 #[test]
 fn document_counting() {
@@ -302,7 +302,7 @@ fn alias_errors() {
 
 #[test]
 fn tab_instead_of_spaces() {
-    // merge.md §11.7 "tab instead of spaces".
+    // docs/merge.md §11.7 "tab instead of spaces".
     assert_eq!(
         err(b"---\nkind: mock\napiVersion: v1alpha1\nspec:\n\tfoo: bar\n"),
         "yaml: while scanning for the next token at line 5: found character that cannot start any token"
@@ -418,7 +418,7 @@ fn depth_limits() {
 
 #[test]
 fn invalid_utf8() {
-    // merge.md §11.7 "internal error".
+    // docs/merge.md §11.7 "internal error".
     assert_eq!(err(b":   \xea"), "yaml: offset 4: incomplete UTF-8 octet sequence");
     assert_eq!(err(b"a: \xff"), "yaml: offset 3: invalid leading UTF-8 octet");
     assert_eq!(err(b"a: \xe2\x28\xa1"), "yaml: offset 4: invalid trailing UTF-8 octet");
