@@ -110,14 +110,14 @@ fn plain_error(message: String, at: Option<Pos>) -> YamlError {
 /// Aliases are expanded. Invalid UTF-8 is an error.
 pub fn parse_documents(input: &[u8]) -> Result<Vec<Node>, YamlError> {
     let decoded = reader::decode(input);
-    let scanner = Scanner::new(&decoded.chars, decoded.start_offset);
+    let scanner = Scanner::new(decoded.text, decoded.start_offset);
     let mut parser = Parser::new(scanner);
     let result = compose(&mut parser);
     if let Some(problem) = &decoded.problem {
         // go-yaml decodes its input in chunks: the decoding error surfaces as soon as the
         // scanner needs a character from the chunk that holds it, unless a syntax error came
         // first.
-        let surfaced = parser.scanner.max_seen.get() >= problem.surfaces_at_char;
+        let surfaced = parser.scanner.max_seen.get() >= problem.surfaces_at;
         if result.is_ok() || surfaced {
             return Err(YamlError {
                 message: format!("yaml: offset {}: {}", problem.offset, problem.problem),

@@ -9,14 +9,15 @@ const RAW_CHUNK: usize = 512;
 pub(super) struct ReaderProblem {
     pub offset: usize,
     pub problem: &'static str,
-    /// Number of characters go-yaml has decoded before the chunk holding the problem: the
-    /// error surfaces once the scanner asks for a character at this index or later.
-    pub surfaces_at_char: usize,
+    /// Where, in bytes of [`Decoded::text`], the chunk holding the problem starts: go-yaml
+    /// reports the problem once the scanner asks for a character at or after this point.
+    pub surfaces_at: usize,
 }
 
-/// The decoded input.
-pub(super) struct Decoded {
-    pub chars: Vec<char>,
+/// The input, checked once: the text go-yaml decodes before any problem (without the BOM), and
+/// the problem that stops it. The scanner reads the text as bytes; nothing is copied.
+pub(super) struct Decoded<'a> {
+    pub text: &'a str,
     /// Byte offset of the first character (3 after a BOM).
     pub start_offset: usize,
     pub problem: Option<ReaderProblem>,
@@ -33,13 +34,16 @@ fn allowed(value: u32) -> bool {
         || (0x10000..=0x10FFFF).contains(&value)
 }
 
-/// Decodes one character at `pos` (which is `< input.len()`); `end` is the end of the bytes
-/// available in the current chunk. Returns `Ok(None)` when the character is cut by the chunk
-/// end (and more input follows).
-fn decode_one(input: &[u8], pos: usize, end: usize) -> Result<Option<(char, usize)>, (usize, &'static str)> {
+/// Checks one character at `pos` (which is `< input.len()`); `end` is the end of the bytes
+/// available in the current chunk. Returns its width, or `Ok(None)` when the character is cut
+/// by the chunk end (and more input follows).
+fn check_one(input: &[u8], pos: usize, end: usize) -> Result<Option<usize>, (usize, &'static str)> {
     let Some(&first) = input.get(pos) else {
         return Ok(None);
     };
+    if first.is_ascii() {
+        return if allowed(u32::from(first)) { Ok(Some(1)) } else { Err((pos, "control characters are not allowed")) };
+    }
     let width = if first & 0x80 == 0 {
         1
     } else if first & 0xE0 == 0xC0 {
@@ -86,44 +90,38 @@ fn decode_one(input: &[u8], pos: usize, end: usize) -> Result<Option<(char, usiz
     if !allowed(value) {
         return Err((pos, "control characters are not allowed"));
     }
-    match char::from_u32(value) {
-        Some(c) => Ok(Some((c, width))),
-        None => Err((pos, "invalid Unicode character")),
-    }
+    Ok(Some(width))
 }
 
-/// Decodes the whole input; stops at the first problem.
-pub(super) fn decode(input: &[u8]) -> Decoded {
+/// Checks the whole input; stops at the first problem.
+pub(super) fn decode(input: &[u8]) -> Decoded<'_> {
     let start_offset = if input.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
-    let mut chars = Vec::with_capacity(input.len() - start_offset);
     let mut pos = start_offset;
     // go-yaml reads the first raw chunk (512 bytes) from the start of the input, BOM included.
     let mut chunk_end = RAW_CHUNK.min(input.len());
-    let mut chars_before_chunk = 0;
+    let mut chunk_start = start_offset;
+    let mut problem = None;
     while pos < input.len() {
         if pos >= chunk_end {
             // The next chunk: the raw buffer is refilled to 512 bytes from here.
-            chars_before_chunk = chars.len();
+            chunk_start = pos;
             chunk_end = (pos + RAW_CHUNK).min(input.len());
         }
-        match decode_one(input, pos, chunk_end) {
-            Ok(Some((c, width))) => {
-                chars.push(c);
-                pos += width;
-            }
+        match check_one(input, pos, chunk_end) {
+            Ok(Some(width)) => pos += width,
             Ok(None) => {
                 // A character cut by the chunk end: the leftover bytes start the next chunk.
-                chars_before_chunk = chars.len();
+                chunk_start = pos;
                 chunk_end = (pos + RAW_CHUNK).min(input.len());
             }
-            Err((offset, problem)) => {
-                return Decoded {
-                    chars,
-                    start_offset,
-                    problem: Some(ReaderProblem { offset, problem, surfaces_at_char: chars_before_chunk }),
-                };
+            Err((offset, what)) => {
+                problem = Some(ReaderProblem { offset, problem: what, surfaces_at: chunk_start - start_offset });
+                break;
             }
         }
     }
-    Decoded { chars, start_offset, problem: None }
+    // Every character up to `pos` was checked as UTF-8 above, so this cannot fail; an empty text
+    // would only hide input, never invent any.
+    let text = input.get(start_offset..pos).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or("");
+    Decoded { text, start_offset, problem }
 }

@@ -59,10 +59,11 @@ struct SimpleKey {
 }
 
 pub(super) struct Scanner<'a> {
-    chars: &'a [char],
+    /// The input (already checked by the reader); `pos` is a byte position in it.
+    text: &'a str,
     pos: usize,
     pub mark: Pos,
-    /// The highest character index looked at (to decide when a later decoding error surfaces).
+    /// The highest byte position looked at (to decide when a later decoding error surfaces).
     pub max_seen: Cell<usize>,
     tokens: VecDeque<Token>,
     tokens_parsed: usize,
@@ -101,10 +102,20 @@ fn is_alpha(c: char) -> bool {
 
 type R<T> = Result<T, Failure>;
 
+/// The byte length of the UTF-8 character starting with `first`.
+fn utf8_width(first: u8) -> usize {
+    match first {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
 impl<'a> Scanner<'a> {
-    pub fn new(chars: &'a [char], start_offset: usize) -> Self {
+    pub fn new(text: &'a str, start_offset: usize) -> Self {
         Scanner {
-            chars,
+            text,
             pos: 0,
             mark: Pos { index: 0, line: 0, column: 0, offset: start_offset },
             max_seen: Cell::new(0),
@@ -122,12 +133,21 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The character `k` characters ahead, `'\0'` past the end.
     fn ch(&self, k: usize) -> char {
-        let i = self.pos + k;
+        let bytes = self.text.as_bytes();
+        let mut i = self.pos;
+        for _ in 0..k {
+            i += bytes.get(i).map_or(1, |&b| utf8_width(b));
+        }
         if i > self.max_seen.get() {
             self.max_seen.set(i);
         }
-        self.chars.get(i).copied().unwrap_or('\0')
+        match bytes.get(i) {
+            Some(&b) if b.is_ascii() => char::from(b),
+            Some(_) => self.text.get(i..).and_then(|rest| rest.chars().next()).unwrap_or('\0'),
+            None => '\0',
+        }
     }
 
     fn check3(&self, c: char) -> bool {
@@ -136,10 +156,10 @@ impl<'a> Scanner<'a> {
 
     fn skip(&mut self) {
         let c = self.ch(0);
-        if is_z(c) && self.pos >= self.chars.len() {
+        if is_z(c) && self.pos >= self.text.len() {
             return;
         }
-        self.pos += 1;
+        self.pos += c.len_utf8();
         self.mark.index += 1;
         self.mark.column += 1;
         self.mark.offset += c.len_utf8();
@@ -154,7 +174,7 @@ impl<'a> Scanner<'a> {
             self.mark.column = 0;
             self.mark.line += 1;
         } else if is_break(c) {
-            self.pos += 1;
+            self.pos += c.len_utf8();
             self.mark.index += 1;
             self.mark.offset += c.len_utf8();
             self.mark.column = 0;
