@@ -50,7 +50,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     } else {
         crate::merge::read_file(Path::new(&args.config))?
     };
-    let config = Config::from_bytes(&bytes).map_err(|e| with_usage(CliError::new(e.to_string())))?;
+    let config = Config::from_vec(bytes).map_err(|e| with_usage(CliError::new(e.to_string())))?;
     let mode = Mode::parse(mode_arg).map_err(|e| with_usage(CliError::new(e)))?;
     let report = config.validate(mode, Options { strict: args.strict, installed: false });
 

@@ -6,7 +6,7 @@ use crate::document::Document;
 use crate::error::Error;
 use crate::model::registry::lookup;
 use crate::value::DecodeCx;
-use crate::yaml::emit_v4::emit_v4;
+use crate::yaml::emit_v4::{emit_v4, emit_v4_into};
 use crate::yaml::parse::parse_documents;
 use crate::yaml::{Node, NodeValue};
 
@@ -64,6 +64,21 @@ impl Config {
         Config::new(entries)
     }
 
+    /// [`Config::from_bytes`] that takes the bytes and frees them as soon as they are parsed, so
+    /// that a large config is in memory twice at most (as YAML nodes and as typed documents),
+    /// not three times.
+    ///
+    /// ```
+    /// use talos_config::Config;
+    /// let config = Config::from_vec(b"version: v1alpha1\nmachine:\n  type: worker\n".to_vec()).unwrap();
+    /// assert_eq!(config.docs().count(), 1);
+    /// ```
+    pub fn from_vec(bytes: Vec<u8>) -> Result<Config, Error> {
+        let roots = parse_roots(&bytes)?;
+        drop(bytes);
+        Config::new(entries_from_roots(roots, false)?)
+    }
+
     /// Builds a container, running upstream's `container.New` checks.
     pub(crate) fn new(entries: Vec<Entry>) -> Result<Config, Error> {
         check_container(&entries).map_err(Error::merge)?;
@@ -72,6 +87,14 @@ impl Config {
 
     /// The documents in upstream `Documents()` order: deletes aimed at the legacy document, the
     /// legacy document, then the others in container order.
+    pub(crate) fn into_documents(self) -> Vec<Entry> {
+        let (legacy, others): (Vec<Entry>, Vec<Entry>) = self.entries.into_iter().partition(Entry::targets_legacy);
+        let (deletes, docs): (Vec<Entry>, Vec<Entry>) =
+            legacy.into_iter().partition(|e| matches!(e, Entry::Delete(_)));
+        deletes.into_iter().chain(docs).chain(others).collect()
+    }
+
+    /// [`Config::into_documents`] of a copy.
     pub(crate) fn documents(&self) -> Vec<Entry> {
         let mut out: Vec<Entry> =
             self.entries.iter().filter(|e| matches!(e, Entry::Delete(_)) && e.targets_legacy()).cloned().collect();
@@ -99,20 +122,46 @@ impl Config {
     /// `talosctl machineconfig patch` writes after a strategic patch): the legacy document
     /// first, documents joined by `---\n`.
     pub fn encode(&self) -> String {
-        let legacy = self.entries.iter().filter(|e| e.targets_legacy() && matches!(e, Entry::Doc(_)));
-        let others = self.entries.iter().filter(|e| !(e.targets_legacy() && matches!(e, Entry::Doc(_))));
         let mut out = String::new();
-        for entry in legacy.chain(others) {
-            if !out.is_empty() {
-                out.push_str("---\n");
-            }
-            match entry {
-                Entry::Doc(d) => out.push_str(&emit_v4(&d.encode())),
-                // Upstream marshals an unmatched unnamed selector as an empty struct.
-                Entry::Delete(_) => out.push_str("{}\n"),
-            }
+        for entry in self.encode_order() {
+            Self::emit_entry(entry.map(|d| d.encode()), &mut out);
         }
         out
+    }
+
+    /// Like [`Config::encode`], consuming the config: each document's YAML tree is built, then
+    /// the typed documents are freed before any text is written, so that the config, its tree
+    /// and its text are never in memory all at once.
+    pub(crate) fn into_encoded(self) -> String {
+        let trees: Vec<Option<Node>> = self.encode_order().map(|entry| entry.map(|d| d.encode())).collect();
+        drop(self);
+        let mut out = String::new();
+        for tree in trees {
+            Self::emit_entry(tree, &mut out);
+        }
+        out
+    }
+
+    /// The entries in encoding order (documents aimed at the legacy document first): a typed
+    /// document, or `None` for an unmatched delete selector.
+    fn encode_order(&self) -> impl Iterator<Item = Option<&dyn Document>> {
+        let legacy = self.entries.iter().filter(|e| e.targets_legacy() && matches!(e, Entry::Doc(_)));
+        let others = self.entries.iter().filter(|e| !(e.targets_legacy() && matches!(e, Entry::Doc(_))));
+        legacy.chain(others).map(|entry| match entry {
+            Entry::Doc(d) => Some(d.as_ref()),
+            Entry::Delete(_) => None,
+        })
+    }
+
+    fn emit_entry(tree: Option<Node>, out: &mut String) {
+        if !out.is_empty() {
+            out.push_str("---\n");
+        }
+        match tree {
+            Some(tree) => emit_v4_into(&tree, out),
+            // Upstream marshals an unmatched unnamed selector as an empty struct.
+            None => out.push_str("{}\n"),
+        }
     }
 }
 
@@ -157,7 +206,16 @@ fn conflict_group(kind: &str) -> Option<u8> {
 /// Upstream decoder `parse`: every YAML document to typed documents (and, for patches,
 /// delete selectors), in file order; selectors of a document come before its content.
 pub(crate) fn load_entries(bytes: &[u8], allow_patch_delete: bool) -> Result<Vec<Entry>, Error> {
-    let roots = parse_documents(bytes).map_err(|e| Error::decode(format!("decode error: {e}"), e.line, e.column))?;
+    entries_from_roots(parse_roots(bytes)?, allow_patch_delete)
+}
+
+/// The YAML documents of a config or patch text.
+fn parse_roots(bytes: &[u8]) -> Result<Vec<Node>, Error> {
+    parse_documents(bytes).map_err(|e| Error::decode(format!("decode error: {e}"), e.line, e.column))
+}
+
+/// Decodes parsed documents into entries (each document's nodes are freed once decoded).
+fn entries_from_roots(roots: Vec<Node>, allow_patch_delete: bool) -> Result<Vec<Entry>, Error> {
     let mut out = Vec::new();
     let mut known: Vec<(String, String, String)> = Vec::new();
     for (index, root) in roots.into_iter().enumerate() {

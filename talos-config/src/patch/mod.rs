@@ -6,6 +6,8 @@ mod strategic;
 
 pub use strategic::strategic_merge;
 
+use std::borrow::Cow;
+
 use crate::config::{Config, Entry, load_entries};
 use crate::error::{Error, Location};
 use crate::json6902::{JsonPatch, YamlListError, apply_json6902};
@@ -127,23 +129,25 @@ pub fn load_patches<I: IntoIterator<Item = PatchSource>>(sources: I) -> Result<V
     Ok(out)
 }
 
-/// The state of `Apply`: raw bytes, or a decoded config.
-enum State {
-    Bytes(Vec<u8>),
+/// The state of `Apply`: raw bytes (the caller's input is borrowed, not copied), or a decoded
+/// config.
+enum State<'a> {
+    Bytes(Cow<'a, [u8]>),
     Config(Config),
 }
 
-impl State {
+impl State<'_> {
     fn into_bytes(self) -> Vec<u8> {
         match self {
-            State::Bytes(b) => b,
-            State::Config(c) => c.encode().into_bytes(),
+            State::Bytes(b) => b.into_owned(),
+            State::Config(c) => c.into_encoded().into_bytes(),
         }
     }
 
     fn into_config(self) -> Result<Config, Error> {
         match self {
-            State::Bytes(b) => Config::from_bytes(&b),
+            State::Bytes(Cow::Borrowed(b)) => Config::from_bytes(b),
+            State::Bytes(Cow::Owned(b)) => Config::from_vec(b),
             State::Config(c) => Ok(c),
         }
     }
@@ -164,7 +168,7 @@ impl State {
 /// );
 /// ```
 pub fn apply_patches(config: &[u8], patches: &[Patch]) -> Result<Vec<u8>, Error> {
-    Ok(apply(State::Bytes(config.to_vec()), patches)?.into_bytes())
+    Ok(apply(State::Bytes(Cow::Borrowed(config)), patches)?.into_bytes())
 }
 
 /// Applies patches to a loaded config (upstream `Apply(WithConfig(..))`); returns the bytes.
@@ -172,14 +176,16 @@ pub fn apply_patches_to_config(config: Config, patches: &[Patch]) -> Result<Vec<
     Ok(apply(State::Config(config), patches)?.into_bytes())
 }
 
-fn apply(mut state: State, patches: &[Patch]) -> Result<State, Error> {
+fn apply<'a>(mut state: State<'a>, patches: &[Patch]) -> Result<State<'a>, Error> {
     for patch in patches {
         state = match patch {
             Patch::Json6902(p) => {
-                let bytes = state.into_bytes();
-                let out = apply_json6902(&bytes, p)
-                    .map_err(|message| Error::Json6902 { message, location: Location::default() })?;
-                State::Bytes(out.into_bytes())
+                let out = match &state {
+                    State::Bytes(bytes) => apply_json6902(bytes, p),
+                    State::Config(c) => apply_json6902(c.encode().as_bytes(), p),
+                };
+                let out = out.map_err(|message| Error::Json6902 { message, location: Location::default() })?;
+                State::Bytes(Cow::Owned(out.into_bytes()))
             }
             Patch::Strategic(p) => State::Config(strategic_merge(state.into_config()?, p)?),
         };

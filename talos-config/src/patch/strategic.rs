@@ -71,7 +71,7 @@ impl Slots {
 
 /// Applies a strategic patch to a config (the config is not changed on error).
 pub fn strategic_merge(config: Config, patch: &StrategicPatch) -> Result<Config, Error> {
-    let mut left = Slots::new(config.documents());
+    let mut left = Slots::new(config.into_documents());
     for right in &patch.entries {
         let id = right.identity();
         let Some(pos) = left.find(&id) else {

@@ -4,7 +4,7 @@
 //! The emitter core is shared with the go-yaml v4 emitter (see `emit_v4`); this file selects
 //! the yaml.v2 parameters.
 
-use super::emit_v4::{Dialect, emit_document, sort_keys_v2_impl};
+use super::emit_v4::{Dialect, emit_document_into, sort_keys_v2_impl};
 use super::node::Node;
 
 /// Emits one document (no `---`), ending with a line break.
@@ -14,7 +14,9 @@ use super::node::Node;
 /// line break); `Plain` is for numbers, booleans and `null`; preserved styles are kept when the
 /// emitter allows them. Plain, single- and double-quoted values are wrapped at column 80.
 pub fn emit_v2(doc: &Node) -> String {
-    emit_document(doc, Dialect::V2)
+    let mut out = String::new();
+    emit_document_into(doc, Dialect::V2, &mut out);
+    out
 }
 
 /// Sorts mapping entries by yaml.v2's key order (docs/merge.md §3.2) on the scalar key text (stable;

@@ -14,7 +14,15 @@ use super::resolve::{
 
 /// Emits one document (no `---`), ending with a line break.
 pub fn emit_v4(doc: &Node) -> String {
-    emit_document(doc, Dialect::V4)
+    let mut out = String::new();
+    emit_v4_into(doc, &mut out);
+    out
+}
+
+/// Emits one document (no `---`), ending with a line break, at the end of `out`: several
+/// documents are written into one buffer without copying.
+pub fn emit_v4_into(doc: &Node, out: &mut String) {
+    emit_document_into(doc, Dialect::V4, out);
 }
 
 /// Sorts mapping entries by go-yaml v4's key order (docs/merge.md §9.3) on the scalar key text.
@@ -33,14 +41,14 @@ pub(crate) enum Dialect {
     V2,
 }
 
-/// Emits one document with the given dialect.
-pub(crate) fn emit_document(doc: &Node, dialect: Dialect) -> String {
-    let mut e = Emitter::new(dialect);
+/// Emits one document with the given dialect at the end of `out`.
+pub(crate) fn emit_document_into(doc: &Node, dialect: Dialect, out: &mut String) {
+    let mut e = Emitter::new(dialect, std::mem::take(out));
     e.emit_node(doc, false, false, false);
     // Document end: finish the last line.
     e.indent = -1;
     e.write_indent();
-    e.out
+    *out = e.out;
 }
 
 /// Stable merge sort of mapping entries by a key comparison on scalar text.
@@ -94,9 +102,13 @@ pub(crate) fn sort_entries(entries: &mut [(Node, Node)], cmp: fn(&str, &str) -> 
         std::mem::swap(&mut idx, &mut buf);
         width *= 2;
     }
-    let sorted: Vec<(Node, Node)> = idx.iter().map(|&i| entries[i].clone()).collect();
-    for (slot, item) in entries.iter_mut().zip(sorted) {
-        *slot = item;
+    // Move the entries into their sorted places (no subtree is copied).
+    let mut taken: Vec<Option<(Node, Node)>> =
+        entries.iter_mut().map(|e| Some(std::mem::replace(e, (Node::plain(""), Node::plain(""))))).collect();
+    for (slot, &i) in entries.iter_mut().zip(&idx) {
+        if let Some(item) = taken.get_mut(i).and_then(Option::take) {
+            *slot = item;
+        }
     }
 }
 
@@ -176,7 +188,8 @@ struct Emitter {
 }
 
 impl Emitter {
-    fn new(dialect: Dialect) -> Emitter {
+    /// An emitter at the start of a document, appending to `out`.
+    fn new(dialect: Dialect, out: String) -> Emitter {
         let (best_indent, best_width) = match dialect {
             Dialect::V4 => (4, i64::MAX),
             Dialect::V2 => (2, 80),
@@ -185,7 +198,7 @@ impl Emitter {
             dialect,
             best_indent,
             best_width,
-            out: String::new(),
+            out,
             column: 0,
             whitespace: true,
             indention: true,

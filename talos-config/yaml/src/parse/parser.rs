@@ -1,6 +1,8 @@
 //! The event parser: libyaml's state machine (iterative, no recursion) with go-yaml's
 //! problem/context texts.
 
+use std::rc::Rc;
+
 use super::scanner::{Scanner, Style, Tok, Token};
 use super::{Failure, FailureKind, Pos};
 
@@ -288,6 +290,8 @@ impl<'a> Parser<'a> {
             Tok::Scalar(value, style) => {
                 self.state = self.pop_state();
                 self.scanner.skip_token();
+                // The queue's copy is gone: the text is taken without copying it.
+                let value = Rc::try_unwrap(value).unwrap_or_else(|shared| shared.as_str().to_string());
                 Ok(Event::Scalar { value, style, anchor, tag, start })
             }
             Tok::FlowSequenceStart => {

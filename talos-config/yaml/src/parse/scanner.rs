@@ -2,6 +2,7 @@
 //! go-yaml's limits and problem/context texts.
 
 use std::cell::Cell;
+use std::rc::Rc;
 use std::collections::VecDeque;
 
 use super::{Failure, FailureKind, Pos};
@@ -40,7 +41,9 @@ pub(super) enum Tok {
     Alias(String),
     Anchor(String),
     Tag(String, String),
-    Scalar(String, Style),
+    /// The text is shared: the parser looks ahead by cloning tokens, which must not copy a
+    /// scalar's text (a 10 MiB inline manifest is one scalar).
+    Scalar(Rc<String>, Style),
 }
 
 #[derive(Clone, Debug)]
@@ -889,7 +892,7 @@ impl<'a> Scanner<'a> {
         if chomping == 1 {
             string.push_str(&trailing_breaks);
         }
-        self.push(Tok::Scalar(string, if literal { Style::Literal } else { Style::Folded }), start, end);
+        self.push(Tok::Scalar(Rc::new(string), if literal { Style::Literal } else { Style::Folded }), start, end);
         Ok(())
     }
 
@@ -1049,7 +1052,7 @@ impl<'a> Scanner<'a> {
         }
         self.skip();
         let end = self.mark;
-        self.push(Tok::Scalar(string, if single { Style::Single } else { Style::Double }), start, end);
+        self.push(Tok::Scalar(Rc::new(string), if single { Style::Single } else { Style::Double }), start, end);
         Ok(())
     }
 
@@ -1128,7 +1131,7 @@ impl<'a> Scanner<'a> {
                 break;
             }
         }
-        self.push(Tok::Scalar(string, Style::Plain), start, end);
+        self.push(Tok::Scalar(Rc::new(string), Style::Plain), start, end);
         if leading_blanks {
             self.simple_key_allowed = true;
         }
