@@ -227,6 +227,13 @@ impl Emitter {
         self.column += 1;
     }
 
+    /// Writes scalar content with no line break in it ([`Emitter::write_char`] for a run).
+    fn write_text(&mut self, text: &str) {
+        self.out.push_str(text);
+        let width = if text.is_ascii() { text.len() } else { text.chars().count() };
+        self.column += width as i64;
+    }
+
     fn write_break(&mut self, c: char) {
         if c == '\n' {
             self.put_break();
@@ -411,7 +418,6 @@ impl Emitter {
                 block_allowed: false,
             };
         }
-        let chars: Vec<char> = value.chars().collect();
         let mut block_indicators = false;
         let mut flow_indicators = false;
         let mut line_breaks = false;
@@ -431,11 +437,21 @@ impl Emitter {
             flow_indicators = true;
         }
         let mut preceded_by_whitespace = true;
-        let n = chars.len();
-        for i in 0..n {
-            let c = chars[i];
-            let followed_by_whitespace = i + 1 >= n || is_blank(chars[i + 1]);
-            if i == 0 {
+        let mut chars = value.chars().peekable();
+        let mut first = true;
+        while let Some(c) = chars.next() {
+            let next = chars.peek().copied();
+            if c.is_ascii_alphanumeric() {
+                // Never an indicator, a space, a break or unprintable: only the state moves on.
+                previous_space = false;
+                previous_break = false;
+                preceded_by_whitespace = false;
+                first = false;
+                continue;
+            }
+            let last = next.is_none();
+            let followed_by_whitespace = next.is_none_or(is_blank);
+            if first {
                 match c {
                     '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => {
                         flow_indicators = true;
@@ -476,10 +492,10 @@ impl Emitter {
                 special_characters = true;
             }
             if c == ' ' {
-                if i == 0 {
+                if first {
                     leading_space = true;
                 }
-                if i + 1 == n {
+                if last {
                     trailing_space = true;
                 }
                 if previous_break {
@@ -489,10 +505,10 @@ impl Emitter {
                 previous_break = false;
             } else if is_break(c) {
                 line_breaks = true;
-                if i == 0 {
+                if first {
                     leading_break = true;
                 }
-                if i + 1 == n {
+                if last {
                     trailing_break = true;
                 }
                 if previous_space {
@@ -505,6 +521,7 @@ impl Emitter {
                 previous_break = false;
             }
             preceded_by_whitespace = is_blankz(Some(c));
+            first = false;
         }
 
         let mut a = Analysis {
@@ -873,18 +890,24 @@ impl Emitter {
         self.put_break();
         self.whitespace = true;
         let mut breaks = true;
-        for c in value.chars() {
+        let mut rest = value;
+        // Line by line: each run of characters between breaks is written at once.
+        while let Some(c) = rest.chars().next() {
             if is_break(c) {
                 self.write_break(c);
                 breaks = true;
-            } else {
-                if breaks {
-                    self.write_indent();
-                }
-                self.write_char(c);
-                self.indention = false;
-                breaks = false;
+                rest = &rest[c.len_utf8()..];
+                continue;
             }
+            if breaks {
+                self.write_indent();
+            }
+            let end = rest.find(is_break).unwrap_or(rest.len());
+            let (line, after) = rest.split_at(end);
+            self.write_text(line);
+            self.indention = false;
+            breaks = false;
+            rest = after;
         }
     }
 

@@ -34,6 +34,12 @@ fn allowed(value: u32) -> bool {
         || (0x10000..=0x10FFFF).contains(&value)
 }
 
+/// Whether every character is one YAML allows (bytes first: most configs are ASCII).
+fn all_allowed(text: &str) -> bool {
+    let ascii_allowed_or_wide = |b: u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0x7E | 0x80..=0xFF);
+    text.bytes().all(ascii_allowed_or_wide) && (text.is_ascii() || text.chars().all(|c| allowed(u32::from(c))))
+}
+
 /// Checks one character at `pos` (which is `< input.len()`); `end` is the end of the bytes
 /// available in the current chunk. Returns its width, or `Ok(None)` when the character is cut
 /// by the chunk end (and more input follows).
@@ -96,6 +102,12 @@ fn check_one(input: &[u8], pos: usize, end: usize) -> Result<Option<usize>, (usi
 /// Checks the whole input; stops at the first problem.
 pub(super) fn decode(input: &[u8]) -> Decoded<'_> {
     let start_offset = if input.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
+    // The common case, checked fast: valid UTF-8 with only characters YAML allows.
+    if let Some(text) = input.get(start_offset..).and_then(|b| std::str::from_utf8(b).ok())
+        && all_allowed(text)
+    {
+        return Decoded { text, start_offset, problem: None };
+    }
     let mut pos = start_offset;
     // go-yaml reads the first raw chunk (512 bytes) from the start of the input, BOM included.
     let mut chunk_end = RAW_CHUNK.min(input.len());

@@ -190,6 +190,21 @@ impl<'a> Scanner<'a> {
         self.skip();
     }
 
+    /// Reads the characters up to the next line break or the end (`read` for a whole run).
+    fn read_to_break(&mut self, s: &mut String) {
+        let rest = self.text.get(self.pos..).unwrap_or("");
+        let end = rest.find(is_break).unwrap_or(rest.len());
+        let run = rest.get(..end).unwrap_or("");
+        let chars = if run.is_ascii() { run.len() } else { run.chars().count() };
+        s.push_str(run);
+        self.pos += end;
+        self.mark.index += chars;
+        self.mark.column += chars;
+        self.mark.offset += end;
+        // The character that ends the run is looked at, as the loop over `read` would.
+        self.ch(0);
+    }
+
     fn read_line(&mut self, s: &mut String) {
         let c = self.ch(0);
         match c {
@@ -880,9 +895,7 @@ impl<'a> Scanner<'a> {
             string.push_str(&trailing_breaks);
             trailing_breaks.clear();
             leading_blank = is_blank(self.ch(0));
-            while !is_breakz(self.ch(0)) {
-                self.read(&mut string);
-            }
+            self.read_to_break(&mut string);
             self.read_line(&mut leading_break);
             self.block_scalar_breaks(&mut indent, &mut trailing_breaks, start, &mut end)?;
         }
