@@ -122,9 +122,10 @@ fn main() -> ExitCode {
             return if err.use_stderr() { ExitCode::FAILURE } else { ExitCode::SUCCESS };
         }
     };
-    // YAML may nest 10,000 levels deep (go-yaml's limit) and the library recurses over it:
-    // run on a thread with a stack large enough for that (only touched pages are used).
-    let worker = std::thread::Builder::new().stack_size(1 << 30).spawn(move || match cli.command {
+    // The command runs on a worker thread so that a bug (a panic) still ends with a message and
+    // a distinct exit code. Its stack is the default: the library handles the deepest YAML
+    // (10,000 levels) on any stack by growing it on demand.
+    let worker = std::thread::Builder::new().spawn(move || match cli.command {
         Command::Merge(args) => merge::run(&args),
         Command::Validate(args) => validate::run(&args),
         #[cfg(feature = "lab")]

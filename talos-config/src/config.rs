@@ -89,8 +89,7 @@ impl Config {
     /// legacy document, then the others in container order.
     pub(crate) fn into_documents(self) -> Vec<Entry> {
         let (legacy, others): (Vec<Entry>, Vec<Entry>) = self.entries.into_iter().partition(Entry::targets_legacy);
-        let (deletes, docs): (Vec<Entry>, Vec<Entry>) =
-            legacy.into_iter().partition(|e| matches!(e, Entry::Delete(_)));
+        let (deletes, docs): (Vec<Entry>, Vec<Entry>) = legacy.into_iter().partition(|e| matches!(e, Entry::Delete(_)));
         deletes.into_iter().chain(docs).chain(others).collect()
     }
 

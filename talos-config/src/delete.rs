@@ -117,6 +117,15 @@ fn is_delete_pair(k: &Node, v: &Node) -> bool {
 
 /// Upstream `processNode`: true when `node` is to be removed from its parent.
 fn process(parent: Parent, node: &mut Node, path: &mut Vec<String>, out: &mut Vec<Marker>) -> Result<bool, String> {
+    crate::yaml::node::deep(|| process_at_depth(parent, node, path, out))
+}
+
+fn process_at_depth(
+    parent: Parent,
+    node: &mut Node,
+    path: &mut Vec<String>,
+    out: &mut Vec<Marker>,
+) -> Result<bool, String> {
     match &mut node.value {
         NodeValue::Mapping(entries, _) => {
             let mut i = 0;

@@ -40,7 +40,9 @@ pub fn manifests_for_mib(mib: usize) -> usize {
 /// 300 one-label patches (W3), as (name, text) pairs.
 pub fn label_patches(count: usize) -> Vec<(String, String)> {
     (0..count)
-        .map(|i| (format!("label-{i:03}.yaml"), format!("machine:\n  nodeLabels:\n    lab.talos.dev/label-{i}: value-{i}\n")))
+        .map(|i| {
+            (format!("label-{i:03}.yaml"), format!("machine:\n  nodeLabels:\n    lab.talos.dev/label-{i}: value-{i}\n"))
+        })
         .collect()
 }
 

@@ -323,7 +323,7 @@ fn deep_copy(v: &Json) -> Json {
         }
     }
     fn top(v: &Json) -> Json {
-        match v {
+        crate::yaml::node::deep(|| match v {
             Json::Nil => Json::Nil,
             Json::RawNil | Json::Null => Json::Null,
             Json::Bool(b) => Json::Bool(*b),
@@ -335,7 +335,7 @@ fn deep_copy(v: &Json) -> Json {
                 sorted.sort_by(|a, b| a.0.cmp(&b.0));
                 Json::Object(sorted)
             }
-        }
+        })
     }
     top(v)
 }
@@ -369,69 +369,71 @@ fn test(root: &mut Json, op: &Op) -> Result<(), String> {
 
 /// `lazyNode.equal(n, o)` for two non-nil nodes; `Err` where upstream dereferences nil.
 fn go_equal(n: &Json, o: &Json) -> Result<bool, String> {
-    match n {
-        Json::Object(_) | Json::Null => {
-            let empty = Vec::new();
-            let other = match o {
-                Json::Object(m) => m,
-                Json::Null => &empty,
-                _ => return Ok(false),
-            };
-            let mine = match n {
-                Json::Object(m) => m,
-                _ => &empty,
-            };
-            if mine.len() != other.len() {
-                return Ok(false);
-            }
-            for (k, v) in mine {
-                let Some((_, ov)) = other.iter().find(|(ok, _)| ok == k) else {
-                    return Ok(false);
+    crate::yaml::node::deep(|| {
+        match n {
+            Json::Object(_) | Json::Null => {
+                let empty = Vec::new();
+                let other = match o {
+                    Json::Object(m) => m,
+                    Json::Null => &empty,
+                    _ => return Ok(false),
                 };
-                let v_nil = matches!(v, Json::Nil);
-                let ov_nil = matches!(ov, Json::Nil);
-                if v_nil != ov_nil {
+                let mine = match n {
+                    Json::Object(m) => m,
+                    _ => &empty,
+                };
+                if mine.len() != other.len() {
                     return Ok(false);
                 }
-                if v_nil {
-                    continue;
+                for (k, v) in mine {
+                    let Some((_, ov)) = other.iter().find(|(ok, _)| ok == k) else {
+                        return Ok(false);
+                    };
+                    let v_nil = matches!(v, Json::Nil);
+                    let ov_nil = matches!(ov, Json::Nil);
+                    if v_nil != ov_nil {
+                        return Ok(false);
+                    }
+                    if v_nil {
+                        continue;
+                    }
+                    if !go_equal(v, ov)? {
+                        return Ok(false);
+                    }
                 }
-                if !go_equal(v, ov)? {
-                    return Ok(false);
-                }
+                Ok(true)
             }
-            Ok(true)
+            Json::Array(mine) => {
+                let empty = Vec::new();
+                let other = match o {
+                    Json::Array(a) => a,
+                    Json::Null => &empty,
+                    _ => return Ok(false),
+                };
+                if mine.len() != other.len() {
+                    return Ok(false);
+                }
+                for (v, ov) in mine.iter().zip(other) {
+                    if matches!(v, Json::Nil) || matches!(ov, Json::Nil) {
+                        return Err(NIL_DEREF.to_string());
+                    }
+                    if !go_equal(v, ov)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Json::Nil => Err(NIL_DEREF.to_string()),
+            // Leaves: compacted raw bytes must match.
+            Json::RawNil => Ok(matches!(o, Json::RawNil)),
+            leaf => Ok(match (leaf, o) {
+                (Json::Bool(a), Json::Bool(b)) => a == b,
+                (Json::Number(a), Json::Number(b)) => a == b,
+                (Json::String(a), Json::String(b)) => a == b,
+                _ => false,
+            }),
         }
-        Json::Array(mine) => {
-            let empty = Vec::new();
-            let other = match o {
-                Json::Array(a) => a,
-                Json::Null => &empty,
-                _ => return Ok(false),
-            };
-            if mine.len() != other.len() {
-                return Ok(false);
-            }
-            for (v, ov) in mine.iter().zip(other) {
-                if matches!(v, Json::Nil) || matches!(ov, Json::Nil) {
-                    return Err(NIL_DEREF.to_string());
-                }
-                if !go_equal(v, ov)? {
-                    return Ok(false);
-                }
-            }
-            Ok(true)
-        }
-        Json::Nil => Err(NIL_DEREF.to_string()),
-        // Leaves: compacted raw bytes must match.
-        Json::RawNil => Ok(matches!(o, Json::RawNil)),
-        leaf => Ok(match (leaf, o) {
-            (Json::Bool(a), Json::Bool(b)) => a == b,
-            (Json::Number(a), Json::Number(b)) => a == b,
-            (Json::String(a), Json::String(b)) => a == b,
-            _ => false,
-        }),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -444,12 +446,12 @@ mod tests {
     }
 
     fn ops(s: &str) -> Vec<Op> {
-        match parse(s.as_bytes()) {
-            Ok(Json::Array(items)) => items
+        match parse(s.as_bytes()).as_mut() {
+            Ok(Json::Array(items)) => std::mem::take(items)
                 .into_iter()
-                .map(|item| match item {
+                .map(|mut item| match &mut item {
                     Json::Object(fields) => Op {
-                        fields: fields
+                        fields: std::mem::take(fields)
                             .into_iter()
                             .map(|(k, v)| (k, if v == Json::Nil { Json::RawNil } else { v }))
                             .collect(),

@@ -139,44 +139,46 @@ impl V4 {
 
     /// A value decoded into `any`, then `json.Marshal`led; `top` selects the raw-`null` form.
     fn value(&mut self, n: &Node, top: bool) -> Result<Json, String> {
-        let tag = short_tag(n);
-        match &n.value {
-            NodeValue::Scalar(s) => Ok(match decode_scalar(s, tag.as_deref(), true)? {
-                GoScalar::Null => {
-                    if top {
-                        Json::Null
-                    } else {
-                        Json::Nil
+        crate::yaml::node::deep(|| {
+            let tag = short_tag(n);
+            match &n.value {
+                NodeValue::Scalar(s) => Ok(match decode_scalar(s, tag.as_deref(), true)? {
+                    GoScalar::Null => {
+                        if top {
+                            Json::Null
+                        } else {
+                            Json::Nil
+                        }
                     }
-                }
-                GoScalar::Bool(b) => Json::Bool(b),
-                GoScalar::Int(i) => Json::Number(i),
-                GoScalar::Float(f) => match go_json_float(f) {
-                    Some(t) => Json::Number(t),
-                    None => {
-                        self.marshal_error(unsupported_float(f));
-                        Json::Null
+                    GoScalar::Bool(b) => Json::Bool(b),
+                    GoScalar::Int(i) => Json::Number(i),
+                    GoScalar::Float(f) => match go_json_float(f) {
+                        Some(t) => Json::Number(t),
+                        None => {
+                            self.marshal_error(unsupported_float(f));
+                            Json::Null
+                        }
+                    },
+                    GoScalar::Str(b) => Json::String(go_encode_bytes(&b)),
+                }),
+                NodeValue::Sequence(items, _) => {
+                    let mut out = Vec::with_capacity(items.len());
+                    for item in items {
+                        out.push(self.value(item, false)?);
                     }
-                },
-                GoScalar::Str(b) => Json::String(go_encode_bytes(&b)),
-            }),
-            NodeValue::Sequence(items, _) => {
-                let mut out = Vec::with_capacity(items.len());
-                for item in items {
-                    out.push(self.value(item, false)?);
+                    Ok(Json::Array(out))
                 }
-                Ok(Json::Array(out))
-            }
-            NodeValue::Mapping(entries, _) => {
-                self.check_unique(entries)?;
-                let mut string_keys = true;
-                let members = self.mapping(entries, &mut string_keys, false)?;
-                if !string_keys {
-                    self.marshal_error("json: unsupported type: map[interface {}]interface {}".to_string());
+                NodeValue::Mapping(entries, _) => {
+                    self.check_unique(entries)?;
+                    let mut string_keys = true;
+                    let members = self.mapping(entries, &mut string_keys, false)?;
+                    if !string_keys {
+                        self.marshal_error("json: unsupported type: map[interface {}]interface {}".to_string());
+                    }
+                    Ok(Json::Object(members))
                 }
-                Ok(Json::Object(members))
             }
-        }
+        })
     }
 
     /// Decodes mapping entries (explicit keys first, merged keys only when absent).
@@ -320,23 +322,25 @@ pub(crate) fn yaml_to_json_v2(doc: &Node) -> Result<Json, String> {
 }
 
 fn v2_value(n: &Node) -> Result<Json, String> {
-    let tag = short_tag(n);
-    match &n.value {
-        NodeValue::Scalar(s) => match decode_scalar(s, tag.as_deref(), false)? {
-            GoScalar::Null => Ok(Json::Nil),
-            GoScalar::Bool(b) => Ok(Json::Bool(b)),
-            GoScalar::Int(i) => Ok(Json::Number(i)),
-            GoScalar::Float(f) => go_json_float(f).map(Json::Number).ok_or_else(|| unsupported_float(f)),
-            GoScalar::Str(b) => Ok(Json::String(go_encode_bytes(&b))),
-        },
-        NodeValue::Sequence(items, _) => items.iter().map(v2_value).collect::<Result<_, _>>().map(Json::Array),
-        NodeValue::Mapping(entries, _) => {
-            let mut members = Vec::new();
-            v2_mapping(entries, &mut members)?;
-            members.sort_by(|a, b| a.0.cmp(&b.0));
-            Ok(Json::Object(members))
+    crate::yaml::node::deep(|| {
+        let tag = short_tag(n);
+        match &n.value {
+            NodeValue::Scalar(s) => match decode_scalar(s, tag.as_deref(), false)? {
+                GoScalar::Null => Ok(Json::Nil),
+                GoScalar::Bool(b) => Ok(Json::Bool(b)),
+                GoScalar::Int(i) => Ok(Json::Number(i)),
+                GoScalar::Float(f) => go_json_float(f).map(Json::Number).ok_or_else(|| unsupported_float(f)),
+                GoScalar::Str(b) => Ok(Json::String(go_encode_bytes(&b))),
+            },
+            NodeValue::Sequence(items, _) => items.iter().map(v2_value).collect::<Result<_, _>>().map(Json::Array),
+            NodeValue::Mapping(entries, _) => {
+                let mut members = Vec::new();
+                v2_mapping(entries, &mut members)?;
+                members.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(Json::Object(members))
+            }
         }
-    }
+    })
 }
 
 /// yaml.v2 mapping decode: entries in order, later keys win; a merge is applied at its
@@ -474,35 +478,37 @@ fn yaml_v2_read_string(raw: &str) -> Result<String, String> {
 /// `ghodss.JSONToYAML` up to the emitter: the JSON re-read by yaml.v2 into `interface{}`, as the
 /// node tree yaml.v2's `Marshal` would print (keys sorted in yaml.v2 order).
 pub(crate) fn json_to_yaml_v2(j: &Json) -> Result<Node, String> {
-    Ok(match j {
-        Json::Nil | Json::RawNil | Json::Null => Node::null(),
-        Json::Bool(b) => Node::plain(if *b { "true" } else { "false" }),
-        Json::Number(text) => match resolve_v11(text) {
-            Resolved::Int(i) => Node::plain(i),
-            Resolved::Float(f) => Node::plain(format_float(f)),
-            Resolved::Null => Node::null(),
-            Resolved::Bool(b) => Node::plain(b.to_string()),
-            Resolved::Timestamp(_) | Resolved::Str => Node::go_string(text.clone()),
-        },
-        Json::String(raw) => Node::go_string(yaml_v2_read_string(raw)?),
-        Json::Array(items) => Node::sequence(items.iter().map(json_to_yaml_v2).collect::<Result<_, _>>()?),
-        Json::Object(members) => {
-            // json.Marshal writes keys in byte order; yaml.v2 keeps the last of equal keys.
-            let mut sorted: Vec<&(String, Json)> = members.iter().collect();
-            sorted.sort_by(|a, b| a.0.cmp(&b.0));
-            let mut entries: Vec<(String, Node)> = Vec::with_capacity(sorted.len());
-            for (k, v) in sorted {
-                let key = yaml_v2_read_string(&go_encode_string(k))?;
-                let value = json_to_yaml_v2(v)?;
-                if let Some(slot) = entries.iter_mut().find(|(ek, _)| *ek == key) {
-                    slot.1 = value;
-                } else {
-                    entries.push((key, value));
+    crate::yaml::node::deep(|| {
+        Ok(match j {
+            Json::Nil | Json::RawNil | Json::Null => Node::null(),
+            Json::Bool(b) => Node::plain(if *b { "true" } else { "false" }),
+            Json::Number(text) => match resolve_v11(text) {
+                Resolved::Int(i) => Node::plain(i),
+                Resolved::Float(f) => Node::plain(format_float(f)),
+                Resolved::Null => Node::null(),
+                Resolved::Bool(b) => Node::plain(b.to_string()),
+                Resolved::Timestamp(_) | Resolved::Str => Node::go_string(text.clone()),
+            },
+            Json::String(raw) => Node::go_string(yaml_v2_read_string(raw)?),
+            Json::Array(items) => Node::sequence(items.iter().map(json_to_yaml_v2).collect::<Result<_, _>>()?),
+            Json::Object(members) => {
+                // json.Marshal writes keys in byte order; yaml.v2 keeps the last of equal keys.
+                let mut sorted: Vec<&(String, Json)> = members.iter().collect();
+                sorted.sort_by(|a, b| a.0.cmp(&b.0));
+                let mut entries: Vec<(String, Node)> = Vec::with_capacity(sorted.len());
+                for (k, v) in sorted {
+                    let key = yaml_v2_read_string(&go_encode_string(k))?;
+                    let value = json_to_yaml_v2(v)?;
+                    if let Some(slot) = entries.iter_mut().find(|(ek, _)| *ek == key) {
+                        slot.1 = value;
+                    } else {
+                        entries.push((key, value));
+                    }
                 }
+                entries.sort_by(|a, b| key_cmp_v2(&a.0, &b.0));
+                Node::mapping(entries.into_iter().map(|(k, v)| (Node::go_string(k), v)).collect())
             }
-            entries.sort_by(|a, b| key_cmp_v2(&a.0, &b.0));
-            Node::mapping(entries.into_iter().map(|(k, v)| (Node::go_string(k), v)).collect())
-        }
+        })
     })
 }
 

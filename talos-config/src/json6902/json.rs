@@ -8,7 +8,9 @@ const MAX_NESTING_DEPTH: usize = 10_000;
 ///
 /// Leaves keep their exact text (the patch library compares leaves by their compacted bytes), and
 /// the three ways a Go `*lazyNode` can stand for `null` are kept apart.
-#[derive(Clone, Debug, PartialEq)]
+/// Values nest as deep as Go's decoder allows (10,000 levels): cloning, comparing and dropping
+/// never overflow the stack, on any thread.
+#[derive(Debug)]
 pub(crate) enum Json {
     /// A nil `*lazyNode`: a JSON `null` inside a decoded object or array, or an op without `value`.
     Nil,
@@ -24,6 +26,54 @@ pub(crate) enum Json {
     Array(Vec<Json>),
     /// Members in first-seen order; a repeated key replaces the earlier value (Go map semantics).
     Object(Vec<(String, Json)>),
+}
+
+impl Clone for Json {
+    fn clone(&self) -> Json {
+        crate::yaml::node::deep(|| match self {
+            Json::Nil => Json::Nil,
+            Json::RawNil => Json::RawNil,
+            Json::Null => Json::Null,
+            Json::Bool(b) => Json::Bool(*b),
+            Json::Number(n) => Json::Number(n.clone()),
+            Json::String(s) => Json::String(s.clone()),
+            Json::Array(items) => Json::Array(items.clone()),
+            Json::Object(members) => Json::Object(members.clone()),
+        })
+    }
+}
+
+impl PartialEq for Json {
+    fn eq(&self, other: &Json) -> bool {
+        crate::yaml::node::deep(|| match (self, other) {
+            (Json::Nil, Json::Nil) | (Json::RawNil, Json::RawNil) | (Json::Null, Json::Null) => true,
+            (Json::Bool(a), Json::Bool(b)) => a == b,
+            (Json::Number(a), Json::Number(b)) | (Json::String(a), Json::String(b)) => a == b,
+            (Json::Array(a), Json::Array(b)) => a == b,
+            (Json::Object(a), Json::Object(b)) => a == b,
+            _ => false,
+        })
+    }
+}
+
+/// Dropping never recurses: nested arrays and objects are moved to a list on the heap first.
+impl Drop for Json {
+    fn drop(&mut self) {
+        let mut pending = Vec::new();
+        defer_children(self, &mut pending);
+        while let Some(mut value) = pending.pop() {
+            defer_children(&mut value, &mut pending);
+        }
+    }
+}
+
+/// Moves the children of an array or object to `pending` (scalars are freed in place).
+fn defer_children(value: &mut Json, pending: &mut Vec<Json>) {
+    match value {
+        Json::Array(items) => pending.append(items),
+        Json::Object(members) => pending.extend(members.drain(..).map(|(_, v)| v)),
+        _ => {}
+    }
 }
 
 impl Json {
@@ -47,7 +97,7 @@ impl Json {
     }
 
     fn write_text(&self, out: &mut String) {
-        match self {
+        crate::yaml::node::deep(|| match self {
             Json::Nil | Json::RawNil | Json::Null => out.push_str("null"),
             Json::Bool(true) => out.push_str("true"),
             Json::Bool(false) => out.push_str("false"),
@@ -80,7 +130,7 @@ impl Json {
                 }
                 out.push('}');
             }
-        }
+        })
     }
 }
 

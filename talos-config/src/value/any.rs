@@ -5,11 +5,15 @@ use std::collections::BTreeMap;
 use super::collections::{MapValue, encode_map};
 use super::decode::is_null;
 use super::{DecodeCx, DeletePath, LOOKUP_FAILED, MergeFlags, Value};
+use crate::yaml::node::deep;
 use crate::yaml::resolve::{Resolved, format_float, resolve_v4};
 use crate::yaml::{Node, NodeValue, ScalarStyle};
 
 /// A Go `any` holding what go-yaml v4 decodes into it.
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// Values nest as deep as the YAML they come from (10,000 levels): cloning, comparing and
+/// dropping never overflow the stack, on any thread.
+#[derive(Debug, Default)]
 pub enum Any {
     /// `nil`.
     #[default]
@@ -28,6 +32,55 @@ pub enum Any {
     List(Vec<Any>),
     /// A `map[string]any`, keys in order.
     Map(BTreeMap<String, Any>),
+}
+
+impl Clone for Any {
+    fn clone(&self) -> Any {
+        deep(|| match self {
+            Any::Null => Any::Null,
+            Any::Bool(b) => Any::Bool(*b),
+            Any::Int(i) => Any::Int(i.clone()),
+            Any::Float(f) => Any::Float(*f),
+            Any::String(s) => Any::String(s.clone()),
+            Any::Time(t) => Any::Time(t.clone()),
+            Any::List(items) => Any::List(items.clone()),
+            Any::Map(map) => Any::Map(map.clone()),
+        })
+    }
+}
+
+impl PartialEq for Any {
+    fn eq(&self, other: &Any) -> bool {
+        deep(|| match (self, other) {
+            (Any::Null, Any::Null) => true,
+            (Any::Bool(a), Any::Bool(b)) => a == b,
+            (Any::Int(a), Any::Int(b)) | (Any::String(a), Any::String(b)) | (Any::Time(a), Any::Time(b)) => a == b,
+            (Any::Float(a), Any::Float(b)) => a == b,
+            (Any::List(a), Any::List(b)) => a == b,
+            (Any::Map(a), Any::Map(b)) => a == b,
+            _ => false,
+        })
+    }
+}
+
+/// Dropping never recurses: nested lists and maps are moved to a list on the heap first.
+impl Drop for Any {
+    fn drop(&mut self) {
+        let mut pending = Vec::new();
+        defer_children(self, &mut pending);
+        while let Some(mut value) = pending.pop() {
+            defer_children(&mut value, &mut pending);
+        }
+    }
+}
+
+/// Moves the children of a list or map to `pending` (scalars are freed in place).
+fn defer_children(value: &mut Any, pending: &mut Vec<Any>) {
+    match value {
+        Any::List(items) => pending.append(items),
+        Any::Map(map) => pending.extend(std::mem::take(map).into_values()),
+        _ => {}
+    }
 }
 
 impl Any {
@@ -63,54 +116,11 @@ impl Value for Any {
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        match &node.value {
-            NodeValue::Scalar(s) => {
-                if node.tag.as_deref() == Some("!!binary") {
-                    // go-yaml's `!!binary` decoding ([`super::decode_binary`]).
-                    return Any::String(String::decode(node, cx));
-                }
-                if s.style != ScalarStyle::Plain || node.tag.as_deref() == Some("!!str") {
-                    return Any::String(s.text.clone());
-                }
-                match resolve_v4(&s.text) {
-                    Resolved::Null => Any::Null,
-                    Resolved::Bool(b) => Any::Bool(b),
-                    Resolved::Int(i) => Any::Int(i),
-                    Resolved::Float(f) => Any::Float(f),
-                    Resolved::Timestamp(t) => Any::Time(t),
-                    Resolved::Str => Any::String(s.text.clone()),
-                }
-            }
-            NodeValue::Sequence(items, _) => Any::List(items.iter().map(|i| Any::decode(i, cx)).collect()),
-            NodeValue::Mapping(entries, _) => {
-                cx.check_duplicate_keys(entries);
-                let mut map = BTreeMap::new();
-                for (k, v) in entries {
-                    let key = match k.as_scalar() {
-                        Some(s) => s.text.clone(),
-                        None => {
-                            cx.error(k, "invalid map key");
-                            continue;
-                        }
-                    };
-                    map.insert(key, Any::decode(v, cx));
-                }
-                Any::Map(map)
-            }
-        }
+        deep(|| decode_any(node, cx))
     }
 
     fn encode(&self) -> Node {
-        match self {
-            Any::Null => Node::null(),
-            Any::Bool(b) => b.encode(),
-            Any::Int(i) => Node::plain(i.clone()),
-            Any::Float(f) => Node::plain(format_float(*f)),
-            Any::String(s) => Node::go_string(s.clone()),
-            Any::Time(t) => Node::plain(t.clone()),
-            Any::List(items) => Node::sequence(items.iter().map(Value::encode).collect()),
-            Any::Map(m) => encode_map(m.iter().map(|(k, v)| (k.as_str(), v.encode()))),
-        }
+        deep(|| self.encode_at_depth())
     }
 
     fn is_empty(&self) -> bool {
@@ -125,6 +135,71 @@ impl Value for Any {
     }
 
     fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+        deep(|| self.merge_at_depth(right))
+    }
+
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
+        deep(|| match self {
+            Any::Map(m) => delete_any_key(m, path),
+            _ => Err(LOOKUP_FAILED.into()),
+        })
+    }
+}
+
+/// [`Any`]'s `decode`, one level (the caller guards the stack).
+fn decode_any(node: &Node, cx: &mut DecodeCx) -> Any {
+    match &node.value {
+        NodeValue::Scalar(s) => {
+            if node.tag.as_deref() == Some("!!binary") {
+                // go-yaml's `!!binary` decoding ([`super::decode_binary`]).
+                return Any::String(String::decode(node, cx));
+            }
+            if s.style != ScalarStyle::Plain || node.tag.as_deref() == Some("!!str") {
+                return Any::String(s.text.clone());
+            }
+            match resolve_v4(&s.text) {
+                Resolved::Null => Any::Null,
+                Resolved::Bool(b) => Any::Bool(b),
+                Resolved::Int(i) => Any::Int(i),
+                Resolved::Float(f) => Any::Float(f),
+                Resolved::Timestamp(t) => Any::Time(t),
+                Resolved::Str => Any::String(s.text.clone()),
+            }
+        }
+        NodeValue::Sequence(items, _) => Any::List(items.iter().map(|i| Any::decode(i, cx)).collect()),
+        NodeValue::Mapping(entries, _) => {
+            cx.check_duplicate_keys(entries);
+            let mut map = BTreeMap::new();
+            for (k, v) in entries {
+                let key = match k.as_scalar() {
+                    Some(s) => s.text.clone(),
+                    None => {
+                        cx.error(k, "invalid map key");
+                        continue;
+                    }
+                };
+                map.insert(key, Any::decode(v, cx));
+            }
+            Any::Map(map)
+        }
+    }
+}
+
+impl Any {
+    fn encode_at_depth(&self) -> Node {
+        match self {
+            Any::Null => Node::null(),
+            Any::Bool(b) => b.encode(),
+            Any::Int(i) => Node::plain(i.clone()),
+            Any::Float(f) => Node::plain(format_float(*f)),
+            Any::String(s) => Node::go_string(s.clone()),
+            Any::Time(t) => Node::plain(t.clone()),
+            Any::List(items) => Node::sequence(items.iter().map(Value::encode).collect()),
+            Any::Map(m) => encode_map(m.iter().map(|(k, v)| (k.as_str(), v.encode()))),
+        }
+    }
+
+    fn merge_at_depth(&mut self, right: &Self) -> Result<(), String> {
         if std::mem::discriminant(self) != std::mem::discriminant(right) {
             return Err(format!(
                 "merge type mismatch left {} right {}",
@@ -144,13 +219,6 @@ impl Value for Any {
                 }
                 Ok(())
             }
-        }
-    }
-
-    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
-        match self {
-            Any::Map(m) => delete_any_key(m, path),
-            _ => Err(LOOKUP_FAILED.into()),
         }
     }
 }
@@ -214,8 +282,8 @@ impl Value for Unstructured {
         }
         match &node.value {
             NodeValue::Mapping(entries, _) if entries.is_empty() => Unstructured::default(),
-            NodeValue::Mapping(..) => match Any::decode(node, cx) {
-                Any::Map(m) => Unstructured { object: Some(m) },
+            NodeValue::Mapping(..) => match &mut Any::decode(node, cx) {
+                Any::Map(m) => Unstructured { object: Some(std::mem::take(m)) },
                 _ => Unstructured::default(),
             },
             _ => {

@@ -26,6 +26,7 @@ mod module_graph;
 mod net;
 mod properties;
 mod rules;
+mod stack_depth;
 mod validate_kinds;
 mod validate_snapshots;
 mod validate_v1alpha1;

@@ -7,7 +7,7 @@
 
 use std::cmp::Ordering;
 
-use super::node::{CollectionStyle, Node, NodeValue, ScalarStyle};
+use super::node::{CollectionStyle, Node, NodeValue, ScalarStyle, deep};
 use super::resolve::{
     key_cmp_v2, key_cmp_v4, needs_quotes_v2, needs_quotes_v4, resolve_v4, resolve_v11, resolves_to_non_str_v4,
 };
@@ -611,6 +611,10 @@ impl Emitter {
     /// `in_seq_item`: the node is a block sequence item (v4 indents its content by 2);
     /// `mapping_ctx`: the node is a mapping key or value; `simple_key`: a simple mapping key.
     fn emit_node(&mut self, node: &Node, in_seq_item: bool, mapping_ctx: bool, simple_key: bool) {
+        deep(|| self.emit_node_at_depth(node, in_seq_item, mapping_ctx, simple_key));
+    }
+
+    fn emit_node_at_depth(&mut self, node: &Node, in_seq_item: bool, mapping_ctx: bool, simple_key: bool) {
         match &node.value {
             NodeValue::Scalar(_) => self.emit_scalar(node, in_seq_item, simple_key),
             NodeValue::Sequence(items, style) => {

@@ -74,7 +74,6 @@ pub enum NodeValue {
 
 /// One YAML node: value, explicit tag (as written, e.g. `!!binary`; `None` when implicit) and
 /// position.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
     /// The scalar, sequence or mapping.
     pub value: NodeValue,
@@ -139,8 +138,103 @@ impl Node {
         }
     }
 
+    /// True for a sequence or mapping with at least one item.
+    pub fn has_children(&self) -> bool {
+        match &self.value {
+            NodeValue::Scalar(_) => false,
+            NodeValue::Sequence(items, _) => !items.is_empty(),
+            NodeValue::Mapping(entries, _) => !entries.is_empty(),
+        }
+    }
+
     /// The value under a scalar key of a mapping (first match).
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.as_mapping()?.iter().find(|(k, _)| k.as_scalar().is_some_and(|s| s.text == key)).map(|(_, v)| v)
     }
+}
+
+/// `Clone` and `PartialEq` recurse as deep as the tree; [`deep`] keeps that safe on any thread.
+impl Clone for Node {
+    fn clone(&self) -> Node {
+        deep(|| Node { value: self.value.clone(), tag: self.tag.clone(), mark: self.mark })
+    }
+}
+
+impl PartialEq for Node {
+    fn eq(&self, other: &Node) -> bool {
+        deep(|| self.value == other.value && self.tag == other.tag && self.mark == other.mark)
+    }
+}
+
+impl Eq for Node {}
+
+impl std::hash::Hash for Node {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        deep(|| {
+            self.value.hash(state);
+            self.tag.hash(state);
+            self.mark.hash(state);
+        });
+    }
+}
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        deep(|| {
+            f.debug_struct("Node")
+                .field("value", &self.value)
+                .field("tag", &self.tag)
+                .field("mark", &self.mark)
+                .finish()
+        })
+    }
+}
+
+/// Dropping never recurses: subtrees are moved to a list on the heap and freed one node at a
+/// time, so that a tree of any depth is freed on any thread.
+impl Drop for Node {
+    fn drop(&mut self) {
+        let mut pending = Vec::new();
+        defer_children(&mut self.value, &mut pending);
+        while let Some(mut node) = pending.pop() {
+            defer_children(&mut node.value, &mut pending);
+        }
+    }
+}
+
+/// Moves the children that have children of their own to `pending` (leaves are freed in place).
+fn defer_children(value: &mut NodeValue, pending: &mut Vec<Node>) {
+    let mut defer = |node: &mut Node| {
+        if node.has_children() {
+            pending.push(std::mem::replace(node, Node::plain("")));
+        }
+    };
+    match value {
+        NodeValue::Scalar(_) => {}
+        NodeValue::Sequence(items, _) => items.iter_mut().for_each(defer),
+        NodeValue::Mapping(entries, _) => entries.iter_mut().for_each(|(k, v)| {
+            defer(k);
+            defer(v);
+        }),
+    }
+}
+
+/// Stack left below which [`deep`] moves to a new segment, and that segment's size.
+const RED_ZONE: usize = 128 * 1024;
+const SEGMENT: usize = 2 * 1024 * 1024;
+
+/// Runs `f`, first moving to a new stack segment on the heap when less than 128 KiB of the
+/// current stack is left. Every recursive pass over a YAML tree (or a tree decoded from one)
+/// calls it once per level, so that the deepest input the parser accepts (10,000 levels, as
+/// go-yaml) is handled on any thread, even one with a 256 KiB stack.
+///
+/// ```
+/// fn depth(node: &talos_yaml::Node) -> usize {
+///     talos_yaml::node::deep(|| 1 + node.as_sequence().map_or(0, |items| items.iter().map(depth).max().unwrap_or(0)))
+/// }
+/// let doc = talos_yaml::parse::parse_documents(b"[[[x]]]").unwrap();
+/// assert_eq!(depth(&doc[0]), 4);
+/// ```
+pub fn deep<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
 }

@@ -2,8 +2,8 @@
 //! go-yaml's limits and problem/context texts.
 
 use std::cell::Cell;
-use std::rc::Rc;
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use super::{Failure, FailureKind, Pos};
 

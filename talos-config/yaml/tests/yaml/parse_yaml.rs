@@ -263,7 +263,9 @@ fn empty_and_null_documents() {
     assert_eq!(docs("null\n"), vec!["\"null\""]);
     assert_eq!(docs("--- |\n  x\n--- >\n  y\n"), vec!["|\"x\\n\"", ">\"y\\n\""]);
     let d = parse_documents(b"a: 1\n---\n").unwrap();
-    assert_eq!(d[1], Node { mark: d[1].mark, ..Node::plain("") });
+    let mut empty = Node::plain("");
+    empty.mark = d[1].mark;
+    assert_eq!(d[1], empty);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -390,17 +392,45 @@ fn other_syntax_errors() {
     );
 }
 
+/// Runs `f` on a thread with a 256 KiB stack.
+fn on_small_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new().stack_size(256 * 1024).spawn_scoped(scope, f).unwrap().join().unwrap()
+    })
+}
+
+#[test]
+fn deepest_trees_parse_emit_clone_compare_and_drop_on_a_small_stack() {
+    let flow_seq = format!("{}1{}\n", "[".repeat(10_000), "]".repeat(10_000));
+    let flow_map = format!("{}1{}\n", "{a: ".repeat(10_000), "}".repeat(10_000));
+    let block_seq = format!("{}1\n", "- ".repeat(10_000));
+    let block_map: String =
+        (0..10_000).map(|i| format!("{}a:{}\n", " ".repeat(i), if i == 9_999 { " 1" } else { "" })).collect();
+    for (shape, text) in [
+        ("flow sequence", flow_seq),
+        ("flow mapping", flow_map),
+        ("block sequence", block_seq),
+        ("block mapping", block_map),
+    ] {
+        on_small_stack(|| {
+            let docs = parse_documents(text.as_bytes()).unwrap_or_else(|e| panic!("{shape}: {e}"));
+            let copy = docs.clone();
+            assert!(copy == docs, "{shape}");
+            let v4 = talos_yaml::emit_v4::emit_v4(&docs[0]);
+            let v2 = talos_yaml::emit_v2::emit_v2(&docs[0]);
+            let reparsed = parse_documents(v4.as_bytes()).unwrap_or_else(|e| panic!("{shape}: {e}"));
+            assert!(talos_yaml::emit_v4::emit_v4(&reparsed[0]) == v4, "{shape}");
+            assert!(v2.len() >= 20_000, "{shape}");
+            assert!(format!("{copy:?}").len() > 10_000, "{shape}");
+            drop((docs, copy));
+        });
+    }
+}
+
 #[test]
 fn depth_limits() {
     let ok = format!("{}{}", "[".repeat(10000), "]".repeat(10000));
-    // Dropping a 10,000-level tree recurses: give the test thread room.
-    let n = std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(move || parse_documents(ok.as_bytes()).map(|d| d.len()))
-        .map(|h| h.join().ok())
-        .ok()
-        .flatten();
-    assert_eq!(n, Some(Ok(1)));
+    assert_eq!(parse_documents(ok.as_bytes()).map(|d| d.len()), Ok(1));
     let too_deep = format!("{}{}", "[".repeat(10001), "]".repeat(10001));
     assert_eq!(
         err(too_deep.as_bytes()),
