@@ -1,6 +1,8 @@
 //! A loaded machine configuration: the document container, and loading it from bytes exactly
 //! as Talos's `configloader` does (docs/merge.md §4).
 
+use std::collections::{HashMap, HashSet};
+
 use crate::delete::{Selector, extract_deletes};
 use crate::document::Document;
 use crate::error::Error;
@@ -167,7 +169,8 @@ impl Config {
 /// Upstream `container.New` checks.
 fn check_container(entries: &[Entry]) -> Result<(), String> {
     let mut legacy_seen = false;
-    let mut seen: Vec<(&'static str, &str)> = Vec::new();
+    // Earlier documents by name, kinds in order: only documents with the same name can clash.
+    let mut seen: HashMap<&str, Vec<&'static str>> = HashMap::new();
     for entry in entries {
         let Entry::Doc(d) = entry else { continue };
         if d.kind() == "v1alpha1" {
@@ -178,15 +181,16 @@ fn check_container(entries: &[Entry]) -> Result<(), String> {
             continue;
         }
         let (kind, name) = (d.kind(), d.name());
-        for (pk, pn) in &seen {
-            if *pk == kind && *pn == name {
+        let same_name = seen.entry(name).or_default();
+        for pk in same_name.iter() {
+            if *pk == kind {
                 return Err(format!("duplicate document: {kind}/{name}"));
             }
-            if *pn == name && conflict_group(pk).is_some() && conflict_group(pk) == conflict_group(kind) {
-                return Err(format!("conflicting documents: {pk}/{pn} and {kind}/{name}"));
+            if conflict_group(pk).is_some() && conflict_group(pk) == conflict_group(kind) {
+                return Err(format!("conflicting documents: {pk}/{name} and {kind}/{name}"));
             }
         }
-        seen.push((kind, name));
+        same_name.push(kind);
     }
     Ok(())
 }
@@ -216,7 +220,7 @@ fn parse_roots(bytes: &[u8]) -> Result<Vec<Node>, Error> {
 /// Decodes parsed documents into entries (each document's nodes are freed once decoded).
 fn entries_from_roots(roots: Vec<Node>, allow_patch_delete: bool) -> Result<Vec<Entry>, Error> {
     let mut out = Vec::new();
-    let mut known: Vec<(String, String, String)> = Vec::new();
+    let mut known: HashSet<(String, String, String)> = HashSet::new();
     for (index, root) in roots.into_iter().enumerate() {
         let line = root.mark.line;
         let root = if allow_patch_delete {
@@ -264,7 +268,7 @@ fn entries_from_roots(roots: Vec<Node>, allow_patch_delete: bool) -> Result<Vec<
                 Some(mark.column),
             )
         })?;
-        known.push(id);
+        known.insert(id);
         out.push(Entry::Doc(doc));
     }
     if out.is_empty() {

@@ -10,6 +10,7 @@ mod conformance;
 mod container;
 mod decoder;
 mod emit_documents;
+mod hostile;
 mod json6902_e2e;
 mod labels;
 mod large;

@@ -34,8 +34,21 @@ pub struct YamlError {
     pub column: Option<usize>,
 }
 
-/// Cap on the number of nodes that alias expansion may create in one stream.
-pub const MAX_ALIAS_EXPANSION: usize = 1_000_000;
+/// Text that aliases may repeat beyond the input's own size: an alias copies its anchor's
+/// scalars (Go shares them), so this bounds the memory a few aliases to a large scalar can take.
+pub const ALIAS_TEXT_ALLOWANCE: usize = 1 << 20;
+
+/// go-yaml's alias ratio rule (`allowedAliasRatio`): of the nodes decoded so far, the share that
+/// came from alias expansion may be 99% up to 400,000 nodes, falling to 10% at 4,000,000.
+fn allowed_alias_ratio(decoded: usize) -> f64 {
+    const LOW: usize = 400_000;
+    const HIGH: usize = 4_000_000;
+    match decoded {
+        d if d <= LOW => 0.99,
+        d if d >= HIGH => 0.10,
+        d => 0.99 - 0.89 * ((d - LOW) as f64 / (HIGH - LOW) as f64),
+    }
+}
 
 /// A position inside the decoded input: 0-based line and column (in characters), character
 /// index and byte offset into the original input.
@@ -110,9 +123,9 @@ fn plain_error(message: String, at: Option<Pos>) -> YamlError {
 /// Aliases are expanded. Invalid UTF-8 is an error.
 pub fn parse_documents(input: &[u8]) -> Result<Vec<Node>, YamlError> {
     let decoded = reader::decode(input);
-    let scanner = Scanner::new(decoded.text, decoded.start_offset);
+    let scanner = Scanner::new(&decoded.text, decoded.start_offset);
     let mut parser = Parser::new(scanner);
-    let result = compose(&mut parser);
+    let result = compose(&mut parser, input.len());
     if let Some(problem) = &decoded.problem {
         // go-yaml decodes its input in chunks: the decoding error surfaces as soon as the
         // scanner needs a character from the chunk that holds it, unless a syntax error came
@@ -134,14 +147,61 @@ struct Frame {
     node: Node,
     anchor: Option<String>,
     pending_key: Option<Node>,
-    /// Nodes in this subtree so far (for the alias expansion budget).
-    count: usize,
+    /// Nodes and scalar bytes in this subtree so far (for the alias budgets).
+    size: Size,
+}
+
+/// A subtree's node count and scalar text bytes.
+#[derive(Clone, Copy, Default)]
+struct Size {
+    nodes: usize,
+    bytes: usize,
+}
+
+impl Size {
+    fn add(&mut self, other: Size) {
+        self.nodes = self.nodes.saturating_add(other.nodes);
+        self.bytes = self.bytes.saturating_add(other.bytes);
+    }
 }
 
 struct Composer {
-    anchors: HashMap<String, (Node, usize)>,
+    anchors: HashMap<String, (Node, Size)>,
     open_anchors: Vec<String>,
-    expanded: usize,
+    /// Nodes decoded in this document, and how many came from alias expansion (go-yaml's
+    /// `decodeCount` and `aliasCount`).
+    decoded: usize,
+    from_aliases: usize,
+    /// Scalar bytes copied by aliases, and the most allowed: the input's size plus
+    /// [`ALIAS_TEXT_ALLOWANCE`].
+    alias_bytes: usize,
+    alias_bytes_limit: usize,
+}
+
+impl Composer {
+    /// Counts an alias's expansion; an error when it breaks go-yaml's ratio rule or copies too
+    /// much text.
+    fn expand_alias(&mut self, size: Size, at: Pos) -> Result<(), YamlError> {
+        self.decoded = self.decoded.saturating_add(size.nodes);
+        self.from_aliases = self.from_aliases.saturating_add(size.nodes);
+        if self.from_aliases > 100
+            && self.decoded > 1000
+            && self.from_aliases as f64 / self.decoded as f64 > allowed_alias_ratio(self.decoded)
+        {
+            return Err(plain_error("yaml: document contains excessive aliasing".to_string(), Some(at)));
+        }
+        self.alias_bytes = self.alias_bytes.saturating_add(size.bytes);
+        if self.alias_bytes > self.alias_bytes_limit {
+            return Err(plain_error(
+                format!(
+                    "yaml: document contains excessive aliasing: aliases repeat more than {} bytes of text (the input's size plus 1 MiB); write the text out where it is needed instead",
+                    self.alias_bytes_limit
+                ),
+                Some(at),
+            ));
+        }
+        Ok(())
+    }
 }
 
 fn short_tag(tag: Option<String>) -> Option<String> {
@@ -161,9 +221,16 @@ fn scalar_style(style: Style) -> ScalarStyle {
     }
 }
 
-fn compose(parser: &mut Parser<'_>) -> Result<Vec<Node>, YamlError> {
+fn compose(parser: &mut Parser<'_>, input_len: usize) -> Result<Vec<Node>, YamlError> {
     let mut docs = Vec::new();
-    let mut composer = Composer { anchors: HashMap::new(), open_anchors: Vec::new(), expanded: 0 };
+    let mut composer = Composer {
+        anchors: HashMap::new(),
+        open_anchors: Vec::new(),
+        decoded: 0,
+        from_aliases: 0,
+        alias_bytes: 0,
+        alias_bytes_limit: input_len.saturating_add(ALIAS_TEXT_ALLOWANCE),
+    };
     let mut stack: Vec<Frame> = Vec::new();
     let mut root: Option<Node> = None;
     loop {
@@ -173,11 +240,14 @@ fn compose(parser: &mut Parser<'_>) -> Result<Vec<Node>, YamlError> {
             Err(f) => return Err(f.into_error()),
         };
         // A finished node (scalar, alias copy or closed collection) and its subtree size.
-        let finished: Option<(Node, usize)> = match event {
+        let finished: Option<(Node, Size)> = match event {
             Event::StreamEnd => None,
             Event::DocumentStart => {
-                // go-yaml's decoder keeps anchors across the documents of a stream.
+                // go-yaml's decoder keeps anchors across the documents of a stream; its alias
+                // counts are per document.
                 root = None;
+                composer.decoded = 0;
+                composer.from_aliases = 0;
                 None
             }
             Event::DocumentEnd => {
@@ -188,25 +258,25 @@ fn compose(parser: &mut Parser<'_>) -> Result<Vec<Node>, YamlError> {
                 if composer.open_anchors.contains(&name) {
                     return Err(plain_error(format!("yaml: anchor '{name}' value contains itself"), Some(start)));
                 }
-                let Some((node, count)) = composer.anchors.get(&name) else {
+                let Some((node, size)) = composer.anchors.get(&name) else {
                     return Err(plain_error(format!("yaml: unknown anchor '{name}' referenced"), Some(start)));
                 };
-                composer.expanded = composer.expanded.saturating_add(*count);
-                if composer.expanded > MAX_ALIAS_EXPANSION {
-                    return Err(plain_error("yaml: document contains excessive aliasing".to_string(), Some(start)));
-                }
-                Some((node.clone(), *count))
+                let (node, size) = (node.clone(), *size);
+                composer.expand_alias(size, start)?;
+                Some((node, size))
             }
             Event::Scalar { value, style, anchor, tag, start } => {
+                composer.decoded = composer.decoded.saturating_add(1);
+                let size = Size { nodes: 1, bytes: value.len() };
                 let node = Node {
                     value: NodeValue::Scalar(Scalar { text: value, style: scalar_style(style) }),
                     tag: short_tag(tag),
                     mark: start.to_mark(),
                 };
                 if let Some(a) = anchor {
-                    composer.anchors.insert(a, (node.clone(), 1));
+                    composer.anchors.insert(a, (node.clone(), size));
                 }
-                Some((node, 1))
+                Some((node, size))
             }
             Event::SequenceStart { anchor, tag, flow, start } => {
                 open(&mut stack, &mut composer, anchor, tag, start, NodeValue::Sequence(Vec::new(), style_of(flow)));
@@ -222,13 +292,13 @@ fn compose(parser: &mut Parser<'_>) -> Result<Vec<Node>, YamlError> {
                 };
                 if let Some(a) = frame.anchor {
                     composer.open_anchors.retain(|x| *x != a);
-                    composer.anchors.insert(a, (frame.node.clone(), frame.count));
+                    composer.anchors.insert(a, (frame.node.clone(), frame.size));
                 }
-                Some((frame.node, frame.count))
+                Some((frame.node, frame.size))
             }
         };
-        if let Some((node, count)) = finished {
-            attach(&mut stack, &mut root, node, count);
+        if let Some((node, size)) = finished {
+            attach(&mut stack, &mut root, node, size);
         }
     }
     Ok(docs)
@@ -249,21 +319,22 @@ fn open(
     if let Some(a) = &anchor {
         composer.open_anchors.push(a.clone());
     }
+    composer.decoded = composer.decoded.saturating_add(1);
     stack.push(Frame {
         node: Node { value, tag: short_tag(tag), mark: start.to_mark() },
         anchor,
         pending_key: None,
-        count: 1,
+        size: Size { nodes: 1, bytes: 0 },
     });
 }
 
 /// Adds a finished node to the innermost open collection, or makes it the document root.
-fn attach(stack: &mut [Frame], root: &mut Option<Node>, node: Node, count: usize) {
+fn attach(stack: &mut [Frame], root: &mut Option<Node>, node: Node, size: Size) {
     let Some(frame) = stack.last_mut() else {
         *root = Some(node);
         return;
     };
-    frame.count = frame.count.saturating_add(count);
+    frame.size.add(size);
     match &mut frame.node.value {
         NodeValue::Sequence(items, _) => items.push(node),
         NodeValue::Mapping(entries, _) => match frame.pending_key.take() {

@@ -1,5 +1,7 @@
-//! Input decoding as go-yaml's reader does it: UTF-8 with an optional BOM, go-yaml's error texts
+//! Input decoding as go-yaml's reader does it: UTF-8 with an optional BOM or UTF-16 with its BOM, go-yaml's error texts
 //! and offsets, and the 512-byte chunking that decides when a decoding error surfaces.
+
+use std::borrow::Cow;
 
 /// Size of go-yaml's raw input buffer: the reader decodes the input in chunks of this size.
 const RAW_CHUNK: usize = 512;
@@ -17,7 +19,8 @@ pub(super) struct ReaderProblem {
 /// The input, checked once: the text go-yaml decodes before any problem (without the BOM), and
 /// the problem that stops it. The scanner reads the text as bytes; nothing is copied.
 pub(super) struct Decoded<'a> {
-    pub text: &'a str,
+    /// Borrowed from UTF-8 input; UTF-16 input is transcoded.
+    pub text: Cow<'a, str>,
     /// Byte offset of the first character (3 after a BOM).
     pub start_offset: usize,
     pub problem: Option<ReaderProblem>,
@@ -101,12 +104,15 @@ fn check_one(input: &[u8], pos: usize, end: usize) -> Result<Option<usize>, (usi
 
 /// Checks the whole input; stops at the first problem.
 pub(super) fn decode(input: &[u8]) -> Decoded<'_> {
+    if let Some(little_endian) = utf16_bom(input) {
+        return decode_utf16(input, little_endian);
+    }
     let start_offset = if input.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
     // The common case, checked fast: valid UTF-8 with only characters YAML allows.
     if let Some(text) = input.get(start_offset..).and_then(|b| std::str::from_utf8(b).ok())
         && all_allowed(text)
     {
-        return Decoded { text, start_offset, problem: None };
+        return Decoded { text: Cow::Borrowed(text), start_offset, problem: None };
     }
     let mut pos = start_offset;
     // go-yaml reads the first raw chunk (512 bytes) from the start of the input, BOM included.
@@ -135,5 +141,61 @@ pub(super) fn decode(input: &[u8]) -> Decoded<'_> {
     // Every character up to `pos` was checked as UTF-8 above, so this cannot fail; an empty text
     // would only hide input, never invent any.
     let text = input.get(start_offset..pos).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or("");
-    Decoded { text, start_offset, problem }
+    Decoded { text: Cow::Borrowed(text), start_offset, problem }
+}
+
+/// `Some(true)` for a UTF-16LE byte order mark (`FF FE`), `Some(false)` for UTF-16BE (`FE FF`).
+fn utf16_bom(input: &[u8]) -> Option<bool> {
+    match input {
+        [0xFF, 0xFE, ..] => Some(true),
+        [0xFE, 0xFF, ..] => Some(false),
+        _ => None,
+    }
+}
+
+/// UTF-16 input, as go-yaml reads it after its byte order mark: transcoded to UTF-8 up to the
+/// first problem, with go-yaml's texts and byte offsets. The problem surfaces at once (go-yaml
+/// would report it when the scanner reaches its 512-byte chunk; see KNOWN_GAPS.md).
+fn decode_utf16(input: &[u8], little_endian: bool) -> Decoded<'static> {
+    let unit = |at: usize| -> Option<u32> {
+        let pair = [*input.get(at)?, *input.get(at + 1)?];
+        Some(u32::from(if little_endian { u16::from_le_bytes(pair) } else { u16::from_be_bytes(pair) }))
+    };
+    let mut text = String::with_capacity(input.len() / 2);
+    let mut pos = 2;
+    let mut problem = None;
+    while pos < input.len() {
+        let Some(first) = unit(pos) else {
+            problem = Some((pos, "incomplete UTF-16 character"));
+            break;
+        };
+        let (value, width) = match first {
+            0xDC00..=0xDFFF => {
+                problem = Some((pos, "unexpected low surrogate area"));
+                break;
+            }
+            0xD800..=0xDBFF => match unit(pos + 2) {
+                None => {
+                    problem = Some((pos, "incomplete UTF-16 surrogate pair"));
+                    break;
+                }
+                Some(second @ 0xDC00..=0xDFFF) => (0x10000 + ((first & 0x3FF) << 10) + (second & 0x3FF), 4),
+                Some(_) => {
+                    problem = Some((pos + 2, "expected low surrogate area"));
+                    break;
+                }
+            },
+            _ => (first, 2),
+        };
+        match char::from_u32(value).filter(|_| allowed(value)) {
+            Some(c) => text.push(c),
+            None => {
+                problem = Some((pos, "control characters are not allowed"));
+                break;
+            }
+        }
+        pos += width;
+    }
+    let problem = problem.map(|(offset, problem)| ReaderProblem { offset, problem, surfaces_at: 0 });
+    Decoded { text: Cow::Owned(text), start_offset: 2, problem }
 }
