@@ -107,15 +107,15 @@ impl Value for bool {
     }
 }
 
-/// Decodes an integer node into the range `[min, max]` as go-yaml does (floats with an
-/// integral value in range are accepted too).
+/// Decodes an integer node into the range `[min, max]` as go-yaml v4 does: a float is accepted
+/// only when the conversion loses nothing (`1e3`, `2.0`; not `1.5` or `.5`).
 fn decode_int(node: &Node, cx: &mut DecodeCx, go_type: &str, min: i128, max: i128) -> i128 {
     if is_null(node) {
         return 0;
     }
     let parsed = match scalar_of(node) {
         Some((_, Resolved::Int(text))) => text.parse::<i128>().ok(),
-        Some((_, Resolved::Float(f))) if f.is_finite() => Some(f.trunc() as i128),
+        Some((_, Resolved::Float(f))) if f.is_finite() && f.fract() == 0.0 => Some(f as i128),
         _ => None,
     };
     match parsed {

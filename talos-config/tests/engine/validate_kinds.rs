@@ -70,6 +70,9 @@ fn kmsg_log() {
     assert_eq!(k("name: a\nurl: tcp://10.0.0.1\n"), "url port is required");
     assert_eq!(k("name: a\nurl: tcp://10.0.0.1:80\n"), "");
     assert_eq!(k("name: a\nurl: udp://[fd00::1]:514\n"), "");
+    // A bare `/` is an empty path (the form of Talos's own test data); the port is still needed.
+    assert_eq!(k("name: a\nurl: tcp://192.168.3.7:3478/\n"), "");
+    assert_eq!(k("name: a\nurl: tcp://some.destination/\n"), "url port is required");
 }
 
 #[test]

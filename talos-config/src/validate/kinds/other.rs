@@ -125,7 +125,8 @@ impl KmsgLogConfig {
         if u.scheme != b"tcp" && u.scheme != b"udp" {
             return Err(err("url scheme must be tcp:// or udp://", "url"));
         }
-        if !u.path.is_empty() {
+        // As for SideroLink's `apiUrl`, a bare `/` counts as empty.
+        if !u.path.is_empty() && u.path != b"/" {
             return Err(err("url path must be empty", "url"));
         }
         if url_port(&u.host).is_empty() {

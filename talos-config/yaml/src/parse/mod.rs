@@ -259,7 +259,12 @@ fn compose(parser: &mut Parser<'_>, input_len: usize) -> Result<Vec<Node>, YamlE
                     return Err(plain_error(format!("yaml: anchor '{name}' value contains itself"), Some(start)));
                 }
                 let Some((node, size)) = composer.anchors.get(&name) else {
-                    return Err(plain_error(format!("yaml: unknown anchor '{name}' referenced"), Some(start)));
+                    // go-yaml's composer gives this error the alias node's 1-based line and
+                    // column, and its error text then prints the column plus one.
+                    return Err(plain_error(
+                        format!("yaml: line {}, column {}: unknown anchor '{name}' referenced", start.line + 1, start.column + 2),
+                        Some(start),
+                    ));
                 };
                 let (node, size) = (node.clone(), *size);
                 composer.expand_alias(size, start)?;

@@ -216,7 +216,8 @@ impl<'a> Parser<'a> {
                     if version_seen {
                         return Err(perr(None, "found duplicate %YAML directive", t.start));
                     }
-                    if major != 1 || (minor != 1 && minor != 2) {
+                    // go-yaml accepts `%YAML 1.1` only (a `1.2` document is "incompatible").
+                    if major != 1 || minor != 1 {
                         return Err(perr(None, "found incompatible YAML document", t.start));
                     }
                     version_seen = true;

@@ -290,7 +290,14 @@ fn aliases_are_expanded() {
 
 #[test]
 fn alias_errors() {
-    assert_eq!(err(b"a: *nope\n"), "yaml: unknown anchor 'nope' referenced");
+    // go-yaml v4 rc.4's own test data: `a: *b` is `line 1, column 5` (the column printed is the
+    // alias's 1-based column plus one).
+    assert_eq!(err(b"a: *b\n"), "yaml: line 1, column 5: unknown anchor 'b' referenced");
+    assert_eq!(err(b"b: *a\na: &a {c: 1}\n"), "yaml: line 1, column 5: unknown anchor 'a' referenced");
+    assert_eq!(
+        err(b"machine:\n  nodeLabels:\n    kubernetes.io/hostname: *undefined\n"),
+        "yaml: line 3, column 30: unknown anchor 'undefined' referenced"
+    );
     assert_eq!(err(b"a: &x [*x]\n"), "yaml: anchor 'x' value contains itself");
     let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x,x]\n");
     for (prev, name) in ["a", "b", "c", "d", "e", "f", "g", "h"].iter().zip(["b", "c", "d", "e", "f", "g", "h", "i"]) {
@@ -390,6 +397,10 @@ fn other_syntax_errors() {
         err(b"%FOO\n---\na\n"),
         "yaml: while scanning a directive at line 1: line 1, column 5: found unknown directive name"
     );
+    // go-yaml reads YAML 1.1 documents only; the mark of this parser error is line 0.
+    assert_eq!(err(b"%YAML 1.2\n---\nmachine: {}\n"), "yaml: <unknown position>: found incompatible YAML document");
+    assert_eq!(err(b"%YAML 2.1\n---\na\n"), "yaml: <unknown position>: found incompatible YAML document");
+    assert_eq!(parse_documents(b"%YAML 1.1\n---\na: b\n").map(|d| d.len()), Ok(1));
 }
 
 /// Runs `f` on a thread with a 256 KiB stack.
