@@ -39,6 +39,6 @@ measure "W3 controlplane + 300 one-label patches" "$labctl" merge "$dir/controlp
 measure "W4 validate the 10.6 MiB result (container)" "$labctl" validate --mode container --config "$dir/merged-10.yaml"
 measure "W5 validate the worker fixture (container)" "$labctl" validate --mode container --config "$dir/worker.yaml"
 measure "W6 JSON6902 patch on the 10.6 MiB config (refused)" "$labctl" merge "$dir/big-10.yaml" -p "@$dir/json6902.yaml"
-measure "W7 50 MiB config + 1 patch" "$labctl" merge "$dir/big-50.yaml" -p "@$dir/label.yaml"
+measure "W7 56.7 MiB config + 1 patch" "$labctl" merge "$dir/big-50.yaml" -p "@$dir/label.yaml"
 "$labctl" merge "$dir/big-50.yaml" -p "@$dir/label.yaml" -o "$dir/merged-50.yaml"
-measure "W8 validate the 50 MiB result (container)" "$labctl" validate --mode container --config "$dir/merged-50.yaml"
+measure "W8 validate the 56.7 MiB result (container)" "$labctl" validate --mode container --config "$dir/merged-50.yaml"

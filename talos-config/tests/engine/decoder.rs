@@ -107,12 +107,16 @@ fn legacy_document_type_errors_have_a_double_space() {
 #[test]
 fn floats_into_integers_only_when_nothing_is_lost() {
     let mtu = |value: &str| {
-        format!("version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n        mtu: {value}\n")
+        format!(
+            "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n        mtu: {value}\n"
+        )
     };
     for value in [".5", "1.5", "-0.25"] {
         assert_eq!(
             load_err(mtu(value).as_bytes()),
-            format!("error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: construct errors:\n  line 7: cannot construct !!float `{value}` into int")
+            format!(
+                "error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: construct errors:\n  line 7: cannot construct !!float `{value}` into int"
+            )
         );
     }
     for (value, printed) in [("1e3", "1000"), ("1500.0", "1500")] {

@@ -262,7 +262,11 @@ fn compose(parser: &mut Parser<'_>, input_len: usize) -> Result<Vec<Node>, YamlE
                     // go-yaml's composer gives this error the alias node's 1-based line and
                     // column, and its error text then prints the column plus one.
                     return Err(plain_error(
-                        format!("yaml: line {}, column {}: unknown anchor '{name}' referenced", start.line + 1, start.column + 2),
+                        format!(
+                            "yaml: line {}, column {}: unknown anchor '{name}' referenced",
+                            start.line + 1,
+                            start.column + 2
+                        ),
                         Some(start),
                     ));
                 };
