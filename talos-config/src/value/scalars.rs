@@ -372,7 +372,9 @@ impl Value for FileMode {
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        FileMode(u32::decode(node, cx))
+        // A `uint32` underneath, but go-yaml names the field's own type in errors.
+        let mode = decode_int(node, cx, &Self::go_type(), 0, i128::from(u32::MAX));
+        FileMode(u32::try_from(mode).unwrap_or_default())
     }
 
     fn encode(&self) -> Node {

@@ -126,6 +126,14 @@ fn floats_into_integers_only_when_nothing_is_lost() {
 }
 
 #[test]
+fn construct_errors_name_the_fields_go_type() {
+    assert_eq!(
+        load_err(b"version: v1alpha1\nmachine:\n  type: worker\n  files:\n    - content: x\n      permissions: 0o666x\n      path: /a\n      op: create\n"),
+        "error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: construct errors:\n  line 6: cannot construct !!str `0o666x` into v1alpha1.FileMode"
+    );
+}
+
+#[test]
 fn duplicate_mapping_keys_are_construct_errors() {
     assert_eq!(
         load_err(b"machine:\n  type: worker\n  type: controlplane\n"),
