@@ -178,14 +178,23 @@ pub fn map_unknown_keys<V: Value>(node: &Node) -> Result<Option<Node>, String> {
     };
     let mut found = Vec::new();
     for (k, v) in entries {
-        if k.as_scalar().is_none() {
+        let Some(key) = k.as_scalar() else {
             return Err("unexpected mapping key type".into());
-        }
+        };
         if let Some(summary) = V::unknown_keys(v)? {
-            found.push((k.clone(), summary));
+            found.push((summary_key(k, &key.text), summary));
         }
     }
     Ok(if found.is_empty() { None } else { Some(sorted_mapping(found)) })
+}
+
+/// A key of an unknown-keys summary: upstream collects the summary in a Go `map[string]any`, so
+/// a key is printed as a Go string (quoted only when needed, whatever its style in the input);
+/// it keeps its position, which says where the first unknown key is.
+pub fn summary_key(original: &Node, text: &str) -> Node {
+    let mut key = Node::go_string(text);
+    key.mark = original.mark;
+    key
 }
 
 /// A mapping node with entries sorted in go-yaml's key order.

@@ -1,6 +1,6 @@
 //! The field-by-field half of struct types, implemented by `#[derive(Talos)]`.
 
-use super::collections::sorted_mapping;
+use super::collections::{sorted_mapping, summary_key};
 use super::decode::{construct_error, is_null};
 use super::{DecodeCx, DeletePath};
 use crate::yaml::{Node, NodeValue};
@@ -52,8 +52,8 @@ pub fn struct_unknown_keys<T: StructFields>(node: &Node) -> Result<Option<Node>,
             return Err("unexpected mapping key type".into());
         };
         match T::field_unknown_keys(&key.text, v)? {
-            None => found.push((k.clone(), v.clone())),
-            Some(Some(summary)) => found.push((k.clone(), summary)),
+            None => found.push((summary_key(k, &key.text), v.clone())),
+            Some(Some(summary)) => found.push((summary_key(k, &key.text), summary)),
             Some(None) => {}
         }
     }

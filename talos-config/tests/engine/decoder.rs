@@ -126,6 +126,16 @@ fn floats_into_integers_only_when_nothing_is_lost() {
 }
 
 #[test]
+fn unknown_keys_summary_prints_keys_as_go_strings() {
+    // Upstream collects the summary in a Go map: keys lose their quotes unless a plain key would
+    // read as something else (`<<` is the merge key); values keep their own style.
+    assert_eq!(
+        load_err(b"version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  discovery:\n    \"$patch\": replace\n    '<<': \"x\"\n"),
+        "error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\ncluster:\n    discovery:\n        $patch: replace\n        \"<<\": \"x\"\n"
+    );
+}
+
+#[test]
 fn construct_errors_name_the_fields_go_type() {
     assert_eq!(
         load_err(b"version: v1alpha1\nmachine:\n  type: worker\n  files:\n    - content: x\n      permissions: 0o666x\n      path: /a\n      op: create\n"),
