@@ -16,7 +16,7 @@ pub mod url;
 pub use any::{Any, Unstructured};
 pub(crate) use collections::go_slice_type;
 pub use collections::{
-    MapValue, decode_seq, delete_element, encode_map, map_unknown_keys, seq_unknown_keys, sorted_mapping,
+    MapValue, decode_seq, delete_element, encode_map, map_unknown_keys, seq_unknown_keys, sorted_mapping, summary_key,
 };
 pub use collections::{NilableVec, Replaced};
 pub use decode::{DecodeCx, construct_error};

@@ -340,6 +340,12 @@ rule!(
     "ERROR: patch delete: path 'machine.network.hostname' in document '/v1alpha1': failed to delete path 'machine.network.hostname': lookup failed"
 );
 rule!(
+    d_inside_a_certificate_and_key_pair_is_lookup_failed,
+    "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  ca:\n    crt: YQ==\n    key: YQ==\n",
+    ["cluster: {ca: {crt: {$patch: delete}}}"],
+    "ERROR: patch delete: path 'cluster.ca.crt' in document '/v1alpha1': failed to delete path 'cluster.ca.crt': lookup failed"
+);
+rule!(
     d_scalar_list_elements_cannot_be_deleted,
     "version: v1alpha1\nmachine:\n  type: worker\n  certSANs: [a, b]\n",
     ["machine:\n  certSANs:\n    - a\n    - x: a\n      $patch: delete\n"]

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::value::url::GoUrl;
-use crate::value::{DecodeCx, DeletePath, LOOKUP_FAILED, MergeFlags, Value, construct_error, encode_map, is_null};
+use crate::value::{DecodeCx, DeletePath, MergeFlags, Value, construct_error, encode_map, is_null};
 use crate::yaml::{Node, NodeValue, ScalarStyle};
 
 /// `v1alpha1.Env`: an alias of `map[string]string`.
@@ -310,7 +310,7 @@ fn pem_unknown_keys(node: &Node, keys: &[&str]) -> Result<Option<Node>, String> 
             return Err("unexpected mapping key type".into());
         };
         if !keys.contains(&key.text.as_str()) {
-            found.push((k.clone(), v.clone()));
+            found.push((crate::value::summary_key(k, &key.text), v.clone()));
         }
     }
     Ok(if found.is_empty() { None } else { Some(crate::value::sorted_mapping(found)) })
@@ -369,14 +369,8 @@ impl Value for PEMEncodedCertificateAndKey {
         Ok(())
     }
 
-    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
-        match (path.head(), path.is_last()) {
-            (Some("crt"), true) => self.crt = None,
-            (Some("key"), true) => self.key = None,
-            _ => return Err(LOOKUP_FAILED.into()),
-        }
-        Ok(())
-    }
+    // No `delete`: upstream's delete walker finds struct fields by their yaml tags, and the Go
+    // struct has none (it marshals itself), so a path into it is `lookup failed`.
 }
 
 /// `x509.PEMEncodedCertificate`: `crt` only.
