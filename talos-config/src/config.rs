@@ -9,7 +9,7 @@ use crate::error::Error;
 use crate::model::registry::lookup;
 use crate::value::DecodeCx;
 use crate::yaml::emit_v4::{emit_v4, emit_v4_into};
-use crate::yaml::parse::parse_documents;
+use crate::yaml::parse::{ParsedDocument, parse_stream};
 use crate::yaml::{Node, NodeValue};
 
 /// One entry of a container: a typed document, or a delete selector (only in loaded patches,
@@ -213,16 +213,17 @@ pub(crate) fn load_entries(bytes: &[u8], allow_patch_delete: bool) -> Result<Vec
 }
 
 /// The YAML documents of a config or patch text.
-fn parse_roots(bytes: &[u8]) -> Result<Vec<Node>, Error> {
-    parse_documents(bytes).map_err(|e| Error::decode(format!("decode error: {e}"), e.line, e.column))
+fn parse_roots(bytes: &[u8]) -> Result<Vec<ParsedDocument>, Error> {
+    parse_stream(bytes).map_err(|e| Error::decode(format!("decode error: {e}"), e.line, e.column))
 }
 
 /// Decodes parsed documents into entries (each document's nodes are freed once decoded).
-fn entries_from_roots(roots: Vec<Node>, allow_patch_delete: bool) -> Result<Vec<Entry>, Error> {
+fn entries_from_roots(roots: Vec<ParsedDocument>, allow_patch_delete: bool) -> Result<Vec<Entry>, Error> {
     let mut out = Vec::new();
     let mut known: HashSet<(String, String, String)> = HashSet::new();
-    for (index, root) in roots.into_iter().enumerate() {
-        let line = root.mark.line;
+    for (index, ParsedDocument { root, start }) in roots.into_iter().enumerate() {
+        // Upstream names the document node's line here: its `---` when there is one.
+        let line = start.line;
         let root = if allow_patch_delete {
             let (kept, selectors) = extract_deletes(root, index).map_err(|e| {
                 Error::decode(format!("error processing patch delete statements at line {line}: {e}"), Some(line), None)

@@ -127,6 +127,20 @@ rule!(
     "ERROR: error processing patch delete statements at line 1: cannot delete an inner key in 'machine.network.interfaces.[0].vip'"
 );
 rule!(
+    w10_delete_statement_line_is_the_documents_dashes,
+    W1_BASE,
+    ["---\nmachine:\n  network:\n    interfaces:\n      - interface: eth0\n        vip:\n          $patch: delete\n"],
+    "ERROR: error processing patch delete statements at line 1: cannot delete an inner key in 'machine.network.interfaces.[0].vip'"
+);
+rule!(
+    w10_delete_statement_line_of_a_later_document,
+    W1_BASE,
+    [
+        "machine: {}\n\n---\n\nmachine:\n  network:\n    interfaces:\n      - interface: eth0\n        vip:\n          $patch: delete\n"
+    ],
+    "ERROR: error processing patch delete statements at line 3: cannot delete an inner key in 'machine.network.interfaces.[0].vip'"
+);
+rule!(
     w10_delete_nested_list_element,
     "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n        vlans:\n          - vlanId: 100\n",
     [

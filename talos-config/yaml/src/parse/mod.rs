@@ -122,6 +122,26 @@ fn plain_error(message: String, at: Option<Pos>) -> YamlError {
 /// per document (an empty document, e.g. after a trailing `---`, is a plain empty scalar).
 /// Aliases are expanded. Invalid UTF-8 is an error.
 pub fn parse_documents(input: &[u8]) -> Result<Vec<Node>, YamlError> {
+    Ok(parse_stream(input)?.into_iter().map(|d| d.root).collect())
+}
+
+/// One document of a stream: its root node and where the document starts, as go-yaml's
+/// document node records it (the `---` or directive of an explicit document, else its content).
+#[derive(Debug)]
+pub struct ParsedDocument {
+    /// The document's root node.
+    pub root: Node,
+    /// Where the document starts.
+    pub start: Mark,
+}
+
+/// [`parse_documents`], with where each document starts.
+///
+/// ```
+/// let docs = talos_yaml::parse::parse_stream(b"---\na: 1\n").unwrap();
+/// assert_eq!((docs[0].start.line, docs[0].root.mark.line), (1, 2));
+/// ```
+pub fn parse_stream(input: &[u8]) -> Result<Vec<ParsedDocument>, YamlError> {
     let decoded = reader::decode(input);
     let scanner = Scanner::new(&decoded.text, decoded.start_offset);
     let mut parser = Parser::new(scanner);
@@ -221,7 +241,7 @@ fn scalar_style(style: Style) -> ScalarStyle {
     }
 }
 
-fn compose(parser: &mut Parser<'_>, input_len: usize) -> Result<Vec<Node>, YamlError> {
+fn compose(parser: &mut Parser<'_>, input_len: usize) -> Result<Vec<ParsedDocument>, YamlError> {
     let mut docs = Vec::new();
     let mut composer = Composer {
         anchors: HashMap::new(),
@@ -233,6 +253,7 @@ fn compose(parser: &mut Parser<'_>, input_len: usize) -> Result<Vec<Node>, YamlE
     };
     let mut stack: Vec<Frame> = Vec::new();
     let mut root: Option<Node> = None;
+    let mut doc_start = Mark::default();
     loop {
         let event = match parser.next_event() {
             Ok(Some(e)) => e,
@@ -242,7 +263,8 @@ fn compose(parser: &mut Parser<'_>, input_len: usize) -> Result<Vec<Node>, YamlE
         // A finished node (scalar, alias copy or closed collection) and its subtree size.
         let finished: Option<(Node, Size)> = match event {
             Event::StreamEnd => None,
-            Event::DocumentStart => {
+            Event::DocumentStart { start } => {
+                doc_start = start.to_mark();
                 // go-yaml's decoder keeps anchors across the documents of a stream; its alias
                 // counts are per document.
                 root = None;
@@ -251,7 +273,7 @@ fn compose(parser: &mut Parser<'_>, input_len: usize) -> Result<Vec<Node>, YamlE
                 None
             }
             Event::DocumentEnd => {
-                docs.push(root.take().unwrap_or_else(|| Node::plain("")));
+                docs.push(ParsedDocument { root: root.take().unwrap_or_else(|| Node::plain("")), start: doc_start });
                 None
             }
             Event::Alias { name, start } => {

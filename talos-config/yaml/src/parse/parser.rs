@@ -9,13 +9,35 @@ use super::{Failure, FailureKind, Pos};
 #[derive(Clone, Debug)]
 pub(super) enum Event {
     StreamEnd,
-    DocumentStart,
+    /// `start`: the first token of the document (its `---` or directive when explicit).
+    DocumentStart {
+        start: Pos,
+    },
     DocumentEnd,
-    Alias { name: String, start: Pos },
-    Scalar { value: String, style: Style, anchor: Option<String>, tag: Option<String>, start: Pos },
-    SequenceStart { anchor: Option<String>, tag: Option<String>, flow: bool, start: Pos },
+    Alias {
+        name: String,
+        start: Pos,
+    },
+    Scalar {
+        value: String,
+        style: Style,
+        anchor: Option<String>,
+        tag: Option<String>,
+        start: Pos,
+    },
+    SequenceStart {
+        anchor: Option<String>,
+        tag: Option<String>,
+        flow: bool,
+        start: Pos,
+    },
     SequenceEnd,
-    MappingStart { anchor: Option<String>, tag: Option<String>, flow: bool, start: Pos },
+    MappingStart {
+        anchor: Option<String>,
+        tag: Option<String>,
+        flow: bool,
+        start: Pos,
+    },
     MappingEnd,
 }
 
@@ -188,9 +210,10 @@ impl<'a> Parser<'a> {
             self.tag_directives.clear();
             self.states.push(State::DocumentEnd);
             self.state = State::BlockNode;
-            return Ok(Some(Event::DocumentStart));
+            return Ok(Some(Event::DocumentStart { start: t.start }));
         }
         if t.tok != Tok::StreamEnd {
+            let start = t.start;
             self.process_directives()?;
             let t = self.scanner.peek()?.clone();
             if t.tok != Tok::DocumentStart {
@@ -199,7 +222,7 @@ impl<'a> Parser<'a> {
             self.states.push(State::DocumentEnd);
             self.state = State::DocumentContent;
             self.scanner.skip_token();
-            return Ok(Some(Event::DocumentStart));
+            return Ok(Some(Event::DocumentStart { start }));
         }
         self.state = State::End;
         self.scanner.skip_token();
