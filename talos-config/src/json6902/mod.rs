@@ -12,7 +12,7 @@ use apply::Op;
 use json::Json;
 
 use crate::yaml::emit_v2::emit_v2;
-use crate::yaml::parse::parse_documents;
+use crate::yaml::parse::{parse_documents, parse_first_document};
 
 /// An RFC 6902 patch: ordered operations, each keeping the raw JSON of its fields.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -75,7 +75,9 @@ impl JsonPatch {
     /// then falls back to the JSON or strategic error) or `json.Marshal` failed (upstream
     /// returns that error, e.g. `json: unsupported value: NaN`).
     pub fn decode_yaml_list(bytes: &[u8]) -> Result<JsonPatch, YamlListError> {
-        let docs = parse_documents(bytes).map_err(|e| YamlListError::Decode(e.to_string()))?;
+        // `yaml.Unmarshal` reads the first document only: later ones are never parsed.
+        let first = parse_first_document(bytes).map_err(|e| YamlListError::Decode(e.to_string()))?;
+        let docs: Vec<_> = first.into_iter().map(|d| d.root).collect();
         let ops = convert::yaml_list_ops(&docs)?;
         Ok(JsonPatch { ops: ops.into_iter().map(|fields| Op { fields }).collect() })
     }

@@ -141,6 +141,14 @@ rule!(
     "ERROR: error processing patch delete statements at line 3: cannot delete an inner key in 'machine.network.interfaces.[0].vip'"
 );
 rule!(
+    // The YAML-list form of a JSON6902 patch is read like `yaml.Unmarshal`: the first document
+    // only (here empty, so no operations), whatever follows it.
+    json6902_yaml_list_reads_the_first_document_only,
+    "version: v1alpha1\nmachine:\n  type: worker\n---\napiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n",
+    ["---\n---\n- op: add\n  path: [unclosed\n"],
+    "ERROR: JSON6902 patches are not supported for multi-document machine configuration"
+);
+rule!(
     w10_delete_nested_list_element,
     "version: v1alpha1\nmachine:\n  type: worker\n  network:\n    interfaces:\n      - interface: eth0\n        vlans:\n          - vlanId: 100\n",
     [

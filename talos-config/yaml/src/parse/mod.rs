@@ -142,16 +142,33 @@ pub struct ParsedDocument {
 /// assert_eq!((docs[0].start.line, docs[0].root.mark.line), (1, 2));
 /// ```
 pub fn parse_stream(input: &[u8]) -> Result<Vec<ParsedDocument>, YamlError> {
+    parse_up_to(input, usize::MAX)
+}
+
+/// The first document only, as go-yaml's `Unmarshal` reads it: what follows it is not parsed,
+/// so a later syntax error goes unnoticed. `None` for a stream with no document.
+///
+/// ```
+/// let first = talos_yaml::parse::parse_first_document(b"a: 1\n---\n[unclosed\n").unwrap();
+/// assert_eq!(first.map(|d| d.root.get("a").is_some()), Some(true));
+/// ```
+pub fn parse_first_document(input: &[u8]) -> Result<Option<ParsedDocument>, YamlError> {
+    Ok(parse_up_to(input, 1)?.into_iter().next())
+}
+
+/// Parses at most `max_docs` documents.
+fn parse_up_to(input: &[u8], max_docs: usize) -> Result<Vec<ParsedDocument>, YamlError> {
     let decoded = reader::decode(input);
     let scanner = Scanner::new(&decoded.text, decoded.start_offset);
     let mut parser = Parser::new(scanner);
-    let result = compose(&mut parser, input.len());
+    let result = compose(&mut parser, input.len(), max_docs);
     if let Some(problem) = &decoded.problem {
         // go-yaml decodes its input in chunks: the decoding error surfaces as soon as the
         // scanner needs a character from the chunk that holds it, unless a syntax error came
-        // first.
+        // first; a whole stream parsed without error has read everything.
         let surfaced = parser.scanner.max_seen.get() >= problem.surfaces_at;
-        if result.is_ok() || surfaced {
+        let read_all = result.as_ref().is_ok_and(|docs| docs.len() < max_docs);
+        if read_all || surfaced {
             return Err(YamlError {
                 message: format!("yaml: offset {}: {}", problem.offset, problem.problem),
                 line: None,
@@ -241,7 +258,7 @@ fn scalar_style(style: Style) -> ScalarStyle {
     }
 }
 
-fn compose(parser: &mut Parser<'_>, input_len: usize) -> Result<Vec<ParsedDocument>, YamlError> {
+fn compose(parser: &mut Parser<'_>, input_len: usize, max_docs: usize) -> Result<Vec<ParsedDocument>, YamlError> {
     let mut docs = Vec::new();
     let mut composer = Composer {
         anchors: HashMap::new(),
@@ -274,6 +291,9 @@ fn compose(parser: &mut Parser<'_>, input_len: usize) -> Result<Vec<ParsedDocume
             }
             Event::DocumentEnd => {
                 docs.push(ParsedDocument { root: root.take().unwrap_or_else(|| Node::plain("")), start: doc_start });
+                if docs.len() >= max_docs {
+                    break;
+                }
                 None
             }
             Event::Alias { name, start } => {
