@@ -287,6 +287,9 @@ fn top_value(root: &Node, key: &str) -> String {
 /// with the position of the first offending node, when there is one.
 fn decode_document(root: &Node) -> Result<Box<dyn Document>, DecodeFailure> {
     let (entry, kind) = pick_kind(root).map_err(|e| (e, None))?;
+    if let Some((message, mark)) = crate::value::explicit_tag_error(root) {
+        return Err((format!("error decoding {kind} to {}: yaml: {message}", (entry.go_type)()), Some(mark)));
+    }
     let mut cx = DecodeCx::new();
     let doc = (entry.decode)(root, &mut cx);
     let first = cx.first_mark();

@@ -154,7 +154,8 @@ fn decode_any(node: &Node, cx: &mut DecodeCx) -> Any {
                 // go-yaml's `!!binary` decoding ([`super::decode_binary`]).
                 return Any::String(String::decode(node, cx));
             }
-            if s.style != ScalarStyle::Plain || node.tag.as_deref() == Some("!!str") {
+            let explicit = node.tag.as_deref().is_some_and(super::decode::is_resolvable_tag);
+            if (s.style != ScalarStyle::Plain && !explicit) || node.tag.as_deref() == Some("!!str") {
                 return Any::String(s.text.clone());
             }
             match resolve_v4(&s.text) {

@@ -131,6 +131,45 @@ pub fn construct_error(cx: &mut DecodeCx, node: &Node, go_type: &str) {
 
 use crate::gofmt::quote as go_quote;
 
+/// Explicit tags go-yaml resolves a scalar against (`resolvableTag`), besides `!!str`.
+pub(crate) fn is_resolvable_tag(tag: &str) -> bool {
+    matches!(tag, "!!bool" | "!!int" | "!!float" | "!!null" | "!!timestamp")
+}
+
+/// go-yaml's check of explicitly tagged scalars, which aborts decoding at the first one (in
+/// document order) whose text resolves to another type: `cannot construct !!str `yes` as a
+/// !!bool`. An `!!int` text passes as a `!!float`.
+pub fn explicit_tag_error(root: &Node) -> Option<(String, crate::yaml::Mark)> {
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        match &node.value {
+            NodeValue::Scalar(s) => {
+                let Some(tag) = node.tag.as_deref().filter(|t| is_resolvable_tag(t)) else { continue };
+                let resolved = match resolve_v4(&s.text) {
+                    Resolved::Null => "!!null",
+                    Resolved::Bool(_) => "!!bool",
+                    Resolved::Int(_) => "!!int",
+                    Resolved::Float(_) => "!!float",
+                    // A timestamp is only tried without a tag or with `!!timestamp`.
+                    Resolved::Timestamp(_) if tag == "!!timestamp" => "!!timestamp",
+                    Resolved::Timestamp(_) | Resolved::Str => "!!str",
+                };
+                if resolved != tag && !(tag == "!!float" && resolved == "!!int") {
+                    return Some((format!("cannot construct {resolved} `{}` as a {tag}", s.text), node.mark));
+                }
+            }
+            NodeValue::Sequence(items, _) => pending.extend(items.iter().rev()),
+            NodeValue::Mapping(entries, _) => {
+                for (k, v) in entries.iter().rev() {
+                    pending.push(v);
+                    pending.push(k);
+                }
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ pub use collections::{
     MapValue, decode_seq, delete_element, encode_map, map_unknown_keys, seq_unknown_keys, sorted_mapping, summary_key,
 };
 pub use collections::{NilableVec, Replaced};
-pub use decode::{DecodeCx, construct_error};
+pub use decode::{DecodeCx, construct_error, explicit_tag_error};
 pub use decode::{decode_binary, is_null};
 pub use scalars::{Duration, FileMode};
 pub use structs::{StructFields, decode_struct, struct_unknown_keys};

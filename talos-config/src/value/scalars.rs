@@ -9,8 +9,11 @@ use crate::yaml::{Node, NodeValue, ScalarStyle};
 fn scalar_of(node: &Node) -> Option<(&str, Resolved)> {
     match &node.value {
         NodeValue::Scalar(s) => {
+            // An explicit tag other than `!!str`/`!!binary` resolves the text even when quoted
+            // (`!!int '7'` is 7); a mismatch is caught before decoding (`explicit_tag_error`).
             let resolved = match node.tag.as_deref() {
                 Some("!!str") | Some("!!binary") => Resolved::Str,
+                Some(tag) if super::decode::is_resolvable_tag(tag) => resolve_v4(&s.text),
                 _ if s.style != ScalarStyle::Plain => Resolved::Str,
                 _ => resolve_v4(&s.text),
             };

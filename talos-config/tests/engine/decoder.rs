@@ -136,6 +136,26 @@ fn unknown_keys_summary_prints_keys_as_go_strings() {
 }
 
 #[test]
+fn explicit_tags_resolve_the_text_and_must_match_it() {
+    // `!!int '7'` is the integer 7, quotes or not.
+    let files = "version: v1alpha1\nmachine:\n  type: worker\n  files:\n    - content: x\n      permissions: !!int '7'\n      path: /a\n      op: create\n";
+    assert!(Config::from_bytes(files.as_bytes()).unwrap().encode().contains("\n          permissions: 0o7\n"));
+    // A tagged text that resolves to another type stops decoding, before any type error.
+    assert_eq!(
+        load_err(b"version: v1alpha1\nmachine:\n  type: !!bool 'yes'\n  certSANs: foo\n"),
+        "error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: cannot construct !!str `yes` as a !!bool"
+    );
+    assert_eq!(
+        load_err(b"version: v1alpha1\nmachine:\n  type: worker\n  nodeLabels:\n    a: !!int 2001-01-01\n"),
+        "error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: cannot construct !!str `2001-01-01` as a !!int"
+    );
+    // An integer passes as a float.
+    let ok =
+        "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  apiServer:\n    auditPolicy:\n      x: !!float 3\n";
+    assert!(Config::from_bytes(ok.as_bytes()).is_ok());
+}
+
+#[test]
 fn construct_errors_name_the_fields_go_type() {
     assert_eq!(
         load_err(b"version: v1alpha1\nmachine:\n  type: worker\n  files:\n    - content: x\n      permissions: 0o666x\n      path: /a\n      op: create\n"),
