@@ -156,6 +156,15 @@ fn explicit_tags_resolve_the_text_and_must_match_it() {
 }
 
 #[test]
+fn a_bom_after_the_start_is_part_of_the_key() {
+    // go-yaml escapes every character of a string that starts with a BOM.
+    assert_eq!(
+        load_err(b"cluster: {}\n\xef\xbb\xbfmachine:\n  type: worker\n"),
+        "error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\n\"\\uFEFF\\x6D\\x61\\x63\\x68\\x69\\x6E\\x65\":\n    type: worker\n"
+    );
+}
+
+#[test]
 fn construct_errors_name_the_fields_go_type() {
     assert_eq!(
         load_err(b"version: v1alpha1\nmachine:\n  type: worker\n  files:\n    - content: x\n      permissions: 0o666x\n      path: /a\n      op: create\n"),

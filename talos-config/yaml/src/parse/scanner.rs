@@ -369,7 +369,12 @@ impl<'a> Scanner<'a> {
 
     fn scan_to_next_token(&mut self) {
         loop {
-            if self.mark.column == 0 && self.ch(0) == '\u{FEFF}' {
+            // go-yaml v4 rc.4 means to let a BOM start a line, but its check looks at the start
+            // of its read buffer, not at the current character: with the input's own BOM
+            // already taken off, that is a second BOM at the very start, and then whatever
+            // character starts the line is skipped. (Buffer refills for inputs of many chunks
+            // can move the start; not emulated, see KNOWN_GAPS.md.)
+            if self.mark.column == 0 && self.text.starts_with('\u{FEFF}') {
                 self.skip();
             }
             while self.ch(0) == ' ' || ((self.flow_level > 0 || !self.simple_key_allowed) && self.ch(0) == '\t') {
