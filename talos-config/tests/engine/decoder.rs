@@ -165,6 +165,14 @@ fn a_bom_after_the_start_is_part_of_the_key() {
 }
 
 #[test]
+fn resolver_config_has_no_host_dns_in_v1_13_9() {
+    assert_eq!(
+        load_err(b"apiVersion: v1alpha1\nkind: ResolverConfig\nhostDNS:\n  enabled: true\n"),
+        "error decoding document v1alpha1/ResolverConfig/ (line 1): unknown keys found during decoding:\nhostDNS:\n    enabled: true\n"
+    );
+}
+
+#[test]
 fn construct_errors_name_the_fields_go_type() {
     assert_eq!(
         load_err(b"version: v1alpha1\nmachine:\n  type: worker\n  files:\n    - content: x\n      permissions: 0o666x\n      path: /a\n      op: create\n"),

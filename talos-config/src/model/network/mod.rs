@@ -13,8 +13,8 @@ pub use links::{
 };
 pub use other::{
     BlackholeRouteConfig, CommonProbeConfig, Dhcpv4Config, Dhcpv6Config, EthernetChannelsConfig, EthernetConfig,
-    EthernetRingsConfig, HcloudVipConfig, HostDnsConfig, HostnameConfig, IngressRule, KubeSpanConfig,
-    KubeSpanEndpointsConfig, KubeSpanFiltersConfig, Layer2VipConfig, LinkAliasConfig, LinkSelector, NameserverConfig,
+    EthernetRingsConfig, HcloudVipConfig, HostnameConfig, IngressRule, KubeSpanConfig, KubeSpanEndpointsConfig,
+    KubeSpanFiltersConfig, Layer2VipConfig, LinkAliasConfig, LinkSelector, NameserverConfig,
     NetworkDefaultActionConfig, NetworkRuleConfig, NtpConfig, PtpConfig, ResolverConfig, RoutingRuleConfig,
     RulePortSelector, SearchDomainsConfig, StaticHostConfig, TcpProbeConfig, TimeSyncConfig,
 };

@@ -443,21 +443,6 @@ pub struct SearchDomainsConfig {
     pub disable_default: Option<bool>,
 }
 
-/// `network.HostDNSConfig`.
-#[derive(Talos, Clone, Debug, Default, PartialEq)]
-#[talos(go = "network.HostDNSConfig")]
-pub struct HostDnsConfig {
-    /// Turns the host DNS resolver on.
-    #[talos(key = "enabled", omitempty, go_name = "HostDNSEnabled")]
-    pub enabled: Option<bool>,
-    /// Makes CoreDNS forward to the host resolver.
-    #[talos(key = "forwardKubeDNSToHost", omitempty, go_name = "HostDNSForwardKubeDNSToHost")]
-    pub forward_kube_dns_to_host: Option<bool>,
-    /// Lets the host resolver answer the cluster members' names.
-    #[talos(key = "resolveMemberNames", omitempty, go_name = "HostDNSResolveMemberNames")]
-    pub resolve_member_names: Option<bool>,
-}
-
 /// `ResolverConfig` (unnamed).
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "network.ResolverConfigV1Alpha1")]
@@ -471,9 +456,6 @@ pub struct ResolverConfig {
     /// The DNS search domains the host uses.
     #[talos(key = "searchDomains", omitempty, go_name = "ResolverSearchDomains")]
     pub search_domains: SearchDomainsConfig,
-    /// The caching host DNS resolver.
-    #[talos(key = "hostDNS", omitempty, go_name = "ResolverHostDNS")]
-    pub host_dns: HostDnsConfig,
 }
 
 /// `network.NTPConfig`.
