@@ -115,6 +115,10 @@ impl Value for Any {
         "interface {}".into()
     }
 
+    fn go_nillable() -> bool {
+        true
+    }
+
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         deep(|| decode_any(node, cx))
     }

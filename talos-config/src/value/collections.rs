@@ -13,6 +13,10 @@ impl<T: Value> Value for Vec<T> {
         format!("[]{}", T::go_type())
     }
 
+    fn go_nillable() -> bool {
+        true
+    }
+
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         decode_seq(node, cx, &Self::go_type())
     }
@@ -49,7 +53,10 @@ pub fn decode_seq<T: Value>(node: &Node, cx: &mut DecodeCx, go_type: &str) -> Ve
         return Vec::new();
     }
     match &node.value {
-        NodeValue::Sequence(items, _) => items.iter().map(|i| T::decode(i, cx)).collect(),
+        // go-yaml drops a `null` element that the element type cannot hold.
+        NodeValue::Sequence(items, _) => {
+            items.iter().filter(|i| T::go_nillable() || !is_null(i)).map(|i| T::decode(i, cx)).collect()
+        }
         _ => {
             construct_error(cx, node, go_type);
             Vec::new()
@@ -111,6 +118,10 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
         format!("map[string]{}", V::go_type())
     }
 
+    fn go_nillable() -> bool {
+        true
+    }
+
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         let mut out = BTreeMap::new();
         if is_null(node) {
@@ -120,6 +131,10 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
             NodeValue::Mapping(entries, _) => {
                 cx.check_duplicate_keys(entries);
                 for (k, v) in entries {
+                    // A `null` key does not decode into a Go string: go-yaml skips the entry.
+                    if is_null(k) {
+                        continue;
+                    }
                     let key = String::decode(k, cx);
                     out.insert(key, V::decode(v, cx));
                 }
@@ -235,6 +250,10 @@ impl<T: Value> Value for Replaced<T> {
         T::go_type()
     }
 
+    fn go_nillable() -> bool {
+        T::go_nillable()
+    }
+
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         if is_null(node) { Replaced(None) } else { Replaced(Some(T::decode(node, cx))) }
     }
@@ -294,6 +313,10 @@ impl<T: Value> Value for NilableVec<T> {
         <Vec<T>>::go_type()
     }
 
+    fn go_nillable() -> bool {
+        true
+    }
+
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         if is_null(node) { NilableVec(None) } else { NilableVec(Some(<Vec<T>>::decode(node, cx))) }
     }
@@ -342,6 +365,10 @@ macro_rules! go_slice_type {
         impl $crate::value::Value for $name {
             fn go_type() -> String {
                 $go.into()
+            }
+
+            fn go_nillable() -> bool {
+                true
             }
 
             fn decode(node: &$crate::yaml::Node, cx: &mut $crate::value::DecodeCx) -> Self {

@@ -71,6 +71,13 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
     /// `v1alpha1.NetworkDeviceList`, `*v1alpha1.MachineConfig`).
     fn go_type() -> String;
 
+    /// True when the Go type is a pointer, interface, map or slice: a YAML `null` decodes into
+    /// it (as nil). Into any other type a `null` fails silently, so go-yaml drops a `null`
+    /// element of a list of such values.
+    fn go_nillable() -> bool {
+        false
+    }
+
     /// Decodes `node` like go-yaml's `Decode` into a fresh Go value of this type. Type errors are
     /// recorded in `cx` (decoding goes on, as go-yaml does), and the zero value stands in.
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self;

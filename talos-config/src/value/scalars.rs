@@ -203,6 +203,10 @@ impl<T: Value> Value for Option<T> {
         format!("*{}", T::go_type())
     }
 
+    fn go_nillable() -> bool {
+        true
+    }
+
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         if is_null(node) { None } else { Some(T::decode(node, cx)) }
     }
@@ -252,6 +256,10 @@ impl<T: Value> Value for Option<T> {
 impl<T: Value> Value for Box<T> {
     fn go_type() -> String {
         T::go_type()
+    }
+
+    fn go_nillable() -> bool {
+        true
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {

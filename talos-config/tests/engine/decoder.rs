@@ -173,6 +173,17 @@ fn resolver_config_has_no_host_dns_in_v1_13_9() {
 }
 
 #[test]
+fn nulls_that_the_go_type_cannot_hold_are_dropped() {
+    // A `null` list element of a struct type, and a `null` key of a string map, are skipped by
+    // go-yaml; a `null` element of a list of pointers or maps stays.
+    let text = "version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraMounts: [null]\n  nodeLabels: {null: z, a: b}\n  certSANs: [x, null]\n";
+    assert_eq!(
+        Config::from_bytes(text.as_bytes()).unwrap().encode(),
+        "version: v1alpha1\nmachine:\n    type: worker\n    token: \"\"\n    certSANs:\n        - x\n    kubelet: {}\n    nodeLabels:\n        a: b\ncluster: null\n"
+    );
+}
+
+#[test]
 fn construct_errors_name_the_fields_go_type() {
     assert_eq!(
         load_err(b"version: v1alpha1\nmachine:\n  type: worker\n  files:\n    - content: x\n      permissions: 0o666x\n      path: /a\n      op: create\n"),

@@ -124,6 +124,10 @@ impl Value for Args {
         "v1alpha1.Args".into()
     }
 
+    fn go_nillable() -> bool {
+        true
+    }
+
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         let mut out = BTreeMap::new();
         if is_null(node) {
@@ -242,6 +246,10 @@ pub struct Base64Bytes(pub Option<Vec<u8>>);
 impl Value for Base64Bytes {
     fn go_type() -> String {
         "v1alpha1.Base64Bytes".into()
+    }
+
+    fn go_nillable() -> bool {
+        true
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
