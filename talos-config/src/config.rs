@@ -9,7 +9,7 @@ use crate::error::Error;
 use crate::model::registry::lookup;
 use crate::value::DecodeCx;
 use crate::yaml::emit_v4::{emit_v4, emit_v4_into};
-use crate::yaml::parse::{ParsedDocument, parse_stream};
+use crate::yaml::parse::{ParsedDocument, parse_stream_partial};
 use crate::yaml::{Node, NodeValue};
 
 /// One entry of a container: a typed document, or a delete selector (only in loaded patches,
@@ -76,7 +76,7 @@ impl Config {
     /// assert_eq!(config.docs().count(), 1);
     /// ```
     pub fn from_vec(bytes: Vec<u8>) -> Result<Config, Error> {
-        let roots = parse_roots(&bytes)?;
+        let roots = parse_roots(&bytes);
         drop(bytes);
         Config::new(entries_from_roots(roots, false)?)
     }
@@ -209,16 +209,22 @@ fn conflict_group(kind: &str) -> Option<u8> {
 /// Upstream decoder `parse`: every YAML document to typed documents (and, for patches,
 /// delete selectors), in file order; selectors of a document come before its content.
 pub(crate) fn load_entries(bytes: &[u8], allow_patch_delete: bool) -> Result<Vec<Entry>, Error> {
-    entries_from_roots(parse_roots(bytes)?, allow_patch_delete)
+    entries_from_roots(parse_roots(bytes), allow_patch_delete)
 }
 
-/// The YAML documents of a config or patch text.
-fn parse_roots(bytes: &[u8]) -> Result<Vec<ParsedDocument>, Error> {
-    parse_stream(bytes).map_err(|e| Error::decode(format!("decode error: {e}"), e.line, e.column))
+/// The YAML documents of a config or patch text up to the first syntax error, and that error.
+fn parse_roots(bytes: &[u8]) -> (Vec<ParsedDocument>, Option<Error>) {
+    let (docs, error) = parse_stream_partial(bytes);
+    (docs, error.map(|e| Error::decode(format!("decode error: {e}"), e.line, e.column)))
 }
 
 /// Decodes parsed documents into entries (each document's nodes are freed once decoded).
-fn entries_from_roots(roots: Vec<ParsedDocument>, allow_patch_delete: bool) -> Result<Vec<Entry>, Error> {
+/// Upstream decodes one document before it reads the next, so a document's own error comes
+/// before a syntax error further on.
+fn entries_from_roots(
+    (roots, syntax_error): (Vec<ParsedDocument>, Option<Error>),
+    allow_patch_delete: bool,
+) -> Result<Vec<Entry>, Error> {
     let mut out = Vec::new();
     let mut known: HashSet<(String, String, String)> = HashSet::new();
     for (index, ParsedDocument { root, start }) in roots.into_iter().enumerate() {
@@ -271,6 +277,9 @@ fn entries_from_roots(roots: Vec<ParsedDocument>, allow_patch_delete: bool) -> R
         })?;
         known.insert(id);
         out.push(Entry::Doc(doc));
+    }
+    if let Some(error) = syntax_error {
+        return Err(error);
     }
     if out.is_empty() {
         return Err(Error::decode("config not found", None, None));

@@ -184,6 +184,19 @@ fn nulls_that_the_go_type_cannot_hold_are_dropped() {
 }
 
 #[test]
+fn an_earlier_documents_error_wins_over_a_later_syntax_error() {
+    // Upstream decodes each document before it reads the next one.
+    assert_eq!(
+        load_err(b"machine:\n  type: worker\n  foo: bar\n---\n[unclosed\n"),
+        "error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\nmachine:\n    foo: bar\n"
+    );
+    assert_eq!(
+        load_err(b"machine:\n  type: worker\n---\n[unclosed\n"),
+        "decode error: yaml: while parsing a flow sequence at line 3: line 4: did not find expected ',' or ']'"
+    );
+}
+
+#[test]
 fn construct_errors_name_the_fields_go_type() {
     assert_eq!(
         load_err(b"version: v1alpha1\nmachine:\n  type: worker\n  files:\n    - content: x\n      permissions: 0o666x\n      path: /a\n      op: create\n"),

@@ -142,6 +142,23 @@ pub struct ParsedDocument {
 /// assert_eq!((docs[0].start.line, docs[0].root.mark.line), (1, 2));
 /// ```
 pub fn parse_stream(input: &[u8]) -> Result<Vec<ParsedDocument>, YamlError> {
+    match parse_up_to(input, usize::MAX) {
+        (docs, None) => Ok(docs),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// [`parse_stream`] as go-yaml's `Decoder` reads a stream, one document at a time: the
+/// documents completed before the first syntax error, and that error. A caller that decodes
+/// each document before asking for the next reports an earlier document's own error first.
+/// (An encoding error of the input is reported with no documents.)
+///
+/// ```
+/// let (docs, err) = talos_yaml::parse::parse_stream_partial(b"a: 1\n---\n[unclosed\n");
+/// assert_eq!(docs.len(), 1);
+/// assert!(err.is_some());
+/// ```
+pub fn parse_stream_partial(input: &[u8]) -> (Vec<ParsedDocument>, Option<YamlError>) {
     parse_up_to(input, usize::MAX)
 }
 
@@ -153,30 +170,35 @@ pub fn parse_stream(input: &[u8]) -> Result<Vec<ParsedDocument>, YamlError> {
 /// assert_eq!(first.map(|d| d.root.get("a").is_some()), Some(true));
 /// ```
 pub fn parse_first_document(input: &[u8]) -> Result<Option<ParsedDocument>, YamlError> {
-    Ok(parse_up_to(input, 1)?.into_iter().next())
+    match parse_up_to(input, 1) {
+        (docs, None) => Ok(docs.into_iter().next()),
+        (_, Some(e)) => Err(e),
+    }
 }
 
-/// Parses at most `max_docs` documents.
-fn parse_up_to(input: &[u8], max_docs: usize) -> Result<Vec<ParsedDocument>, YamlError> {
+/// Parses at most `max_docs` documents: those completed, and the error that stopped parsing.
+fn parse_up_to(input: &[u8], max_docs: usize) -> (Vec<ParsedDocument>, Option<YamlError>) {
     let decoded = reader::decode(input);
     let scanner = Scanner::new(&decoded.text, decoded.start_offset);
     let mut parser = Parser::new(scanner);
-    let result = compose(&mut parser, input.len(), max_docs);
+    let mut docs = Vec::new();
+    let result = compose(&mut parser, input.len(), max_docs, &mut docs);
     if let Some(problem) = &decoded.problem {
         // go-yaml decodes its input in chunks: the decoding error surfaces as soon as the
         // scanner needs a character from the chunk that holds it, unless a syntax error came
         // first; a whole stream parsed without error has read everything.
         let surfaced = parser.scanner.max_seen.get() >= problem.surfaces_at;
-        let read_all = result.as_ref().is_ok_and(|docs| docs.len() < max_docs);
+        let read_all = result.is_ok() && docs.len() < max_docs;
         if read_all || surfaced {
-            return Err(YamlError {
+            let error = YamlError {
                 message: format!("yaml: offset {}: {}", problem.offset, problem.problem),
                 line: None,
                 column: None,
-            });
+            };
+            return (Vec::new(), Some(error));
         }
     }
-    result
+    (docs, result.err())
 }
 
 /// An open collection while building a document.
@@ -258,8 +280,12 @@ fn scalar_style(style: Style) -> ScalarStyle {
     }
 }
 
-fn compose(parser: &mut Parser<'_>, input_len: usize, max_docs: usize) -> Result<Vec<ParsedDocument>, YamlError> {
-    let mut docs = Vec::new();
+fn compose(
+    parser: &mut Parser<'_>,
+    input_len: usize,
+    max_docs: usize,
+    docs: &mut Vec<ParsedDocument>,
+) -> Result<(), YamlError> {
     let mut composer = Composer {
         anchors: HashMap::new(),
         open_anchors: Vec::new(),
@@ -352,7 +378,7 @@ fn compose(parser: &mut Parser<'_>, input_len: usize, max_docs: usize) -> Result
             attach(&mut stack, &mut root, node, size);
         }
     }
-    Ok(docs)
+    Ok(())
 }
 
 fn style_of(flow: bool) -> CollectionStyle {
