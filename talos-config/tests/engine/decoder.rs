@@ -197,6 +197,25 @@ fn an_earlier_documents_error_wins_over_a_later_syntax_error() {
 }
 
 #[test]
+fn new_style_field_sets_are_talos_v1_13_9s() {
+    // Removed: keys of newer Talos versions.
+    assert_eq!(
+        load_err(
+            b"apiVersion: v1alpha1\nkind: ResolverConfig\nnameservers:\n  - address: 1.1.1.1\n    protocol: DoT\n"
+        ),
+        "error decoding document v1alpha1/ResolverConfig/ (line 1): unknown keys found during decoding:\nnameservers:\n    - protocol: DoT\n"
+    );
+    // Added: keys v1.13.9 has.
+    for text in [
+        "apiVersion: v1alpha1\nkind: OOMConfig\ncgroupRankingExpression: memory_max\nstrictCgroupClassOrdering: true\n",
+        "apiVersion: v1alpha1\nkind: SideroLinkConfig\napiUrl: https://siderolink.api/join?jointoken=secret\nuniqueToken: abc\n",
+    ] {
+        let out = Config::from_bytes(text.as_bytes()).unwrap().encode();
+        assert_eq!(out, text);
+    }
+}
+
+#[test]
 fn construct_errors_name_the_fields_go_type() {
     assert_eq!(
         load_err(b"version: v1alpha1\nmachine:\n  type: worker\n  files:\n    - content: x\n      permissions: 0o666x\n      path: /a\n      op: create\n"),

@@ -288,7 +288,7 @@ pub struct VolumeSelector {
 
 /// Mount options of an existing volume.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
-#[talos(go = "block.MountSpec")]
+#[talos(go = "block.ExistingMountSpec")]
 pub struct MountSpec {
     /// Mounts read-only.
     #[talos(key = "readOnly", omitempty, go_name = "MountReadOnly")]

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use talos_config_derive::Talos;
 
 use super::types::{
-    Addr, AutoHostnameKind, CelExpression, ClientIdentifier, DefaultAction, DnsProtocol, HardwareAddr, NetipAddrPort,
-    NetipPrefix, PortRange, Prefix, Protocol, RoutingRuleAction, RoutingTable, WolMode,
+    Addr, AutoHostnameKind, CelExpression, ClientIdentifier, DefaultAction, HardwareAddr, NetipAddrPort, NetipPrefix,
+    PortRange, Prefix, Protocol, RoutingRuleAction, RoutingTable, WolMode,
 };
 use crate::model::meta::Meta;
 use crate::value::{Duration, Replaced};
@@ -423,12 +423,6 @@ pub struct NameserverConfig {
     /// The resolver's address.
     #[talos(key = "address", go_name = "Address")]
     pub address: Addr,
-    /// How the resolver is reached (plain DNS or DNS over TLS).
-    #[talos(key = "protocol", omitempty, go_name = "Protocol")]
-    pub protocol: DnsProtocol,
-    /// The name checked in the resolver's certificate for DNS over TLS.
-    #[talos(key = "tlsServerName", omitempty, go_name = "TLSServerName")]
-    pub tls_server_name: String,
 }
 
 /// `network.SearchDomainsConfig`.

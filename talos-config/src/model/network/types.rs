@@ -227,11 +227,6 @@ go_enum!(
 );
 
 go_enum!(
-    /// `nethelpers.DNSProtocol`.
-    DnsProtocol, "nethelpers.DNSProtocol", "DNSProtocol", { 0 => "Do53", 1 => "DoT", 2 => "DoH" }
-);
-
-go_enum!(
     /// `nethelpers.Protocol`.
     Protocol, "nethelpers.Protocol", "Protocol", { 1 => "icmp", 6 => "tcp", 17 => "udp", 58 => "icmpv6" }
 );

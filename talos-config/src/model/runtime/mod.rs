@@ -73,6 +73,9 @@ pub struct OomConfig {
     /// A CEL expression ranking cgroups; the highest is killed first.
     #[talos(key = "cgroupRankingExpression", omitempty, go_name = "OOMCgroupRankingExpression")]
     pub cgroup_ranking_expression: CelExpression,
+    /// Kills cgroups strictly by QoS class (besteffort, then burstable, then guaranteed).
+    #[talos(key = "strictCgroupClassOrdering", omitempty, go_name = "OOMStrictCgroupClassOrdering")]
+    pub strict_cgroup_class_ordering: Option<bool>,
     /// How often memory pressure is sampled.
     #[talos(key = "sampleInterval", omitempty, go_name = "OOMSampleInterval")]
     pub sample_interval: Duration,

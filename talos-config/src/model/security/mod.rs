@@ -53,9 +53,6 @@ pub struct ImageKeylessVerifier {
     /// A regular expression the signing identity must match.
     #[talos(key = "subjectRegex", omitempty, go_name = "KeylessSubjectRegex")]
     pub subject_regex: String,
-    /// The transparency log consulted.
-    #[talos(key = "rekorURL", omitempty, go_name = "KeylessRekorURL")]
-    pub rekor_url: String,
 }
 
 /// Static public key verification.

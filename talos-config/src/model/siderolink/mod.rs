@@ -20,6 +20,9 @@ pub struct SideroLinkConfig {
     /// The SideroLink API URL (Omni), with the join token in its query.
     #[talos(key = "apiUrl", go_name = "APIUrlConfig")]
     pub api_url: MetaUrl,
+    /// The node's unique token for SideroLink (a secret).
+    #[talos(key = "uniqueToken", omitempty, go_name = "UniqueTokenConfig")]
+    pub unique_token: String,
 }
 
 crate::document::unnamed_kind!(SideroLinkConfig => "SideroLinkConfig");
