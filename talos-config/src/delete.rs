@@ -187,9 +187,15 @@ fn first_pair(entries: &[(Node, Node)]) -> Option<(String, String)> {
     Some((key, value))
 }
 
+/// Upstream looks at each segment's first byte in order: an empty segment (an empty YAML key) is
+/// Go's index-out-of-range panic, which upstream recovers into this error text.
 fn ensure_no_seq_in_chain(path: &[String]) -> Result<(), String> {
-    if path.iter().any(|p| p.starts_with('[')) {
-        return Err(format!("cannot delete an inner key in '{}'", path.join(".")));
+    for segment in path {
+        match segment.as_bytes().first() {
+            None => return Err("runtime error: index out of range [0] with length 0".into()),
+            Some(b'[') => return Err(format!("cannot delete an inner key in '{}'", path.join("."))),
+            Some(_) => {}
+        }
     }
     Ok(())
 }

@@ -133,6 +133,26 @@ rule!(
     "ERROR: error processing patch delete statements at line 1: cannot delete an inner key in 'machine.network.interfaces.[0].vip'"
 );
 rule!(
+    // Upstream indexes each path segment's first byte: an empty key is Go's recovered panic.
+    w10_delete_under_an_empty_key,
+    W1_BASE,
+    ["\"\":\n    $patch: delete\n"],
+    "ERROR: error processing patch delete statements at line 1: runtime error: index out of range [0] with length 0"
+);
+rule!(
+    w10_delete_below_an_empty_key,
+    W1_BASE,
+    ["machine:\n  \"\":\n    kubelet:\n      $patch: delete\n"],
+    "ERROR: error processing patch delete statements at line 1: runtime error: index out of range [0] with length 0"
+);
+rule!(
+    // Segments are checked in order: a list position before the empty key wins.
+    w10_delete_empty_key_after_a_list_position,
+    W1_BASE,
+    ["machine:\n  network:\n    interfaces:\n      - interface: eth0\n        \"\":\n          $patch: delete\n"],
+    "ERROR: error processing patch delete statements at line 1: cannot delete an inner key in 'machine.network.interfaces.[0].'"
+);
+rule!(
     w10_delete_statement_line_of_a_later_document,
     W1_BASE,
     [
