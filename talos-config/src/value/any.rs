@@ -115,6 +115,11 @@ impl Value for Any {
         "interface {}".into()
     }
 
+    /// Anything decodes into a Go `interface{}`: nothing below it is checked.
+    fn unknown_keys(_node: &Node) -> Result<Option<Node>, String> {
+        Ok(None)
+    }
+
     fn go_nillable() -> bool {
         true
     }
@@ -175,7 +180,7 @@ fn decode_any(node: &Node, cx: &mut DecodeCx) -> Any {
         NodeValue::Mapping(entries, _) => {
             cx.check_duplicate_keys(entries);
             let mut map = BTreeMap::new();
-            for (k, v) in entries {
+            for (k, v) in super::mapping_entries(entries, cx).iter() {
                 let key = match k.as_scalar() {
                     Some(s) => s.text.clone(),
                     None => {
@@ -279,6 +284,14 @@ pub struct Unstructured {
 impl Value for Unstructured {
     fn go_type() -> String {
         "v1alpha1.Unstructured".into()
+    }
+
+    /// An inline `map[string]interface{}`: any key, any value.
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        match &node.value {
+            NodeValue::Sequence(..) => Err(super::unexpected_shape(node, &Self::go_type())),
+            _ => Ok(None),
+        }
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {

@@ -22,7 +22,7 @@ impl<T: Value> Value for Vec<T> {
     }
 
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        seq_unknown_keys::<T>(node)
+        seq_unknown_keys::<T>(node, &Self::go_type())
     }
 
     fn encode(&self) -> Node {
@@ -65,9 +65,12 @@ pub fn decode_seq<T: Value>(node: &Node, cx: &mut DecodeCx, go_type: &str) -> Ve
 }
 
 /// The unknown-keys summary of a sequence: only the elements that have unknown keys.
-pub fn seq_unknown_keys<T: Value>(node: &Node) -> Result<Option<Node>, String> {
-    let NodeValue::Sequence(items, _) = &node.value else {
-        return Ok(None);
+/// `go_type` names the slice type in the error for a mapping.
+pub fn seq_unknown_keys<T: Value>(node: &Node, go_type: &str) -> Result<Option<Node>, String> {
+    let items = match &node.value {
+        NodeValue::Sequence(items, _) => items,
+        NodeValue::Mapping(..) => return Err(super::unexpected_shape(node, go_type)),
+        NodeValue::Scalar(_) => return Ok(None),
     };
     let mut found = Vec::new();
     for item in items {
@@ -130,7 +133,7 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
         match &node.value {
             NodeValue::Mapping(entries, _) => {
                 cx.check_duplicate_keys(entries);
-                for (k, v) in entries {
+                for (k, v) in super::mapping_entries(entries, cx).iter() {
                     // A `null` key does not decode into a Go string: go-yaml skips the entry.
                     if is_null(k) {
                         continue;
@@ -145,7 +148,7 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
     }
 
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        map_unknown_keys::<V>(node)
+        map_unknown_keys::<V>(node, &Self::go_type())
     }
 
     fn encode(&self) -> Node {
@@ -187,9 +190,12 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
 }
 
 /// The unknown-keys summary of a map: per key, the summaries of the values.
-pub fn map_unknown_keys<V: Value>(node: &Node) -> Result<Option<Node>, String> {
-    let NodeValue::Mapping(entries, _) = &node.value else {
-        return Ok(None);
+/// `go_type` names the map type in the error for a sequence.
+pub fn map_unknown_keys<V: Value>(node: &Node, go_type: &str) -> Result<Option<Node>, String> {
+    let entries = match &node.value {
+        NodeValue::Mapping(entries, _) => entries,
+        NodeValue::Sequence(..) => return Err(super::unexpected_shape(node, go_type)),
+        NodeValue::Scalar(_) => return Ok(None),
     };
     let mut found = Vec::new();
     for (k, v) in entries {
@@ -322,7 +328,7 @@ impl<T: Value> Value for NilableVec<T> {
     }
 
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        seq_unknown_keys::<T>(node)
+        seq_unknown_keys::<T>(node, &Self::go_type())
     }
 
     fn encode(&self) -> Node {
@@ -382,7 +388,7 @@ macro_rules! go_slice_type {
             }
 
             fn unknown_keys(node: &$crate::yaml::Node) -> Result<Option<$crate::yaml::Node>, String> {
-                $crate::value::seq_unknown_keys::<$elem>(node)
+                $crate::value::seq_unknown_keys::<$elem>(node, &Self::go_type())
             }
 
             fn encode(&self) -> $crate::yaml::Node {

@@ -8,6 +8,8 @@ use crate::yaml::{Node, NodeValue, ScalarStyle};
 pub struct DecodeCx {
     errors: Vec<String>,
     first: Option<crate::yaml::Mark>,
+    /// A go-yaml `failf`: decoding stops there and only this text is reported.
+    fatal: Option<(String, crate::yaml::Mark)>,
 }
 
 impl DecodeCx {
@@ -22,9 +24,20 @@ impl DecodeCx {
         self.first.get_or_insert(node.mark);
     }
 
+    /// Records a go-yaml `failf` (`yaml: <message>`), which aborts decoding: the first one is
+    /// the whole error, whatever else was recorded.
+    pub fn fail(&mut self, node: &Node, message: impl std::fmt::Display) {
+        if self.fatal.is_none() {
+            self.fatal = Some((format!("yaml: {message}"), node.mark));
+        }
+    }
+
     /// Where the first recorded error is.
     pub fn first_mark(&self) -> Option<crate::yaml::Mark> {
-        self.first
+        match &self.fatal {
+            Some((_, mark)) => Some(*mark),
+            None => self.first,
+        }
     }
 
     /// The recorded errors, in order.
@@ -34,6 +47,9 @@ impl DecodeCx {
 
     /// go-yaml's aggregate text: `yaml: construct errors:\n  line 3: ...`, or `None`.
     pub fn into_error(self) -> Option<String> {
+        if let Some((fatal, _)) = self.fatal {
+            return Some(fatal);
+        }
         if self.errors.is_empty() {
             return None;
         }
@@ -61,6 +77,76 @@ impl DecodeCx {
                     first_line.insert(&ks.text, k.mark.line);
                 }
             }
+        }
+    }
+}
+
+/// go-yaml's text when a merge key's value is not a mapping or a list of mappings.
+pub(crate) const MERGE_WANTS_MAP: &str = "map merge requires map or sequence of maps as the value";
+
+/// True for a merge key: a plain `<<` (or one tagged `!!merge`).
+pub(crate) fn is_merge_key(key: &Node) -> bool {
+    match (&key.value, key.tag.as_deref()) {
+        (NodeValue::Scalar(_), Some(tag)) => tag == "!!merge",
+        (NodeValue::Scalar(s), None) => s.style == ScalarStyle::Plain && s.text == "<<",
+        _ => false,
+    }
+}
+
+/// A mapping's entries as go-yaml's constructor sees them once merge keys are applied: the
+/// entries other than `<<` in order, then the merged mappings' entries (the last `<<` counts; a
+/// list merges its mappings in order; nested `<<` are followed), each merged key only when no
+/// earlier key had its text. A merge value that is not a mapping or a list of mappings is
+/// go-yaml's fatal [`MERGE_WANTS_MAP`]. Without a merge key, the entries are borrowed.
+pub(crate) fn mapping_entries<'a>(
+    entries: &'a [(Node, Node)],
+    cx: &mut DecodeCx,
+) -> std::borrow::Cow<'a, [(Node, Node)]> {
+    let Some(merge) = entries.iter().rev().find(|(k, _)| is_merge_key(k)).map(|(_, v)| v) else {
+        return std::borrow::Cow::Borrowed(entries);
+    };
+    let own: Vec<(Node, Node)> = entries.iter().filter(|(k, _)| !is_merge_key(k)).cloned().collect();
+    let mut seen: std::collections::HashSet<String> = own.iter().filter_map(|(k, _)| scalar_text(k)).collect();
+    let mut out = own;
+    merge_into(merge, &mut seen, &mut out, cx);
+    std::borrow::Cow::Owned(out)
+}
+
+fn scalar_text(key: &Node) -> Option<String> {
+    key.as_scalar().map(|s| s.text.clone())
+}
+
+/// go-yaml's `merge`: each merged mapping is constructed like any mapping (duplicate keys
+/// checked, its own `<<` followed), skipping keys already set.
+fn merge_into(
+    merge: &Node,
+    seen: &mut std::collections::HashSet<String>,
+    out: &mut Vec<(Node, Node)>,
+    cx: &mut DecodeCx,
+) {
+    let maps: Vec<&Node> = match &merge.value {
+        NodeValue::Mapping(..) => vec![merge],
+        NodeValue::Sequence(items, _) if items.iter().all(|i| matches!(i.value, NodeValue::Mapping(..))) => {
+            items.iter().collect()
+        }
+        _ => {
+            cx.fail(merge, MERGE_WANTS_MAP);
+            return;
+        }
+    };
+    for map in maps {
+        let NodeValue::Mapping(entries, _) = &map.value else { continue };
+        cx.check_duplicate_keys(entries);
+        for (k, v) in entries.iter().filter(|(k, _)| !is_merge_key(k)) {
+            let text = scalar_text(k);
+            if text.as_ref().is_some_and(|t| seen.contains(t)) {
+                continue;
+            }
+            seen.extend(text);
+            out.push((k.clone(), v.clone()));
+        }
+        if let Some((_, nested)) = entries.iter().rev().find(|(k, _)| is_merge_key(k)) {
+            merge_into(nested, seen, out, cx);
         }
     }
 }
@@ -121,6 +207,17 @@ pub fn type_error(node: &Node, go_type: &str) -> String {
         _ => String::new(),
     };
     format!("cannot construct {tag}{value} into {go_type}")
+}
+
+/// go-yaml's first check for a `TextUnmarshaler` (see [`super::Value::text_unmarshaler`]):
+/// records the error and returns true when `node` is a mapping or sequence.
+pub fn text_unmarshaler_refuses(cx: &mut DecodeCx, node: &Node, go_type: &str) -> bool {
+    if matches!(node.value, NodeValue::Scalar(_)) {
+        return false;
+    }
+    let msg = format!("cannot construct {} into {go_type} (TextUnmarshaler)", node_tag(node));
+    cx.error(node, msg);
+    true
 }
 
 /// Records [`type_error`] for `node` in `cx`.

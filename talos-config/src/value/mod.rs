@@ -19,7 +19,8 @@ pub use collections::{
     MapValue, decode_seq, delete_element, encode_map, map_unknown_keys, seq_unknown_keys, sorted_mapping, summary_key,
 };
 pub use collections::{NilableVec, Replaced};
-pub use decode::{DecodeCx, construct_error, explicit_tag_error};
+pub(crate) use decode::mapping_entries;
+pub use decode::{DecodeCx, construct_error, explicit_tag_error, text_unmarshaler_refuses};
 pub use decode::{decode_binary, is_null};
 pub use scalars::{Duration, FileMode};
 pub use structs::{StructFields, decode_struct, struct_unknown_keys};
@@ -78,14 +79,26 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
         false
     }
 
+    /// True when the Go type implements `encoding.TextUnmarshaler`: go-yaml then refuses a
+    /// mapping or sequence before anything else, naming the type as declared (pointer
+    /// included): ``cannot construct !!seq into *nethelpers.BondMode (TextUnmarshaler)``.
+    fn text_unmarshaler() -> bool {
+        false
+    }
+
     /// Decodes `node` like go-yaml's `Decode` into a fresh Go value of this type. Type errors are
     /// recorded in `cx` (decoding goes on, as go-yaml does), and the zero value stands in.
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self;
 
     /// The unknown-keys summary of `node` against this type (`xyaml.CheckUnknownKeys`):
-    /// `Ok(None)` when every key is known.
-    fn unknown_keys(_node: &Node) -> Result<Option<Node>, String> {
-        Ok(None)
+    /// `Ok(None)` when every key is known. The default is a Go type that is neither a struct, a
+    /// map, a slice nor an interface: a mapping or sequence there is an error (reached only
+    /// where decoding let it through: merge keys, custom decoders).
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        match &node.value {
+            crate::yaml::NodeValue::Scalar(_) => Ok(None),
+            _ => Err(unexpected_shape(node, &Self::go_type())),
+        }
     }
 
     /// Encodes like go-yaml's `Marshal` of the Go value.
@@ -118,6 +131,16 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
     fn field_match_text(&self, _key: &str) -> Option<String> {
         None
     }
+}
+
+/// `xyaml.CheckUnknownKeys`'s error for a mapping or sequence where the Go type (`go_type`,
+/// pointers followed) cannot hold one.
+pub fn unexpected_shape(node: &Node, go_type: &str) -> String {
+    let shape = match &node.value {
+        crate::yaml::NodeValue::Sequence(..) => "sequence",
+        _ => "mapping",
+    };
+    format!("unexpected type for yaml {shape}: {go_type}")
 }
 
 /// Convenience: merge where both sides are fresh (top-level call flags).

@@ -160,7 +160,7 @@ macro_rules! int_value {
     )*};
 }
 
-int_value!(i64 => "int", i32 => "int32", u64 => "uint64", u32 => "uint32", u16 => "uint16", u8 => "uint8");
+int_value!(i64 => "int", i32 => "int32", u64 => "uint64", usize => "uint", u32 => "uint32", u16 => "uint16", u8 => "uint8");
 
 impl Value for f64 {
     fn go_type() -> String {
@@ -207,7 +207,15 @@ impl<T: Value> Value for Option<T> {
         true
     }
 
+    fn text_unmarshaler() -> bool {
+        T::text_unmarshaler()
+    }
+
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        // go-yaml checks for a TextUnmarshaler before following the pointer.
+        if T::text_unmarshaler() && super::text_unmarshaler_refuses(cx, node, &Self::go_type()) {
+            return None;
+        }
         if is_null(node) { None } else { Some(T::decode(node, cx)) }
     }
 

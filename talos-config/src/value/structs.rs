@@ -30,7 +30,7 @@ pub fn decode_struct<T: StructFields>(node: &Node, cx: &mut DecodeCx, go_type: &
     match &node.value {
         NodeValue::Mapping(entries, _) => {
             cx.check_duplicate_keys(entries);
-            for (k, v) in entries {
+            for (k, v) in super::mapping_entries(entries, cx).iter() {
                 if let Some(key) = k.as_scalar() {
                     out.decode_field(&key.text, v, cx);
                 }
@@ -42,9 +42,11 @@ pub fn decode_struct<T: StructFields>(node: &Node, cx: &mut DecodeCx, go_type: &
 }
 
 /// `xyaml.CheckUnknownKeys` for a struct: unknown keys keep their original value node.
-pub fn struct_unknown_keys<T: StructFields>(node: &Node) -> Result<Option<Node>, String> {
-    let NodeValue::Mapping(entries, _) = &node.value else {
-        return Ok(None);
+pub fn struct_unknown_keys<T: StructFields + super::Value>(node: &Node) -> Result<Option<Node>, String> {
+    let entries = match &node.value {
+        NodeValue::Mapping(entries, _) => entries,
+        NodeValue::Sequence(..) => return Err(super::unexpected_shape(node, &T::go_type())),
+        NodeValue::Scalar(_) => return Ok(None),
     };
     let mut found = Vec::new();
     for (k, v) in entries {

@@ -10,6 +10,7 @@ mod conformance;
 mod container;
 mod decoder;
 mod emit_documents;
+mod go_type_names;
 mod hostile;
 mod json6902_e2e;
 mod labels;

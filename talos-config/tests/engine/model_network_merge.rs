@@ -137,17 +137,17 @@ fn network_rule_lists_are_replaced() {
         doc("apiVersion: v1alpha1\nkind: NetworkRuleConfig\nname: r\nportSelector:\n  ports: [80]\n  protocol: tcp\n\
          ingress:\n  - subnet: 10.0.0.0/8\n");
     merge_docs(&mut left, &right).expect("merges");
-    assert_eq!(left.port_selector.ports.get(), vec![PortRange { lo: 80, hi: 80 }]);
+    assert_eq!(left.port_selector.ports.get().0, vec![PortRange { lo: 80, hi: 80 }]);
     assert_eq!(left.port_selector.protocol.0, 6);
-    let ingress: Vec<IngressRule> = left.ingress.get();
+    let ingress: Vec<IngressRule> = left.ingress.get().0;
     assert_eq!(ingress.len(), 1);
     assert_eq!(ingress[0].subnet.0.go_string(), "10.0.0.0/8");
 
     // Absent lists keep the left value; `[]` clears.
     let keep: NetworkRuleConfig = doc("apiVersion: v1alpha1\nkind: NetworkRuleConfig\nname: r\n");
     merge_docs(&mut left, &keep).expect("merges");
-    assert_eq!(left.port_selector.ports.get().len(), 1);
-    assert_eq!(left.ingress.get().len(), 1);
+    assert_eq!(left.port_selector.ports.get().0.len(), 1);
+    assert_eq!(left.ingress.get().0.len(), 1);
     let clear: NetworkRuleConfig =
         doc("apiVersion: v1alpha1\nkind: NetworkRuleConfig\nname: r\nportSelector:\n  ports: []\ningress: []\n");
     merge_docs(&mut left, &clear).expect("merges");

@@ -154,7 +154,7 @@ fn port_ranges() {
     let rule: NetworkRuleConfig = doc(
         "apiVersion: v1alpha1\nkind: NetworkRuleConfig\nname: r\nportSelector:\n  ports: [53, \"8000-9000\", 10-10]\n  protocol: UDP\n",
     );
-    let ports = rule.port_selector.ports.get();
+    let ports = rule.port_selector.ports.get().0;
     assert_eq!(
         ports,
         vec![PortRange { lo: 53, hi: 53 }, PortRange { lo: 8000, hi: 9000 }, PortRange { lo: 10, hi: 10 }]

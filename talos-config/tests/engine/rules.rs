@@ -394,3 +394,64 @@ rule!(
 );
 rule!(d_other_patch_value_is_content, W1_BASE, ["machine:\n  network:\n    hostname:\n      $patch: Delete\n"]);
 rule!(d_whole_legacy_document_needs_api_version, W1_BASE, ["machine:\n  type: worker\n$patch: delete\n"]);
+
+// ---- merge keys (`<<`): go-yaml merges them while decoding, then Talos's unknown-keys walk
+// (xyaml) sees the raw `<<` key ----
+
+rule!(
+    // Into `interface{}` nothing is checked: the merge applies; own keys win, then the first
+    // merged mapping.
+    merge_key_into_free_form_values,
+    W1_BASE,
+    ["machine:\n  kubelet:\n    extraConfig:\n      <<: [{a: 1, c: 1}, {a: 2, b: 2}]\n      c: 0\n"],
+    format!(
+        "{W1_HEAD}    kubelet:\n        extraConfig:\n            a: 1\n            b: 2\n            c: 0\ncluster: null\n"
+    )
+);
+rule!(
+    merge_key_list_in_a_string_map,
+    W1_BASE,
+    ["machine:\n  nodeLabels:\n    <<: [{a: b}, {c: d}]\n"],
+    "ERROR: error decoding document /v1alpha1/ (line 1): unexpected type for yaml sequence: string"
+);
+rule!(
+    merge_key_mapping_in_a_string_map,
+    W1_BASE,
+    ["machine:\n  nodeLabels:\n    <<: {a: b}\n"],
+    "ERROR: error decoding document /v1alpha1/ (line 1): unexpected type for yaml mapping: string"
+);
+rule!(
+    merge_key_in_a_struct_is_an_unknown_key,
+    W1_BASE,
+    ["machine:\n  kubelet:\n    <<: {image: x}\n"],
+    "ERROR: error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\nmachine:\n    kubelet:\n        \"<<\": {image: x}\n"
+);
+rule!(
+    // `ArgValue` has a custom unmarshaler: a mapping is checked against its two unexported
+    // fields, a list is let through.
+    merge_key_in_extra_args,
+    W1_BASE,
+    ["machine:\n  kubelet:\n    extraArgs:\n      <<: {a: b}\n"],
+    "ERROR: error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\nmachine:\n    kubelet:\n        extraArgs:\n            \"<<\":\n                a: b\n"
+);
+rule!(
+    list_extra_args_pass_the_unknown_keys_walk,
+    W1_BASE,
+    ["machine:\n  kubelet:\n    extraArgs:\n      feature-gates: [A=true, B=false]\n"],
+    format!(
+        "{W1_HEAD}    kubelet:\n        extraArgs:\n            feature-gates:\n                - A=true\n                - B=false\ncluster: null\n"
+    )
+);
+rule!(
+    merge_key_needs_mappings,
+    W1_BASE,
+    ["machine:\n  kubelet:\n    extraConfig:\n      <<: [{a: 1}, 3]\n"],
+    "ERROR: error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: map merge requires map or sequence of maps as the value"
+);
+rule!(
+    // A quoted `<<` is an ordinary key.
+    quoted_merge_key_is_a_plain_key,
+    W1_BASE,
+    ["machine:\n  kubelet:\n    extraConfig:\n      \"<<\": {a: 1}\n"],
+    format!("{W1_HEAD}    kubelet:\n        extraConfig:\n            \"<<\":\n                a: 1\ncluster: null\n")
+);

@@ -82,7 +82,7 @@ pub struct EncryptionSpec {
     pub cipher: String,
     /// The key size in bits.
     #[talos(key = "keySize", omitempty, go_name = "EncryptionKeySize")]
-    pub key_size: u64,
+    pub key_size: usize,
     /// The encryption sector size in bytes.
     #[talos(key = "blockSize", omitempty, go_name = "EncryptionBlockSize")]
     pub block_size: u64,

@@ -1,7 +1,7 @@
-//! Text-form value types of the block documents: `meta.ByteSize`, `meta.PercentageSize`,
-//! `meta.Size`, `cel.Expression`, and the enumer-generated enums printed by name.
+//! Text-form value types of the block documents: `block.ByteSize`, `block.PercentageSize`,
+//! `block.Size`, `cel.Expression`, and the enumer-generated enums printed by name.
 
-use crate::model::siderolink::unmarshal_string;
+use crate::model::network::types::text_for_unmarshal;
 use crate::value::{DecodeCx, MergeFlags, Value};
 use crate::yaml::Node;
 
@@ -32,7 +32,7 @@ pub(crate) fn parse_bytes(text: &str) -> Result<f64, String> {
     Ok(value * mult)
 }
 
-/// `meta.ByteSize`: a byte count kept as the text it was written in (`2.5GiB`).
+/// `block.ByteSize`: a byte count kept as the text it was written in (`2.5GiB`).
 ///
 /// Upstream gives it a `Merge` that always copies the patch value, so a patch that does not
 /// restate it clears it (docs/merge.md §8.2/§8.3).
@@ -53,10 +53,15 @@ impl ByteSize {
     }
 }
 
-/// Decodes a text-unmarshaled value: null leaves the zero value, parse errors are recorded at
-/// the node's line.
-fn decode_text<T: Default>(node: &Node, cx: &mut DecodeCx, parse: impl Fn(&str) -> Result<T, String>) -> T {
-    match unmarshal_string(node, cx) {
+/// Decodes a text-unmarshaled value (Go type `go_type`): null leaves the zero value, parse
+/// errors are recorded at the node's line.
+fn decode_text<T: Default>(
+    node: &Node,
+    cx: &mut DecodeCx,
+    go_type: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> T {
+    match text_for_unmarshal(node, cx, go_type) {
         Ok(Some(text)) => parse(&text).unwrap_or_else(|e| {
             cx.error(node, e);
             T::default()
@@ -75,8 +80,12 @@ macro_rules! raw_text_value {
                 $go.into()
             }
 
+            fn text_unmarshaler() -> bool {
+                true
+            }
+
             fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-                decode_text(node, cx, $name::parse)
+                decode_text(node, cx, $go, $name::parse)
             }
 
             fn encode(&self) -> Node {
@@ -95,9 +104,9 @@ macro_rules! raw_text_value {
     };
 }
 
-raw_text_value!(ByteSize, "meta.ByteSize");
+raw_text_value!(ByteSize, "block.ByteSize");
 
-/// `meta.PercentageSize`: `80%` (kept as written). Its `Merge` always copies the patch value.
+/// `block.PercentageSize`: `80%` (kept as written). Its `Merge` always copies the patch value.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PercentageSize {
     /// The text as written; `None` is the zero value.
@@ -124,9 +133,9 @@ impl PercentageSize {
     }
 }
 
-raw_text_value!(PercentageSize, "meta.PercentageSize");
+raw_text_value!(PercentageSize, "block.PercentageSize");
 
-/// `meta.Size`: either a percentage or a byte size, held as two pointers. A patch value replaces
+/// `block.Size`: either a percentage or a byte size, held as two pointers. A patch value replaces
 /// the pointer it sets and keeps the other; the byte size wins when printing.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Size {
@@ -161,11 +170,15 @@ impl Size {
 
 impl Value for Size {
     fn go_type() -> String {
-        "meta.Size".into()
+        "block.Size".into()
+    }
+
+    fn text_unmarshaler() -> bool {
+        true
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        decode_text(node, cx, Size::parse)
+        decode_text(node, cx, "block.Size", Size::parse)
     }
 
     fn encode(&self) -> Node {
@@ -197,8 +210,12 @@ impl Value for CelExpression {
         "cel.Expression".into()
     }
 
+    fn text_unmarshaler() -> bool {
+        true
+    }
+
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        decode_text(node, cx, |t| Ok(CelExpression(t.to_string())))
+        decode_text(node, cx, "cel.Expression", |t| Ok(CelExpression(t.to_string())))
     }
 
     fn encode(&self) -> Node {
@@ -251,8 +268,12 @@ macro_rules! text_enum {
                 $go.into()
             }
 
+            fn text_unmarshaler() -> bool {
+                true
+            }
+
             fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-                decode_text(node, cx, |t| {
+                decode_text(node, cx, $go, |t| {
                     Self::parse(t).ok_or_else(|| format!("{} does not belong to {} values", t, $short))
                 })
             }

@@ -230,10 +230,28 @@ pub struct LinkAliasConfig {
 pub struct RulePortSelector {
     /// `merge:"replace"`.
     #[talos(key = "ports", go_name = "Ports")]
-    pub ports: Replaced<Vec<PortRange>>,
+    pub ports: Replaced<PortRanges>,
     /// The protocol (`tcp` or `udp`).
     #[talos(key = "protocol", go_name = "Protocol")]
     pub protocol: Protocol,
+}
+
+/// `network.PortRanges`: a named slice, merged by appending (the field replaces it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PortRanges(pub Vec<PortRange>);
+
+crate::value::go_slice_type!(PortRanges, PortRange, "network.PortRanges", merge = append_items);
+
+/// `network.IngressConfig`: a named slice, merged by appending (the field replaces it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IngressConfig(pub Vec<IngressRule>);
+
+crate::value::go_slice_type!(IngressConfig, IngressRule, "network.IngressConfig", merge = append_items);
+
+/// Go's merge of a slice type without a `Merge` method: append.
+fn append_items<T: Clone>(left: &mut Vec<T>, right: &[T]) -> Result<(), String> {
+    left.extend_from_slice(right);
+    Ok(())
 }
 
 /// `network.IngressRule`.
@@ -263,7 +281,7 @@ pub struct NetworkRuleConfig {
     pub port_selector: RulePortSelector,
     /// `merge:"replace"`.
     #[talos(key = "ingress", go_name = "Ingress")]
-    pub ingress: Replaced<Vec<IngressRule>>,
+    pub ingress: Replaced<IngressConfig>,
 }
 
 /// `NetworkDefaultActionConfig` (unnamed).

@@ -1,7 +1,7 @@
 //! Value types shared by the network documents: enumer-generated enums, `netip` text forms and
 //! their Talos wrappers, hardware addresses, port ranges and CEL expressions.
 
-use crate::value::{DecodeCx, MergeFlags, Value, construct_error, decode_binary, is_null};
+use crate::value::{DecodeCx, MergeFlags, Value, construct_error, decode_binary, is_null, text_unmarshaler_refuses};
 use crate::yaml::{Node, NodeValue};
 
 /// Records the error a custom unmarshaler returns (go-yaml `fail(err)`).
@@ -13,8 +13,11 @@ pub(crate) fn unmarshal_error(cx: &mut DecodeCx, node: &Node, message: impl std:
 }
 
 /// The text go-yaml hands to `UnmarshalText` for `node`: `Ok(None)` for null (the zero value),
-/// `Err(())` after recording a construct error for a collection.
+/// `Err(())` after recording go-yaml's `(TextUnmarshaler)` error for a collection.
 pub(crate) fn text_for_unmarshal(node: &Node, cx: &mut DecodeCx, go_type: &str) -> Result<Option<String>, ()> {
+    if text_unmarshaler_refuses(cx, node, go_type) {
+        return Err(());
+    }
     if is_null(node) {
         return Ok(None);
     }
@@ -27,10 +30,7 @@ pub(crate) fn text_for_unmarshal(node: &Node, cx: &mut DecodeCx, go_type: &str) 
             }
         },
         NodeValue::Scalar(s) => Ok(Some(s.text.clone())),
-        _ => {
-            construct_error(cx, node, go_type);
-            Err(())
-        }
+        _ => Err(()),
     }
 }
 
@@ -63,6 +63,10 @@ macro_rules! enum_value {
         impl $crate::value::Value for $name {
             fn go_type() -> String {
                 <$name as $crate::model::network::types::GoEnum>::GO.into()
+            }
+
+            fn text_unmarshaler() -> bool {
+                true
             }
 
             fn decode(node: &$crate::yaml::Node, cx: &mut $crate::value::DecodeCx) -> Self {
@@ -589,6 +593,10 @@ macro_rules! netip_value {
                 $go.into()
             }
 
+            fn text_unmarshaler() -> bool {
+                true
+            }
+
             fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
                 match text_for_unmarshal(node, cx, $go) {
                     Ok(Some(text)) => match $parse(&text) {
@@ -756,6 +764,10 @@ impl Value for HardwareAddr {
         "nethelpers.HardwareAddr".into()
     }
 
+    fn text_unmarshaler() -> bool {
+        true
+    }
+
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         match text_for_unmarshal(node, cx, "nethelpers.HardwareAddr") {
             Ok(Some(text)) => match HardwareAddr::unmarshal_text(&text) {
@@ -862,6 +874,10 @@ pub struct CelExpression(pub Option<String>);
 impl Value for CelExpression {
     fn go_type() -> String {
         "cel.Expression".into()
+    }
+
+    fn text_unmarshaler() -> bool {
+        true
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {

@@ -8,7 +8,6 @@ use crate::model::meta::Meta;
 mod meta_url;
 
 pub use meta_url::MetaUrl;
-pub(crate) use meta_url::unmarshal_string;
 
 /// `SideroLinkConfig` (unnamed): the SideroLink API endpoint.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]

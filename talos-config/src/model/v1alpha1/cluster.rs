@@ -4,7 +4,11 @@ use std::collections::BTreeMap;
 
 use talos_config_derive::Talos;
 
-use crate::value::{Duration, Replaced, Unstructured};
+use crate::value::{
+    DecodeCx, DeletePath, Duration, MergeFlags, NilableVec, Replaced, Unstructured, Value, decode_seq, is_null,
+    seq_unknown_keys,
+};
+use crate::yaml::Node;
 
 use super::lists::keyed_list;
 use super::types::{Args, Endpoint, Env, PEMEncodedCertificate, PEMEncodedCertificateAndKey, PEMEncodedKey};
@@ -183,7 +187,7 @@ pub struct APIServerConfig {
     pub resources: Option<ResourcesConfig>,
     /// The API server's authorizers, in order (`Node`, `RBAC`, webhooks).
     #[talos(key = "authorizationConfig", omitempty, go_name = "AuthorizationConfigConfig")]
-    pub authorization_config: crate::value::NilableVec<Option<AuthorizationConfigAuthorizerConfig>>,
+    pub authorization_config: AuthorizationConfigAuthorizerConfigList,
 }
 
 /// `v1alpha1.AdmissionPluginConfig`.
@@ -196,6 +200,60 @@ pub struct AdmissionPluginConfig {
     /// The plugin's configuration object.
     #[talos(key = "configuration", go_name = "PluginConfiguration")]
     pub configuration: Unstructured,
+}
+
+/// `v1alpha1.AuthorizationConfigAuthorizerConfigList`: a named slice whose nil and empty states
+/// differ (validation tests `!= nil`); otherwise a plain slice (merged by appending).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AuthorizationConfigAuthorizerConfigList(pub NilableVec<Option<AuthorizationConfigAuthorizerConfig>>);
+
+impl std::ops::Deref for AuthorizationConfigAuthorizerConfigList {
+    type Target = NilableVec<Option<AuthorizationConfigAuthorizerConfig>>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl Value for AuthorizationConfigAuthorizerConfigList {
+    fn go_type() -> String {
+        "v1alpha1.AuthorizationConfigAuthorizerConfigList".into()
+    }
+
+    fn go_nillable() -> bool {
+        true
+    }
+
+    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) {
+            return Self::default();
+        }
+        Self(NilableVec(Some(decode_seq(node, cx, &Self::go_type()))))
+    }
+
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        seq_unknown_keys::<Option<AuthorizationConfigAuthorizerConfig>>(node, &Self::go_type())
+    }
+
+    fn encode(&self) -> Node {
+        self.0.encode()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn replace_keeps_left(&self) -> bool {
+        self.0.replace_keeps_left()
+    }
+
+    fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
+        self.0.merge(&right.0, flags)
+    }
+
+    fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String> {
+        self.0.delete(path)
+    }
 }
 
 /// `v1alpha1.AuthorizationConfigAuthorizerConfig`.

@@ -84,6 +84,30 @@ impl Value for ArgValue {
         }
     }
 
+    /// Go's `ArgValue` is a struct with a custom unmarshaler: xyaml lets a sequence through
+    /// and checks a mapping (reached through a merge key) against the struct's two unexported
+    /// fields, known by their lowercased names.
+    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        let NodeValue::Mapping(entries, _) = &node.value else {
+            return Ok(None);
+        };
+        let mut found = Vec::new();
+        for (k, v) in entries {
+            let Some(key) = k.as_scalar() else {
+                return Err("unexpected mapping key type".into());
+            };
+            let summary = match key.text.as_str() {
+                "listvalue" => Vec::<String>::unknown_keys(v)?,
+                "strvalue" => String::unknown_keys(v)?,
+                _ => Some(v.clone()),
+            };
+            if let Some(summary) = summary {
+                found.push((crate::value::summary_key(k, &key.text), summary));
+            }
+        }
+        Ok(if found.is_empty() { None } else { Some(crate::value::sorted_mapping(found)) })
+    }
+
     fn encode(&self) -> Node {
         if let Some(l) = &self.list {
             return Node::sequence(l.iter().map(|s| Node::scalar(s.clone(), ScalarStyle::GoNode)).collect());
@@ -136,7 +160,7 @@ impl Value for Args {
         match &node.value {
             NodeValue::Mapping(entries, _) => {
                 cx.check_duplicate_keys(entries);
-                for (k, v) in entries {
+                for (k, v) in crate::value::mapping_entries(entries, cx).iter() {
                     let key = String::decode(k, cx);
                     out.insert(key, ArgValue::decode(v, cx));
                 }
@@ -147,7 +171,7 @@ impl Value for Args {
     }
 
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        crate::value::map_unknown_keys::<ArgValue>(node)
+        crate::value::map_unknown_keys::<ArgValue>(node, &Self::go_type())
     }
 
     fn encode(&self) -> Node {

@@ -10,7 +10,7 @@ use crate::validate::{Context, Findings, Issue, Validate};
 const DISK_LOCATOR: &[&str] =
     &["disk", "system_disk", "B", "KB", "MB", "GB", "TB", "PB", "EB", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
 
-/// A byte size's magnitude and sign (`meta.ByteSize`).
+/// A byte size's magnitude and sign (`block.ByteSize`).
 fn byte_size(b: &ByteSize) -> Option<(f64, bool)> {
     let raw = b.raw.as_deref()?;
     let magnitude = crate::model::block::types::parse_bytes(raw).ok()?;

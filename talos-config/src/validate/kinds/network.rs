@@ -407,12 +407,12 @@ impl NetworkRuleConfig {
         if self.name.is_empty() {
             return Err(err("name is required", "name"));
         }
-        let ports: &[PortRangeRef] = self.port_selector.ports.0.as_deref().unwrap_or(&[]);
+        let ports: &[PortRangeRef] = self.port_selector.ports.0.as_ref().map_or(&[], |p| p.0.as_slice());
         if ports.is_empty() {
             return Err(err("portSelector.ports is required", "portSelector.ports"));
         }
         port_ranges(ports)?;
-        for (i, rule) in self.ingress.0.as_deref().unwrap_or(&[]).iter().enumerate() {
+        for (i, rule) in self.ingress.0.as_ref().map_or(&[][..], |r| r.0.as_slice()).iter().enumerate() {
             if !rule.subnet.0.addr.is_valid() {
                 return Err(err(
                     format!("invalid subnet: {}", rule.subnet.0.go_string()),
