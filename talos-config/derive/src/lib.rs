@@ -185,6 +185,18 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
             }
         }
     });
+    let schema_steps = fields.iter().map(|f| {
+        let (ty, key) = (&f.ty, &f.key);
+        if f.inline {
+            quote! { <#ty as #v::Value>::schema_paths(prefix, out); }
+        } else {
+            quote! {
+                let path = if prefix.is_empty() { #key.to_string() } else { format!("{}.{}", prefix, #key) };
+                <#ty as #v::Value>::schema_paths(&path, out);
+                out.push(path);
+            }
+        }
+    });
     let match_arms = fields.iter().map(|f| {
         let (ident, ty, key) = (&f.ident, &f.ty, &f.key);
         if f.inline {
@@ -229,6 +241,10 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
 
             fn decode(node: &#y::Node, cx: &mut #v::DecodeCx) -> Self {
                 #v::decode_struct(node, cx, &Self::go_type())
+            }
+
+            fn schema_paths(prefix: &str, out: &mut Vec<String>) {
+                #(#schema_steps)*
             }
 
             fn unknown_keys(node: &#y::Node) -> ::core::result::Result<Option<#y::Node>, String> {

@@ -134,6 +134,8 @@ pub struct KindEntry {
     pub decode: fn(&Node, &mut DecodeCx) -> Box<dyn Document>,
     /// The keys of a node the kind does not know, as go-yaml's strict decoding reports them.
     pub unknown_keys: fn(&Node) -> Result<Option<Node>, String>,
+    /// The YAML path of every field of the kind (see `Value::schema_paths`).
+    pub schema_paths: fn() -> Vec<String>,
 }
 
 /// Builds the [`KindEntry`] of a kind.
@@ -144,7 +146,14 @@ pub const fn entry<T: Kind>() -> KindEntry {
         go_type: go_pointer_type::<T>,
         decode: |node, cx| Box::new(T::decode(node, cx)),
         unknown_keys: T::unknown_keys,
+        schema_paths: schema_paths::<T>,
     }
+}
+
+fn schema_paths<T: Kind>() -> Vec<String> {
+    let mut out = Vec::new();
+    T::schema_paths("", &mut out);
+    out
 }
 
 fn go_pointer_type<T: Kind>() -> String {

@@ -21,6 +21,10 @@ impl<T: Value> Value for Vec<T> {
         decode_seq(node, cx, &Self::go_type())
     }
 
+    fn schema_paths(prefix: &str, out: &mut Vec<String>) {
+        T::schema_paths(&format!("{prefix}[]"), out);
+    }
+
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
         seq_unknown_keys::<T>(node, &Self::go_type())
     }
@@ -147,6 +151,10 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
         out
     }
 
+    fn schema_paths(prefix: &str, out: &mut Vec<String>) {
+        V::schema_paths(&format!("{prefix}{{}}"), out);
+    }
+
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
         map_unknown_keys::<V>(node, &Self::go_type())
     }
@@ -264,6 +272,10 @@ impl<T: Value> Value for Replaced<T> {
         if is_null(node) { Replaced(None) } else { Replaced(Some(T::decode(node, cx))) }
     }
 
+    fn schema_paths(prefix: &str, out: &mut Vec<String>) {
+        T::schema_paths(prefix, out);
+    }
+
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
         T::unknown_keys(node)
     }
@@ -327,6 +339,10 @@ impl<T: Value> Value for NilableVec<T> {
         if is_null(node) { NilableVec(None) } else { NilableVec(Some(<Vec<T>>::decode(node, cx))) }
     }
 
+    fn schema_paths(prefix: &str, out: &mut Vec<String>) {
+        T::schema_paths(&format!("{prefix}[]"), out);
+    }
+
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
         seq_unknown_keys::<T>(node, &Self::go_type())
     }
@@ -385,6 +401,10 @@ macro_rules! go_slice_type {
                 let mut items: Vec<$elem> = $crate::value::decode_seq(node, cx, &go_type);
                 $( ($fixup)(&mut items); )?
                 $name(items)
+            }
+
+            fn schema_paths(prefix: &str, out: &mut Vec<String>) {
+                <$elem as $crate::value::Value>::schema_paths(&format!("{prefix}[]"), out);
             }
 
             fn unknown_keys(node: &$crate::yaml::Node) -> Result<Option<$crate::yaml::Node>, String> {

@@ -116,6 +116,11 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
     /// Merges `right` (the patch) into `self` with the Go merge engine's rules.
     fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String>;
 
+    /// Appends the YAML path of every struct field below this type (`a.b`, `[]` for a list
+    /// element, `{}` for a map value) under `prefix`: the model's field set, which the tests
+    /// compare with Talos's Go structs. Types that decode themselves have none.
+    fn schema_paths(_prefix: &str, _out: &mut Vec<String>) {}
+
     /// Walks a `$patch: delete` path into this value (upstream `ApplyTo`).
     fn delete(&mut self, _path: DeletePath<'_>) -> Result<(), String> {
         Err(LOOKUP_FAILED.to_string())

@@ -219,6 +219,10 @@ impl<T: Value> Value for Option<T> {
         if is_null(node) { None } else { Some(T::decode(node, cx)) }
     }
 
+    fn schema_paths(prefix: &str, out: &mut Vec<String>) {
+        T::schema_paths(prefix, out);
+    }
+
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
         T::unknown_keys(node)
     }
@@ -272,6 +276,10 @@ impl<T: Value> Value for Box<T> {
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         Box::new(T::decode(node, cx))
+    }
+
+    fn schema_paths(prefix: &str, out: &mut Vec<String>) {
+        T::schema_paths(prefix, out);
     }
 
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {

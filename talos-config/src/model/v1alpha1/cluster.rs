@@ -235,6 +235,10 @@ impl Value for AuthorizationConfigAuthorizerConfigList {
         seq_unknown_keys::<Option<AuthorizationConfigAuthorizerConfig>>(node, &Self::go_type())
     }
 
+    fn schema_paths(prefix: &str, out: &mut Vec<String>) {
+        NilableVec::<Option<AuthorizationConfigAuthorizerConfig>>::schema_paths(prefix, out);
+    }
+
     fn encode(&self) -> Node {
         self.0.encode()
     }
