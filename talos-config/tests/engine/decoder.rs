@@ -307,3 +307,24 @@ fn line_separator_in_a_quoted_key_is_a_line_break() {
         "decode error: yaml: while parsing a flow mapping at <unknown position>: line 1, column 2: did not find expected ',' or '}'"
     );
 }
+
+/// The unknown-keys summary is go-yaml's re-encoding of the leftover nodes: tags written in the
+/// input stay (go-yaml's `TaggedStyle`), anchors stay, an alias stays an alias; keys are Go
+/// strings (`"n"` is quoted: a YAML 1.1 boolean).
+#[test]
+fn unknown_keys_summary_keeps_tags_anchors_and_aliases() {
+    let text = "version: v1alpha1\nmachine:\n  foo: &a\n    x: 1\n  bar:\n    - &b {y: 2}\n    - *b\n  baz: !!seq [1]\n  \"qux\": ! z\n  n: !!str 1\n  q: !!int \"2\"\n";
+    insta::assert_snapshot!(load_err(text.as_bytes()), @r#"
+    error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:
+    machine:
+        bar:
+            - &b {y: 2}
+            - *b
+        baz: !!seq [1]
+        foo: &a
+            x: 1
+        "n": !!str 1
+        q: !!int "2"
+        qux: z
+    "#);
+}

@@ -771,6 +771,7 @@ fn preserved_styles_v4() {
         value: NodeValue::Sequence(vec![p("10.3.5.5/32")], CollectionStyle::Flow),
         tag: None,
         mark: Default::default(),
+        origin: None,
     };
     let flow_map = Node {
         value: NodeValue::Mapping(
@@ -785,6 +786,7 @@ fn preserved_styles_v4() {
                         ),
                         tag: None,
                         mark: Default::default(),
+                        origin: None,
                     },
                 ),
             ],
@@ -792,6 +794,7 @@ fn preserved_styles_v4() {
         ),
         tag: None,
         mark: Default::default(),
+        origin: None,
     };
     let mut bin = Node::plain("aGVsbG8=");
     bin.tag = Some("!!binary".into());
@@ -819,6 +822,7 @@ fn preserved_styles_v4() {
                 value: NodeValue::Sequence(vec![Node::plain("")], CollectionStyle::Flow),
                 tag: None,
                 mark: Default::default(),
+                origin: None,
             },
         ),
     ]);

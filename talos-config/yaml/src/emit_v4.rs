@@ -162,6 +162,12 @@ fn is_blankz(c: Option<char>) -> bool {
     }
 }
 
+/// True when the node's tag was written in its source (go-yaml's `TaggedStyle`), not set by
+/// an encoder.
+fn tag_written(node: &Node) -> bool {
+    node.origin.as_ref().is_some_and(|o| o.tagged)
+}
+
 /// Normalises a tag to its short form (`tag:yaml.org,2002:str` -> `!!str`).
 fn short_tag(tag: &str) -> String {
     match tag.strip_prefix("tag:yaml.org,2002:") {
@@ -313,20 +319,6 @@ impl Emitter {
 
     // --- representation ----------------------------------------------------------------------
 
-    /// The resolved short tag of a plain text under this dialect's resolver.
-    fn resolved_tag(&self, text: &str) -> &'static str {
-        match self.dialect {
-            Dialect::V4 => {
-                if text == "<<" {
-                    "!!merge"
-                } else {
-                    resolve_v4(text).tag()
-                }
-            }
-            Dialect::V2 => resolve_v11(text).tag(),
-        }
-    }
-
     /// Turns a scalar node into the event go-yaml's encoder would produce for it.
     fn represent<'a>(&self, node: &'a Node) -> Option<Event<'a>> {
         let s = node.as_scalar()?;
@@ -381,7 +373,10 @@ impl Emitter {
                 if let Some(t) = &node.tag {
                     let stag = short_tag(t);
                     let styled = s.style != ScalarStyle::Plain;
-                    if stag == "!!str" && styled {
+                    if tag_written(node) {
+                        // go-yaml's `TaggedStyle`: a tag from the source is printed as it stands.
+                        tag = Some(stag);
+                    } else if stag == "!!str" && styled {
                         // dropped
                     } else if self.resolved_tag(text) == stag {
                         // implicit: dropped
@@ -404,6 +399,20 @@ impl Emitter {
             }
         };
         Some(ev)
+    }
+
+    /// The resolved short tag of a plain text under this dialect's resolver.
+    fn resolved_tag(&self, text: &str) -> &'static str {
+        match self.dialect {
+            Dialect::V4 => {
+                if text == "<<" {
+                    "!!merge"
+                } else {
+                    resolve_v4(text).tag()
+                }
+            }
+            Dialect::V2 => resolve_v11(text).tag(),
+        }
     }
 
     // --- analysis and style selection --------------------------------------------------------
@@ -615,10 +624,20 @@ impl Emitter {
     }
 
     fn emit_node_at_depth(&mut self, node: &Node, in_seq_item: bool, mapping_ctx: bool, simple_key: bool) {
+        if let Some(origin) = &node.origin {
+            if let Some(alias) = &origin.alias {
+                self.write_alias(alias, simple_key);
+                return;
+            }
+            if let Some(anchor) = &origin.anchor {
+                self.write_indicator("&", true, false, false);
+                self.write_anchor(anchor);
+            }
+        }
         match &node.value {
             NodeValue::Scalar(_) => self.emit_scalar(node, in_seq_item, simple_key),
             NodeValue::Sequence(items, style) => {
-                let tag = node.tag.as_ref().map(|t| short_tag(t)).filter(|t| t != "!!seq");
+                let tag = node.tag.as_ref().map(|t| short_tag(t)).filter(|t| t != "!!seq" || tag_written(node));
                 self.process_tag(&tag);
                 if self.flow_level > 0 || *style == CollectionStyle::Flow || items.is_empty() {
                     self.emit_flow_sequence(items, in_seq_item);
@@ -627,7 +646,7 @@ impl Emitter {
                 }
             }
             NodeValue::Mapping(entries, style) => {
-                let tag = node.tag.as_ref().map(|t| short_tag(t)).filter(|t| t != "!!map");
+                let tag = node.tag.as_ref().map(|t| short_tag(t)).filter(|t| t != "!!map" || tag_written(node));
                 self.process_tag(&tag);
                 if self.flow_level > 0 || *style == CollectionStyle::Flow || entries.is_empty() {
                     self.emit_flow_mapping(entries, in_seq_item);
@@ -636,6 +655,22 @@ impl Emitter {
                 }
             }
         }
+    }
+
+    /// libyaml's alias event: `*name`, and a space before the `:` of a simple key.
+    fn write_alias(&mut self, name: &str, simple_key: bool) {
+        self.write_indicator("*", true, false, false);
+        self.write_anchor(name);
+        if simple_key {
+            self.put(' ');
+        }
+    }
+
+    /// Anchor or alias name (libyaml writes it as it stands).
+    fn write_anchor(&mut self, name: &str) {
+        self.write_text(name);
+        self.whitespace = false;
+        self.indention = false;
     }
 
     fn emit_block_sequence(&mut self, items: &[Node], in_seq_item: bool, mapping_ctx: bool) {

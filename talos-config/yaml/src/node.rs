@@ -81,12 +81,32 @@ pub struct Node {
     pub tag: Option<String>,
     /// Where the node starts in its source.
     pub mark: Mark,
+    /// The anchor or alias the node was written with, when it had one (boxed: most nodes have
+    /// none).
+    pub origin: Option<Box<Origin>>,
+}
+
+/// How a parsed node was written, beyond its value: go-yaml keeps this on its nodes and prints
+/// it again when it re-encodes one (Talos's unknown-keys summary).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Origin {
+    /// `&name` on the node.
+    pub anchor: Option<String>,
+    /// The node is the copy an alias `*name` stands for (aliases are expanded when parsing).
+    pub alias: Option<String>,
+    /// The tag was written in the source (go-yaml's `TaggedStyle`): printed as it stands.
+    pub tagged: bool,
 }
 
 impl Node {
     /// A scalar with the given style and no position.
     pub fn scalar(text: impl Into<String>, style: ScalarStyle) -> Node {
-        Node { value: NodeValue::Scalar(Scalar { text: text.into(), style }), tag: None, mark: Mark::default() }
+        Node {
+            value: NodeValue::Scalar(Scalar { text: text.into(), style }),
+            tag: None,
+            mark: Mark::default(),
+            origin: None,
+        }
     }
 
     /// A Go string value (see [`ScalarStyle::GoString`]).
@@ -106,12 +126,22 @@ impl Node {
 
     /// A block sequence.
     pub fn sequence(items: Vec<Node>) -> Node {
-        Node { value: NodeValue::Sequence(items, CollectionStyle::Block), tag: None, mark: Mark::default() }
+        Node {
+            value: NodeValue::Sequence(items, CollectionStyle::Block),
+            tag: None,
+            mark: Mark::default(),
+            origin: None,
+        }
     }
 
     /// A block mapping.
     pub fn mapping(entries: Vec<(Node, Node)>) -> Node {
-        Node { value: NodeValue::Mapping(entries, CollectionStyle::Block), tag: None, mark: Mark::default() }
+        Node {
+            value: NodeValue::Mapping(entries, CollectionStyle::Block),
+            tag: None,
+            mark: Mark::default(),
+            origin: None,
+        }
     }
 
     /// The scalar, if this is one.
@@ -156,13 +186,15 @@ impl Node {
 /// `Clone` and `PartialEq` recurse as deep as the tree; [`deep`] keeps that safe on any thread.
 impl Clone for Node {
     fn clone(&self) -> Node {
-        deep(|| Node { value: self.value.clone(), tag: self.tag.clone(), mark: self.mark })
+        deep(|| Node { value: self.value.clone(), tag: self.tag.clone(), mark: self.mark, origin: self.origin.clone() })
     }
 }
 
 impl PartialEq for Node {
     fn eq(&self, other: &Node) -> bool {
-        deep(|| self.value == other.value && self.tag == other.tag && self.mark == other.mark)
+        deep(|| {
+            self.value == other.value && self.tag == other.tag && self.mark == other.mark && self.origin == other.origin
+        })
     }
 }
 
@@ -174,6 +206,7 @@ impl std::hash::Hash for Node {
             self.value.hash(state);
             self.tag.hash(state);
             self.mark.hash(state);
+            self.origin.hash(state);
         });
     }
 }
@@ -185,6 +218,7 @@ impl std::fmt::Debug for Node {
                 .field("value", &self.value)
                 .field("tag", &self.tag)
                 .field("mark", &self.mark)
+                .field("origin", &self.origin)
                 .finish()
         })
     }

@@ -17,7 +17,7 @@ mod scanner;
 
 use std::collections::HashMap;
 
-use super::node::{CollectionStyle, Mark, Node, NodeValue, Scalar, ScalarStyle};
+use super::node::{CollectionStyle, Mark, Node, NodeValue, Origin, Scalar, ScalarStyle};
 use parser::{Event, Parser};
 use scanner::{Scanner, Style};
 
@@ -263,11 +263,19 @@ impl Composer {
     }
 }
 
+/// The tag in go-yaml's short form; the non-specific `!` counts as no tag, as in go-yaml's
+/// composer.
 fn short_tag(tag: Option<String>) -> Option<String> {
-    tag.map(|t| match t.strip_prefix("tag:yaml.org,2002:") {
+    tag.filter(|t| t != "!").map(|t| match t.strip_prefix("tag:yaml.org,2002:") {
         Some(rest) => format!("!!{rest}"),
         None => t,
     })
+}
+
+/// The anchor and tag a node was written with, when it had either.
+fn written(anchor: &Option<String>, tag: &Option<String>) -> Option<Box<Origin>> {
+    let tagged = tag.as_deref().is_some_and(|t| t != "!");
+    (anchor.is_some() || tagged).then(|| Box::new(Origin { anchor: anchor.clone(), alias: None, tagged }))
 }
 
 fn scalar_style(style: Style) -> ScalarStyle {
@@ -338,8 +346,9 @@ fn compose(
                         Some(start),
                     ));
                 };
-                let (node, size) = (node.clone(), *size);
+                let (mut node, size) = (node.clone(), *size);
                 composer.expand_alias(size, start)?;
+                node.origin = Some(Box::new(Origin { alias: Some(name), ..Origin::default() }));
                 Some((node, size))
             }
             Event::Scalar { value, style, anchor, tag, start } => {
@@ -347,6 +356,7 @@ fn compose(
                 let size = Size { nodes: 1, bytes: value.len() };
                 let node = Node {
                     value: NodeValue::Scalar(Scalar { text: value, style: scalar_style(style) }),
+                    origin: written(&anchor, &tag),
                     tag: short_tag(tag),
                     mark: start.to_mark(),
                 };
@@ -398,7 +408,7 @@ fn open(
     }
     composer.decoded = composer.decoded.saturating_add(1);
     stack.push(Frame {
-        node: Node { value, tag: short_tag(tag), mark: start.to_mark() },
+        node: Node { value, origin: written(&anchor, &tag), tag: short_tag(tag), mark: start.to_mark() },
         anchor,
         pending_key: None,
         size: Size { nodes: 1, bytes: 0 },
