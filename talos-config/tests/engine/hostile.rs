@@ -87,13 +87,11 @@ fn a_million_keys_load() {
 
 #[test]
 fn long_keys_follow_go_yaml() {
-    // An implicit key is at most 1,024 characters (YAML's simple-key limit): a longer one is
-    // no key, so its `:` is out of place.
-    let implicit = format!("{WORKER}  nodeLabels:\n    {}: v\n", "k".repeat(1025));
-    assert_eq!(
-        load_error(implicit.as_bytes()),
-        "decode error: yaml: line 5, column 1030: mapping values are not allowed in this context"
-    );
+    // go-yaml v4 rc.4 puts no length limit on an implicit key (libyaml's 1,024 characters are
+    // gone): only its line counts.
+    let implicit = format!("{WORKER}  nodeLabels:\n    {}: v\n", "k".repeat(100_000));
+    let config = Config::from_bytes(implicit.as_bytes()).unwrap();
+    assert!(config.encode().contains(&format!("        ? {}\n        : v\n", "k".repeat(100_000))));
     // An explicit key may be as long as the input; the encoder writes keys over 128 characters
     // in the explicit form, as go-yaml does.
     let explicit = format!("{WORKER}  nodeLabels:\n    ? {}\n    : v\n", "k".repeat(1 << 20));

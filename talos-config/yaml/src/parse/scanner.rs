@@ -1,5 +1,6 @@
-//! The tokenizer: libyaml's scanning algorithm (simple keys, indentation stack, flow levels) with
-//! go-yaml's limits and problem/context texts.
+//! The tokenizer: libyaml's scanning algorithm (indentation stack, flow levels) with go-yaml v4
+//! rc.4's simple keys (one current key and a stack for outer flow levels, valid on its own line
+//! whatever its length), its two-token lookahead, its limits and problem/context texts.
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -55,8 +56,8 @@ pub(super) struct Token {
 
 #[derive(Clone, Copy, Default)]
 struct SimpleKey {
-    possible: bool,
     required: bool,
+    flow_level: usize,
     token_number: usize,
     mark: Pos,
 }
@@ -76,10 +77,12 @@ pub(super) struct Scanner<'a> {
     indent: isize,
     indents: Vec<isize>,
     simple_key_allowed: bool,
-    simple_keys: Vec<SimpleKey>,
-    /// Levels (indices into `simple_keys`) whose key is possible, in increasing order: keeps
-    /// the per-token checks proportional to the possible keys, not to the nesting depth.
-    possible_levels: Vec<usize>,
+    /// The potential simple key of the current flow level, and whether there is one (go-yaml
+    /// keeps the key's fields when it enters a flow level, only zeroed).
+    simple_key: SimpleKey,
+    simple_key_possible: bool,
+    /// Keys of outer flow levels that were possible when a flow collection started.
+    simple_key_stack: Vec<SimpleKey>,
     flow_level: usize,
 }
 
@@ -130,8 +133,9 @@ impl<'a> Scanner<'a> {
             indent: -1,
             indents: Vec::new(),
             simple_key_allowed: false,
-            simple_keys: Vec::new(),
-            possible_levels: Vec::new(),
+            simple_key: SimpleKey::default(),
+            simple_key_possible: false,
+            simple_key_stack: Vec::new(),
             flow_level: 0,
         }
     }
@@ -251,59 +255,25 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// go-yaml's `fetchMoreTokens`: at least three tokens are queued (its comment handling looks
+    /// two tokens ahead, so a scanner error that close surfaces before the parser sees the
+    /// current token), and more while the first queued token may start a simple key.
     fn fetch_more_tokens(&mut self) -> R<()> {
         loop {
-            let need_more = if self.tokens.is_empty() {
-                true
-            } else {
-                self.stale_simple_keys()?;
-                self.possible_levels.iter().any(|&l| {
-                    self.simple_keys.get(l).is_some_and(|sk| sk.possible && sk.token_number == self.tokens_parsed)
-                })
-            };
-            if !need_more {
-                return Ok(());
+            if self.tokens.len() > 2 {
+                let first_key = match self.simple_key_stack.first() {
+                    Some(key) => Some(key.token_number),
+                    None if self.simple_key_possible => Some(self.simple_key.token_number),
+                    None => None,
+                };
+                if first_key != Some(self.tokens_parsed) {
+                    return Ok(());
+                }
             }
             if self.stream_end_produced || self.tokens.back().is_some_and(|t| t.tok == Tok::StreamEnd) {
                 return Ok(());
             }
             self.fetch_next_token()?;
-        }
-    }
-
-    fn stale_simple_keys(&mut self) -> R<()> {
-        let mark = self.mark;
-        for &level in &self.possible_levels {
-            let Some(sk) = self.simple_keys.get(level) else {
-                continue;
-            };
-            if sk.possible && (sk.mark.line < mark.line || sk.mark.index + 1024 < mark.index) && sk.required {
-                return Err(self.ctx_err("while scanning a simple key", sk.mark, "could not find expected ':'"));
-            }
-        }
-        let keys = &mut self.simple_keys;
-        self.possible_levels.retain(|&level| match keys.get_mut(level) {
-            Some(sk) if sk.possible => {
-                if sk.mark.line < mark.line || sk.mark.index + 1024 < mark.index {
-                    sk.possible = false;
-                    false
-                } else {
-                    true
-                }
-            }
-            _ => false,
-        });
-        Ok(())
-    }
-
-    /// Marks the key of the innermost level impossible.
-    fn drop_top_key(&mut self) {
-        let top = self.simple_keys.len().saturating_sub(1);
-        if let Some(sk) = self.simple_keys.last_mut() {
-            sk.possible = false;
-        }
-        if self.possible_levels.last() == Some(&top) {
-            self.possible_levels.pop();
         }
     }
 
@@ -314,7 +284,8 @@ impl<'a> Scanner<'a> {
     fn fetch_next_token(&mut self) -> R<()> {
         if !self.stream_start_produced {
             self.indent = -1;
-            self.simple_keys.push(SimpleKey::default());
+            self.simple_key = SimpleKey::default();
+            self.simple_key_stack.clear();
             self.simple_key_allowed = true;
             self.stream_start_produced = true;
             let m = self.mark;
@@ -322,7 +293,6 @@ impl<'a> Scanner<'a> {
             return Ok(());
         }
         self.scan_to_next_token();
-        self.stale_simple_keys()?;
         self.unroll_indent(self.mark.column as isize);
         let c = self.ch(0);
         if is_z(c) {
@@ -347,8 +317,11 @@ impl<'a> Scanner<'a> {
             '}' => return self.fetch_flow_collection_end(Tok::FlowMappingEnd),
             ',' => return self.fetch_flow_entry(),
             '-' if is_blankz(n) => return self.fetch_block_entry(),
-            '?' if self.flow_level > 0 || is_blankz(n) => return self.fetch_key(),
-            ':' if self.flow_level > 0 || is_blankz(n) => return self.fetch_value(),
+            '?' if is_blankz(n) => return self.fetch_key(),
+            // In a flow sequence, a `:` right after `[` or `,` starts a plain scalar.
+            ':' if self.flow_level > 0 && !self.after_flow_sequence_entry() || is_blankz(n) => {
+                return self.fetch_value();
+            }
             '*' => return self.fetch_anchor(true),
             '&' => return self.fetch_anchor(false),
             '!' => return self.fetch_tag(),
@@ -359,12 +332,16 @@ impl<'a> Scanner<'a> {
             _ => {}
         }
         let indicator = is_blankz(c) || "-?:,[]{}#&*!|>'\"%@`".contains(c);
-        if !indicator || (c == '-' && !is_blank(n)) || (self.flow_level == 0 && (c == '?' || c == ':') && !is_blankz(n))
-        {
+        if !indicator || (c == '-' && !is_blank(n)) || ((c == '?' || c == ':') && !is_blankz(n)) {
             return self.fetch_plain_scalar();
         }
         let m = self.mark;
         Err(self.ctx_err("while scanning for the next token", m, "found character that cannot start any token"))
+    }
+
+    /// go-yaml's `isFlowSequence`: the last queued token is `[` or `,`.
+    fn after_flow_sequence_entry(&self) -> bool {
+        self.tokens.back().is_some_and(|t| matches!(t.tok, Tok::FlowEntry | Tok::FlowSequenceStart))
     }
 
     fn scan_to_next_token(&mut self) {
@@ -415,7 +392,7 @@ impl<'a> Scanner<'a> {
         if self.indent < column {
             self.indents.push(self.indent);
             if self.indents.len() > MAX_DEPTH {
-                let m = self.simple_keys.last().map(|k| k.mark).unwrap_or(self.mark);
+                let m = self.simple_key.mark;
                 return Err(self.ctx_err(
                     "while increasing indent level",
                     m,
@@ -424,47 +401,73 @@ impl<'a> Scanner<'a> {
             }
             self.indent = column;
             let token = Token { tok, start: mark, end: mark };
-            match number {
-                Some(n) => {
-                    let at = n.saturating_sub(self.tokens_parsed).min(self.tokens.len());
-                    self.tokens.insert(at, token);
-                }
-                None => self.tokens.push_back(token),
-            }
+            self.insert_token(number, token);
         }
         Ok(())
     }
 
-    fn remove_simple_key(&mut self) -> R<()> {
-        if let Some(sk) = self.simple_keys.last().copied()
-            && sk.possible
-            && sk.required
-        {
-            return Err(self.ctx_err("while scanning a simple key", sk.mark, "could not find expected ':'"));
+    /// go-yaml's `insertToken`: at the queue position of token number `number`, or at the end
+    /// when there is none or it was already consumed (a key zeroed on entering a flow level).
+    fn insert_token(&mut self, number: Option<usize>, token: Token) {
+        match number.and_then(|n| n.checked_sub(self.tokens_parsed)) {
+            Some(at) => self.tokens.insert(at.min(self.tokens.len()), token),
+            None => self.tokens.push_back(token),
         }
-        self.drop_top_key();
+    }
+
+    /// A required key that turns out not to be one is an error (go-yaml looks at `required`
+    /// alone: it is cleared whenever a key is used).
+    fn remove_simple_key(&mut self) -> R<()> {
+        if self.simple_key.required {
+            return Err(self.ctx_err(
+                "while scanning a simple key",
+                self.simple_key.mark,
+                "could not find expected ':'",
+            ));
+        }
+        self.simple_key_possible = false;
         Ok(())
     }
 
     fn save_simple_key(&mut self) -> R<()> {
         let required = self.flow_level == 0 && self.indent == self.mark.column as isize;
         if self.simple_key_allowed {
-            let sk = SimpleKey {
-                possible: true,
+            self.remove_simple_key()?;
+            self.simple_key_possible = true;
+            self.simple_key = SimpleKey {
                 required,
+                flow_level: self.flow_level,
                 token_number: self.tokens_parsed + self.tokens.len(),
                 mark: self.mark,
             };
-            self.remove_simple_key()?;
-            if let Some(last) = self.simple_keys.last_mut() {
-                *last = sk;
-                let top = self.simple_keys.len() - 1;
-                if self.possible_levels.last() != Some(&top) {
-                    self.possible_levels.push(top);
-                }
-            }
         }
         Ok(())
+    }
+
+    fn increase_flow_level(&mut self) -> R<()> {
+        self.flow_level += 1;
+        if self.flow_level > MAX_DEPTH {
+            let m = self.simple_key.mark;
+            return Err(self.ctx_err("while increasing flow level", m, format!("exceeded max depth of {MAX_DEPTH}")));
+        }
+        if self.simple_key_possible {
+            self.simple_key_stack.push(self.simple_key);
+        }
+        self.simple_key = SimpleKey::default();
+        Ok(())
+    }
+
+    fn decrease_flow_level(&mut self) {
+        if self.flow_level > 0 {
+            self.flow_level -= 1;
+            if let Some(last) = self.simple_key_stack.last().copied()
+                && last.flow_level == self.flow_level
+            {
+                self.simple_key = last;
+                self.simple_key_stack.pop();
+                self.simple_key_possible = true;
+            }
+        }
     }
 
     fn fetch_stream_end(&mut self) -> R<()> {
@@ -474,6 +477,8 @@ impl<'a> Scanner<'a> {
         }
         self.unroll_indent(-1);
         self.remove_simple_key()?;
+        self.simple_key = SimpleKey::default();
+        self.simple_key_stack.clear();
         self.simple_key_allowed = false;
         let m = self.mark;
         self.push(Tok::StreamEnd, m, m);
@@ -495,12 +500,7 @@ impl<'a> Scanner<'a> {
 
     fn fetch_flow_collection_start(&mut self, tok: Tok) -> R<()> {
         self.save_simple_key()?;
-        self.simple_keys.push(SimpleKey::default());
-        self.flow_level += 1;
-        if self.flow_level > MAX_DEPTH {
-            let m = self.simple_keys.iter().rev().nth(1).map(|k| k.mark).unwrap_or(self.mark);
-            return Err(self.ctx_err("while increasing flow level", m, format!("exceeded max depth of {MAX_DEPTH}")));
-        }
+        self.increase_flow_level()?;
         self.simple_key_allowed = true;
         self.push_one_char(tok);
         Ok(())
@@ -508,12 +508,7 @@ impl<'a> Scanner<'a> {
 
     fn fetch_flow_collection_end(&mut self, tok: Tok) -> R<()> {
         self.remove_simple_key()?;
-        if self.flow_level > 0 {
-            self.flow_level -= 1;
-            self.simple_keys.pop();
-            let len = self.simple_keys.len();
-            self.possible_levels.retain(|&l| l < len);
-        }
+        self.decrease_flow_level();
         self.simple_key_allowed = false;
         self.push_one_char(tok);
         Ok(())
@@ -563,12 +558,13 @@ impl<'a> Scanner<'a> {
     }
 
     fn fetch_value(&mut self) -> R<()> {
-        let sk = self.simple_keys.last().copied().unwrap_or_default();
-        if sk.possible {
-            let at = sk.token_number.saturating_sub(self.tokens_parsed).min(self.tokens.len());
-            self.tokens.insert(at, Token { tok: Tok::Key, start: sk.mark, end: sk.mark });
+        let sk = self.simple_key;
+        // A simple key ends on its own line; its length does not matter.
+        if self.simple_key_possible && sk.mark.line == self.mark.line {
+            self.insert_token(Some(sk.token_number), Token { tok: Tok::Key, start: sk.mark, end: sk.mark });
             self.roll_indent(sk.mark.column, Some(sk.token_number), Tok::BlockMappingStart, sk.mark)?;
-            self.drop_top_key();
+            self.simple_key_possible = false;
+            self.simple_key.required = false;
             self.simple_key_allowed = false;
         } else {
             if self.flow_level == 0 {
@@ -611,7 +607,7 @@ impl<'a> Scanner<'a> {
         if self.ch(1) == '<' {
             self.skip();
             self.skip();
-            suffix = self.scan_tag_uri(false, None, start)?;
+            suffix = self.scan_tag_uri(false, true, None, start)?;
             if self.ch(0) != '>' {
                 return Err(self.ctx_err("while scanning a tag", start, "did not find the expected '>'"));
             }
@@ -621,9 +617,9 @@ impl<'a> Scanner<'a> {
             let h = self.scan_tag_handle(false, start)?;
             if h.len() > 1 && h.starts_with('!') && h.ends_with('!') {
                 handle = h;
-                suffix = self.scan_tag_uri(false, None, start)?;
+                suffix = self.scan_tag_uri(false, false, None, start)?;
             } else {
-                let s = self.scan_tag_uri(false, Some(&h), start)?;
+                let s = self.scan_tag_uri(false, false, Some(&h), start)?;
                 if s.is_empty() {
                     handle = String::new();
                     suffix = "!".to_string();
@@ -660,7 +656,8 @@ impl<'a> Scanner<'a> {
         Ok(s)
     }
 
-    fn scan_tag_uri(&mut self, directive: bool, head: Option<&str>, start: Pos) -> R<String> {
+    /// `verbatim`: a `!<...>` tag or a `%TAG` prefix, where flow indicators are URI characters.
+    fn scan_tag_uri(&mut self, directive: bool, verbatim: bool, head: Option<&str>, start: Pos) -> R<String> {
         let ctx = if directive { "while parsing a %TAG directive" } else { "while parsing a tag" };
         let mut s = String::new();
         let mut length = 0;
@@ -670,7 +667,9 @@ impl<'a> Scanner<'a> {
         }
         loop {
             let c = self.ch(0);
-            let ok = is_alpha(c) || ";/?:@&=+$,.!~*'()[]%".contains(c) && c != '\0';
+            let ok = is_alpha(c)
+                || ";/?:@&=+$.!~*'()%".contains(c) && c != '\0'
+                || verbatim && ",[]{}".contains(c) && c != '\0';
             if !ok {
                 break;
             }
@@ -680,6 +679,11 @@ impl<'a> Scanner<'a> {
                 self.read(&mut s);
             }
             length += 1;
+        }
+        // go-yaml v4: a printable ASCII character that ends a short tag is named.
+        let c = self.ch(0);
+        if !verbatim && (' '..='~').contains(&c) && c != ' ' {
+            return Err(self.ctx_err(ctx, start, format!("found character '{c}' that is not allowed in a YAML tag")));
         }
         if length == 0 {
             return Err(self.ctx_err(ctx, start, "did not find expected tag URI"));
@@ -773,7 +777,7 @@ impl<'a> Scanner<'a> {
             while is_blank(self.ch(0)) {
                 self.skip();
             }
-            let prefix = self.scan_tag_uri(true, None, start)?;
+            let prefix = self.scan_tag_uri(true, true, None, start)?;
             if !is_blankz(self.ch(0)) {
                 return Err(self.ctx_err(
                     "while scanning a %TAG directive",
@@ -1094,7 +1098,10 @@ impl<'a> Scanner<'a> {
             }
             while !is_blankz(self.ch(0)) {
                 let c = self.ch(0);
-                if (c == ':' && is_blankz(self.ch(1))) || (self.flow_level > 0 && ",?[]{}".contains(c)) {
+                // go-yaml v4: in a flow, `?` ends a plain scalar only before a blank.
+                if (c == ':' && is_blankz(self.ch(1)))
+                    || (self.flow_level > 0 && (",[]{}".contains(c) || (c == '?' && is_blankz(self.ch(1)))))
+                {
                     break;
                 }
                 if leading_blanks || !whitespaces.is_empty() {

@@ -548,3 +548,55 @@ fn never_panics_on_mangled_configs() {
         let _ = parse_documents(&v);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// go-yaml v4 rc.4's scanner (texts from its own test data, testdata/unmarshal_errors.yaml and
+// internal/libyaml/testdata/scanner.yaml at v4.0.0-rc.4)
+
+#[test]
+fn short_tags_name_the_character_that_ends_them() {
+    assert_eq!(
+        err(b"!foo,bar value"),
+        "yaml: while parsing a tag at line 1: line 1, column 5: found character ',' that is not allowed in a YAML tag"
+    );
+    assert_eq!(
+        err(b"a: !!str}\n"),
+        "yaml: while parsing a tag at line 1, column 4: line 1, column 9: found character '}' that is not allowed in a YAML tag"
+    );
+    // A verbatim tag may hold flow indicators.
+    assert_eq!(docs("a: !<x,y> b\n"), vec!["{\"a\": <x,y>\"b\"}".to_string()]);
+}
+
+#[test]
+fn missing_colons() {
+    assert_eq!(err(b"a:\n  1:\nb\n  2:\n"), "yaml: line 4, column 4: mapping values are not allowed in this context");
+    assert_eq!(
+        err(b"a: 1\nb: 2\nc 2\nd: 3\n"),
+        "yaml: while scanning a simple key at line 3: line 4: could not find expected ':'"
+    );
+}
+
+/// go-yaml keeps two tokens queued ahead of the parser: a scanner error that close wins over
+/// the parser's own error on the current token.
+#[test]
+fn scanner_errors_two_tokens_ahead_come_first() {
+    assert_eq!(
+        err(b"a: 1\n- b\n`\n"),
+        "yaml: while scanning for the next token at line 3: found character that cannot start any token"
+    );
+    assert_eq!(
+        err(b"a: 1\n- b\nc\n"),
+        "yaml: while parsing a block mapping at <unknown position>: line 1: did not find expected key"
+    );
+}
+
+/// In a flow, `?` and `:` start a plain scalar unless a blank follows (and `:` right after `[`
+/// or `,` of a sequence does too); an implicit key has no length limit.
+#[test]
+fn flow_indicators_glued_to_text() {
+    assert_eq!(docs("{?x: 1}"), vec!["f{\"?x\": \"1\"}".to_string()]);
+    assert_eq!(docs("[?x, a?b]"), vec!["f[\"?x\", \"a?b\"]".to_string()]);
+    assert_eq!(docs("[:x, a:b]"), vec!["f[\":x\", \"a:b\"]".to_string()]);
+    let long = format!("{}: v\n", "k".repeat(2000));
+    assert_eq!(docs(&long), vec![format!("{{\"{}\": \"v\"}}", "k".repeat(2000))]);
+}
