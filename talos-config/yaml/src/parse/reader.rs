@@ -31,7 +31,8 @@ fn allowed(value: u32) -> bool {
         || value == 0x0A
         || value == 0x0D
         || (0x20..=0x7E).contains(&value)
-        || value == 0x85
+        // go-yaml v4 rc.4 allows DEL and the C1 controls (YAML 1.2).
+        || (0x7F..=0x9F).contains(&value)
         || (0xA0..=0xD7FF).contains(&value)
         || (0xE000..=0xFFFD).contains(&value)
         || (0x10000..=0x10FFFF).contains(&value)
@@ -39,7 +40,7 @@ fn allowed(value: u32) -> bool {
 
 /// Whether every character is one YAML allows (bytes first: most configs are ASCII).
 fn all_allowed(text: &str) -> bool {
-    let ascii_allowed_or_wide = |b: u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0x7E | 0x80..=0xFF);
+    let ascii_allowed_or_wide = |b: u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0xFF);
     text.bytes().all(ascii_allowed_or_wide) && (text.is_ascii() || text.chars().all(|c| allowed(u32::from(c))))
 }
 

@@ -101,6 +101,10 @@ fn is_breakz(c: char) -> bool {
 fn is_blankz(c: char) -> bool {
     is_blank(c) || is_breakz(c)
 }
+/// go-yaml v4 rc.4's `isAnchorChar`: printable ASCII but blanks, `:` and flow indicators.
+fn is_anchor_char(c: char) -> bool {
+    ('!'..='~').contains(&c) && !":,[]{}".contains(c)
+}
 /// go-yaml's `is_alpha`: ASCII letters, digits, `_` and `-`.
 fn is_alpha(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
@@ -586,7 +590,7 @@ impl<'a> Scanner<'a> {
         let start = self.mark;
         self.skip();
         let mut name = String::new();
-        while is_alpha(self.ch(0)) {
+        while is_anchor_char(self.ch(0)) {
             self.read(&mut name);
         }
         let c = self.ch(0);
@@ -738,7 +742,7 @@ impl<'a> Scanner<'a> {
         let start = self.mark;
         self.skip();
         let mut name = String::new();
-        while is_alpha(self.ch(0)) {
+        while is_anchor_char(self.ch(0)) {
             self.read(&mut name);
         }
         if name.is_empty() {
