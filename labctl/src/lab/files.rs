@@ -222,6 +222,11 @@ impl OutDir {
         OutDir { dir: dir.into() }
     }
 
+    /// The directory.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
     /// The path of a file in it.
     pub fn path(&self, name: &str) -> PathBuf {
         self.dir.join(name)

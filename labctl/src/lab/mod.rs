@@ -107,9 +107,21 @@ pub struct ClusterArgs {
     /// Start a simulated cluster in this process and run against it (no Docker, no Talos needed).
     #[arg(long, conflicts_with = "talosconfig")]
     pub sim: bool,
-    /// The lab's output directory.
-    #[arg(long, value_name = "DIR", default_value = "/root/talos-lab")]
-    pub out: PathBuf,
+    /// The lab's output directory [default: /root/talos-lab for the lab's cluster, ./talos-lab with --sim or
+    /// --sim-dir, so that a rehearsal never writes over the real results].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+impl ClusterArgs {
+    /// The output directory: `--out`, else the default for the kind of cluster.
+    pub fn out_dir(&self) -> PathBuf {
+        match &self.out {
+            Some(dir) => dir.clone(),
+            None if self.sim || self.sim_dir.is_some() => PathBuf::from("talos-lab"),
+            None => PathBuf::from("/root/talos-lab"),
+        }
+    }
 }
 
 /// Arguments of `labctl lab run`.
@@ -126,7 +138,8 @@ pub struct RunArgs {
     /// The try-mode timeout of step 6 (whole seconds), recorded in try.json.
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_try_timeout)]
     pub try_timeout: Duration,
-    /// Apply even while a try-mode rollback is pending on the node (this cancels the rollback).
+    /// Apply even while a try-mode rollback is pending on the node (this cancels the rollback), and write into an
+    /// output directory that holds another cluster's results.
     #[arg(long)]
     pub force: bool,
 }

@@ -10,7 +10,7 @@ use talos_config::model::v1alpha1::Config as V1;
 use super::env::{self, Containers, Env, NodeView, Ports};
 use super::files::{OutDir, names};
 use super::machined_log::{TryInLog, try_in_log};
-use super::state::{State, unix_now};
+use super::state::{ClusterMark, State, unix_now};
 use super::try_guard::{self, Verdict};
 use super::{ClusterArgs, LabError};
 
@@ -22,6 +22,10 @@ pub struct Session {
     pub out: OutDir,
     /// The in-process simulator (`--sim`); dropping it stops the cluster.
     pub sim: Option<talos_sim::Sim>,
+    /// A simulated cluster (`--sim`, `--sim-dir`)?
+    pub simulated: bool,
+    /// The talosconfig's first endpoint.
+    pub endpoint: String,
 }
 
 /// A worker MachineConfig read.
@@ -57,7 +61,7 @@ impl Session {
     /// Connects as `args` says: the lab cluster (talosconfig, docker, node IPs), a simulator started by
     /// `labctl sim up --dir DIR`, or a new in-process simulator (`--sim`).
     pub async fn open(args: &ClusterArgs) -> Result<Session, LabError> {
-        let out = OutDir::new(&args.out);
+        let out = OutDir::new(args.out_dir());
         let (talosconfig, containers, ports, sim) = if args.sim {
             let sim = talos_sim::Sim::start()
                 .await
@@ -71,6 +75,7 @@ impl Session {
             let talosconfig = env::load_talosconfig(args.talosconfig.as_deref())?;
             (talosconfig, Containers::Docker { program: args.docker.clone() }, Ports::Direct, None)
         };
+        let endpoint = talosconfig.context(None).ok().and_then(|c| c.endpoints.first().cloned()).unwrap_or_default();
         let talos = env::connect(&talosconfig).await?;
         let env = Env {
             talos,
@@ -80,7 +85,41 @@ impl Session {
             worker: args.worker.clone(),
             probe_timeout: Duration::from_secs(3),
         };
-        Ok(Session { env, out, sim })
+        let simulated = args.sim || args.sim_dir.is_some();
+        Ok(Session { env, out, sim, simulated, endpoint })
+    }
+
+    /// Makes sure the output directory holds this cluster's results or none: a directory written by another
+    /// cluster (simulated or real, another endpoint, a recreated cluster) is refused unless `force`.
+    pub async fn claim_out_dir(&self, force: bool) -> Result<(), LabError> {
+        let controlplane = self.env.controlplane.clone();
+        let cluster_id = match self.machine_config(&controlplane).await {
+            Ok(mc) => mc.v1alpha1().and_then(|v| v.cluster).map(|c| c.id).unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        let here = ClusterMark { simulated: self.simulated, endpoint: self.endpoint.clone(), cluster_id };
+        let mut state = State::load(&self.out)?;
+        match &state.cluster {
+            Some(mark) if *mark == here => Ok(()),
+            Some(mark) if !force => {
+                let other = if mark.simulated == here.simulated && mark.endpoint == here.endpoint {
+                    format!("{} that has since been recreated", mark.describe())
+                } else {
+                    mark.describe()
+                };
+                Err(LabError::new(format!(
+                    "{} holds the results of {other}; this run is against {}",
+                    self.out.dir().display(),
+                    here.describe()
+                ))
+                .note("keep both: give this run another directory with `--out DIR`")
+                .note(format!("or write this cluster's results over them: {} --force", command_line())))
+            }
+            _ => {
+                state.cluster = Some(here);
+                state.save(&self.out)
+            }
+        }
     }
 
     /// The worker's active MachineConfig.
@@ -147,4 +186,20 @@ impl Session {
         }
         Ok(())
     }
+}
+
+/// The command line as typed (arguments with blanks or quotes single-quoted), for "run this" hints.
+fn command_line() -> String {
+    std::env::args()
+        .enumerate()
+        .map(|(i, a)| {
+            let a = if i == 0 { "labctl".to_string() } else { a };
+            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$\\".contains(c)) {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            } else {
+                a
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -18,6 +18,28 @@ pub struct State {
     /// Try-mode applies, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tries: Vec<TryApply>,
+    /// The cluster whose results the directory holds (set by the first `lab run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<ClusterMark>,
+}
+
+/// Which cluster wrote a lab directory.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClusterMark {
+    /// A simulated cluster (`--sim`, `--sim-dir`) or the lab's own.
+    pub simulated: bool,
+    /// The talosconfig's first endpoint.
+    pub endpoint: String,
+    /// The control plane's `cluster.id` (empty when it could not be read).
+    pub cluster_id: String,
+}
+
+impl ClusterMark {
+    /// `a simulated cluster at 127.0.0.1:40123` / `the lab's cluster at 10.5.0.2`.
+    pub fn describe(&self) -> String {
+        let what = if self.simulated { "a simulated cluster" } else { "a Talos cluster" };
+        format!("{what} at {}", self.endpoint)
+    }
 }
 
 /// The worker container when step 5 ran.

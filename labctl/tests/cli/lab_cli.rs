@@ -548,3 +548,75 @@ fn the_try_timeout_is_whole_seconds() {
     assert_eq!(o.status.code(), Some(1));
     insta::assert_snapshot!("try_timeout_usage", text(&o.stderr));
 }
+
+#[test]
+fn lab_check_refuses_a_new_simulated_cluster() {
+    let out = tempfile::tempdir().expect("tempdir");
+    let o = labctl(&["lab", "check", "--sim", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        "labctl: `lab check --sim` would check a new simulated cluster, which has none of the lab's changes\n\
+         `labctl lab run --sim` checks its own run at the end; to check a simulated cluster again, start one with \
+         `labctl sim up --dir DIR` and use `--sim-dir DIR` with both `lab run` and `lab check`\n"
+    );
+}
+
+/// The port of `127.0.0.1:PORT` replaced by `PORT`.
+fn without_ports(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("127.0.0.1:") {
+        out.push_str(&rest[..i + 10]);
+        rest = rest[i + 10..].trim_start_matches(|c: char| c.is_ascii_digit());
+        out.push_str("PORT");
+    }
+    out + rest
+}
+
+#[test]
+fn an_output_folder_belongs_to_the_cluster_that_wrote_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("lab");
+    let d = dir.to_str().unwrap();
+    let first = labctl(&["lab", "run", "--sim", "--out", d, "--step", "1"]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let noshell = read(&dir, "noshell.json");
+    // Every `--sim` run starts a new cluster: the folder is refused, and nothing in it changes.
+    let second = labctl(&["lab", "run", "--sim", "--out", d, "--step", "1"]);
+    assert_eq!(second.status.code(), Some(1));
+    assert_eq!(
+        without_ports(&text(&second.stderr)),
+        format!(
+            "labctl: {d} holds the results of a simulated cluster at 127.0.0.1:PORT; this run is against a simulated \
+             cluster at 127.0.0.1:PORT\n\
+             keep both: give this run another directory with `--out DIR`\n\
+             or write this cluster's results over them: labctl lab run --sim --out {d} --step 1 --force\n"
+        )
+    );
+    let mark = |v: &Value| v["cluster"]["endpoint"].as_str().unwrap_or_default().to_string();
+    let before = mark(&json(&dir, ".labctl-state.json"));
+    assert_eq!(read(&dir, "noshell.json"), noshell);
+    // `--force` takes the folder over.
+    let forced = labctl(&["lab", "run", "--sim", "--out", d, "--step", "1", "--force"]);
+    assert!(forced.status.success(), "{}", text(&forced.stderr));
+    let state = json(&dir, ".labctl-state.json");
+    assert_ne!(mark(&state), before);
+    assert_eq!(state["cluster"]["simulated"], Value::Bool(true));
+}
+
+#[test]
+fn simulated_runs_default_to_a_local_folder() {
+    let o = labctl(&["lab", "run", "--help"]);
+    let help = text(&o.stdout);
+    assert!(o.status.success());
+    let out_help: Vec<&str> = help.lines().skip_while(|l| !l.contains("--out <DIR>")).take(2).collect();
+    assert_eq!(
+        out_help,
+        [
+            "      --out <DIR>",
+            "          The lab's output directory [default: /root/talos-lab for the lab's cluster, ./talos-lab with --sim \
+             or --sim-dir, so that a rehearsal never writes over the real results]",
+        ]
+    );
+}

@@ -69,6 +69,7 @@ rejects --max-pod, so that accepted change broke a service and was found and und
 /// that reached step 9).
 pub async fn run(args: &RunArgs) -> Result<(Session, u8), LabError> {
     let session = Session::open(&args.cluster).await?;
+    session.claim_out_dir(args.force).await?;
     let (first, last) = match (args.step, args.from) {
         (Some(n), _) => (n, n),
         (None, Some(n)) => (n, 9),
@@ -467,6 +468,15 @@ pub struct StepResult {
 
 /// `labctl lab check`.
 pub async fn check(args: &CheckArgs) -> Result<(), LabError> {
+    if args.cluster.sim {
+        return Err(LabError::new(
+            "`lab check --sim` would check a new simulated cluster, which has none of the lab's changes",
+        )
+        .note(
+            "`labctl lab run --sim` checks its own run at the end; to check a simulated cluster again, start one \
+               with `labctl sim up --dir DIR` and use `--sim-dir DIR` with both `lab run` and `lab check`",
+        ));
+    }
     let session = Session::open(&args.cluster).await?;
     let results = check_all(&session, args.try_timeout).await;
     match args.output {
