@@ -21,6 +21,7 @@ pub struct NoShell {
     /// Its address on the Docker network `talos-default`.
     pub node_ip: String,
     /// `docker exec <container> sh`'s exit code.
+    #[serde(deserialize_with = "whole_number")]
     pub exec_sh_exit: i64,
     /// The one line of its error message.
     pub exec_sh_error: String,
@@ -59,6 +60,7 @@ pub struct Members {
     /// Hostname → type and addresses.
     pub members: BTreeMap<String, MemberEntry>,
     /// The worker's `MachineConfig v1alpha1` `metadata.version`.
+    #[serde(deserialize_with = "whole_number")]
     pub worker_mc_version: u64,
 }
 
@@ -85,8 +87,10 @@ pub struct Patch {
     /// The node patched (the worker's IP).
     pub node: String,
     /// The worker's MachineConfig version before the apply.
+    #[serde(deserialize_with = "whole_number")]
     pub mc_version_before: u64,
     /// The worker's MachineConfig version after the apply.
+    #[serde(deserialize_with = "whole_number")]
     pub mc_version_after: u64,
     /// The worker container's `State.StartedAt`.
     pub container_started_at: String,
@@ -96,12 +100,15 @@ pub struct Patch {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Try {
     /// The try timeout in seconds.
+    #[serde(deserialize_with = "whole_number")]
     pub timeout_sec: u64,
     /// The worker's MachineConfig version right after the try apply.
+    #[serde(deserialize_with = "whole_number")]
     pub version_during: u64,
     /// The canary label was seen on the Kubernetes Node.
     pub seen_on_node: bool,
     /// The version after the rollback.
+    #[serde(deserialize_with = "whole_number")]
     pub version_after_revert: u64,
 }
 
@@ -109,8 +116,10 @@ pub struct Try {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rejected {
     /// The worker's MachineConfig version before the attempt.
+    #[serde(deserialize_with = "whole_number")]
     pub version_before: u64,
     /// The version after it (unchanged).
+    #[serde(deserialize_with = "whole_number")]
     pub version_after: u64,
 }
 
@@ -118,6 +127,7 @@ pub struct Rejected {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KubeletDiag {
     /// The worker's MachineConfig version right after the accepted apply.
+    #[serde(deserialize_with = "whole_number")]
     pub accepted_version: u64,
     /// The kubelet service's STATE seen then.
     pub service_state: String,
@@ -133,10 +143,13 @@ pub struct Report {
     /// Port 22 was open.
     pub ssh_port_open: bool,
     /// The Talos API port.
+    #[serde(deserialize_with = "whole_number")]
     pub api_port: u16,
     /// How often the worker's MachineConfig changed since the first (current version - 1).
+    #[serde(deserialize_with = "whole_number")]
     pub worker_config_changes: u64,
     /// How often the worker container restarted since step 5.
+    #[serde(deserialize_with = "whole_number")]
     pub worker_restarts: u64,
     /// The configuration path validation caught in step 7 (`machine.x`).
     pub rejected_field: String,
@@ -280,14 +293,120 @@ impl OutDir {
         }
     }
 
-    /// Reads and decodes a JSON file of the lab, strictly (every field, the lab's types, nothing extra).
+    /// Reads and decodes a JSON file of the lab as a grader would (every field the lab names, with its JSON type);
+    /// an error names the file, the field's JSON path and what the lab asks for there.
     pub fn read_json<T: DeserializeOwned>(&self, name: &str) -> Result<Option<T>, LabError> {
         match self.read(name)? {
             None => Ok(None),
-            Some(text) => serde_json::from_str(&text)
-                .map(Some)
-                .map_err(|e| LabError::new(format!("{}: {e}", self.path(name).display()))),
+            Some(text) => {
+                decode_lab_json(&self.path(name).display().to_string(), &text).map(Some).map_err(LabError::new)
+            }
         }
+    }
+}
+
+/// Decodes `text` (the file `file`), with errors in the lab's words.
+pub fn decode_lab_json<T: DeserializeOwned>(file: &str, text: &str) -> Result<T, String> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize::<_, T>(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        lab_error(file, &path, &inner)
+    })?;
+    de.end().map_err(|e| lab_error(file, ".", &e))?;
+    Ok(value)
+}
+
+/// `members.json: members.cp.type is the number 4, where the lab asks for a string (line 5, column 16)`.
+fn lab_error(file: &str, path: &str, e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    // serde_json appends " at line L column C"; the position is given in the lab's form instead.
+    let message = full.rsplit_once(" at line ").map_or(full.as_str(), |(m, _)| m);
+    let at = if e.line() > 0 { format!(" (line {}, column {})", e.line(), e.column()) } else { String::new() };
+    if e.is_syntax() || e.is_eof() {
+        return format!("{file} is not valid JSON: {message}{at}");
+    }
+    let field = if path == "." { None } else { Some(path) };
+    if let Some(missing) = message.strip_prefix("missing field `").and_then(|m| m.strip_suffix('`')) {
+        return match field {
+            Some(p) => format!("{file}: {p} has no field {missing}, which the lab asks for{at}"),
+            None => format!("{file} has no field {missing}, which the lab asks for{at}"),
+        };
+    }
+    let found_expected = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "))
+        .and_then(|m| m.rsplit_once(", expected "));
+    match (found_expected, field) {
+        (Some((found, expected)), Some(p)) => {
+            format!("{file}: {p} is {}, where the lab asks for {}{at}", found_words(found), expected_words(expected))
+        }
+        (Some((found, expected)), None) => {
+            format!("{file} is {}, where the lab asks for {}{at}", found_words(found), expected_words(expected))
+        }
+        (None, Some(p)) => format!("{file}: {p}: {message}{at}"),
+        (None, None) => format!("{file}: {message}{at}"),
+    }
+}
+
+/// serde's description of a JSON value found (`string "4"`, ``integer `5` ``), in plain words.
+fn found_words(found: &str) -> String {
+    let quoted = |prefix: &str| found.strip_prefix(prefix).map(|v| v.trim_matches('`').to_string());
+    if let Some(s) = found.strip_prefix("string ") {
+        return format!("the string {s}");
+    }
+    if let Some(n) = quoted("integer ").or_else(|| quoted("floating point ")) {
+        return format!("the number {n}");
+    }
+    if let Some(b) = quoted("boolean ") {
+        return b;
+    }
+    match found {
+        "null" | "unit value" => "null".into(),
+        "sequence" => "an array".into(),
+        "map" => "an object".into(),
+        other => other.into(),
+    }
+}
+
+/// serde's expectation (a Rust type) in the lab's words.
+fn expected_words(expected: &str) -> String {
+    match expected {
+        "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64" | "a whole number" => "a whole number".into(),
+        "f32" | "f64" => "a number".into(),
+        "a boolean" => "true or false".into(),
+        "a sequence" => "an array".into(),
+        "a map" => "an object".into(),
+        e if e.starts_with("struct ") => "an object".into(),
+        e => e.into(),
+    }
+}
+
+/// A JSON number that is whole, written as the lab words it ("a number": `30` and `30.0` alike).
+fn whole_number<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<i128>,
+{
+    use serde::de::{Error, Unexpected};
+    let value = serde_json::Value::deserialize(d)?;
+    let expected = &"a whole number";
+    let n = match &value {
+        serde_json::Value::Number(n) => n,
+        serde_json::Value::String(s) => return Err(D::Error::invalid_type(Unexpected::Str(s), expected)),
+        serde_json::Value::Bool(b) => return Err(D::Error::invalid_type(Unexpected::Bool(*b), expected)),
+        serde_json::Value::Null => return Err(D::Error::invalid_type(Unexpected::Unit, expected)),
+        serde_json::Value::Array(_) => return Err(D::Error::invalid_type(Unexpected::Seq, expected)),
+        serde_json::Value::Object(_) => return Err(D::Error::invalid_type(Unexpected::Map, expected)),
+    };
+    let whole = n
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from))
+        .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e19).map(|f| f as i128));
+    match whole.map(T::try_from) {
+        Some(Ok(v)) => Ok(v),
+        _ => Err(D::Error::invalid_value(Unexpected::Other(&format!("the number {n}")), &"a whole number in range")),
     }
 }
 

@@ -131,7 +131,10 @@ impl Session {
     pub async fn machine_config(&self, node: &str) -> Result<WorkerConfig, LabError> {
         let mc = self.env.talos.machine_config(&Target::node(node), ACTIVE_CONFIG_ID).await?;
         let version = mc.version.parse::<u64>().map_err(|_| {
-            LabError::new(format!("{node}: MachineConfig v1alpha1 has no numeric version ({:?})", mc.version))
+            LabError::new(format!(
+                "{node}: MachineConfig v1alpha1 has no numeric version ({})",
+                serde_json::to_string(&mc.version).unwrap_or_default()
+            ))
         })?;
         Ok(WorkerConfig { bytes: mc.bytes, version })
     }

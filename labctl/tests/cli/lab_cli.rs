@@ -267,18 +267,84 @@ fn sim_up_then_lab_run_then_lab_check() {
     let path = out.join("try.json");
     assert_eq!(
         line6,
-        format!("step 6: FAIL: {}: invalid type: string \"1\", expected u64 at line 1 column 19", path.display())
+        format!(
+            "step 6: FAIL: {}: timeout_sec is the string \"1\", where the lab asks for a whole number (line 1, column 19)",
+            path.display()
+        )
     );
+    // "A number" as the lab words it: 1.0 is the whole number 1.
+    std::fs::write(
+        out.join("try.json"),
+        "{\"timeout_sec\": 1.0, \"version_during\": 3, \"seen_on_node\": true, \"version_after_revert\": 4}\n",
+    )
+    .unwrap();
+    let check = labctl(&["lab", "check", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s"]);
+    assert_eq!(text(&check.stdout).lines().nth(5), Some(ALL_PASS[5]));
 
     // A timeout the try did not use is caught by the machined log, which shows the rollback 1 s after the try.
     let line6 = step6_line("5", "5s");
     let seen = |gap: u64| {
         format!(
             "step 6: FAIL: the worker's machined log shows no try-mode apply rolled back 5s later (`apply config \
-             request: mode try`, then `rolling back the configuration`; seen: [{gap}] s)"
+             request: mode try`, then `rolling back the configuration`; seen: {gap}s)"
         )
     };
     assert!(line6 == seen(1) || line6 == seen(2), "{line6}");
+
+    // Tampered files: each reason names the file, the field and what the lab asks for, in the lab's words.
+    let members = read(&out, "members.json");
+    let step3 = |file: String| {
+        std::fs::write(out.join("members.json"), file).unwrap();
+        let check = labctl(&["lab", "check", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s"]);
+        text(&check.stdout).lines().nth(2).unwrap_or_default().to_string()
+    };
+    let file = out.join("members.json").display().to_string();
+    let mut m: Value = serde_json::from_str(&members).unwrap();
+    m["worker_mc_version"] = Value::from("4");
+    let quoted_version = step3(pretty(&m));
+    assert_eq!(
+        without_position(&quoted_version),
+        format!("step 3: FAIL: {file}: worker_mc_version is the string \"4\", where the lab asks for a whole number")
+    );
+    let mut m: Value = serde_json::from_str(&members).unwrap();
+    let first = m["members"].as_object().and_then(|o| o.keys().next().cloned()).expect("a member");
+    m["members"][&first]["type"] = Value::from(1);
+    let numeric_type = step3(pretty(&m));
+    assert_eq!(
+        without_position(&numeric_type),
+        format!("step 3: FAIL: {file}: members.{first}.type is the number 1, where the lab asks for a string")
+    );
+    let mut m: Value = serde_json::from_str(&members).unwrap();
+    m["members"][&first]["addresses"] = serde_json::json!(["10.9.9.9"]);
+    let other_address = step3(pretty(&m));
+    assert!(other_address.starts_with("step 3: FAIL: members.json members is {\""), "{other_address}");
+    let mut m: Value = serde_json::from_str(&members).unwrap();
+    m.as_object_mut().unwrap().remove("talos_version");
+    let missing = step3(pretty(&m));
+    assert_eq!(
+        without_position(&missing),
+        format!("step 3: FAIL: {file} has no field talos_version, which the lab asks for")
+    );
+    let not_json = step3("{\"talos_version\": ".to_string());
+    assert_eq!(
+        not_json,
+        format!("step 3: FAIL: {file} is not valid JSON: EOF while parsing a value (line 1, column 18)")
+    );
+    // No Rust in any of them.
+    for reason in [&quoted_version, &numeric_type, &other_address, &missing, &not_json] {
+        for rust in ["u64", "i64", "u16", "struct ", "Some(", "None", "MemberEntry", "invalid type", "expected "] {
+            assert!(!reason.contains(rust), "{rust:?} in {reason}");
+        }
+    }
+    std::fs::write(out.join("members.json"), members).unwrap();
+}
+
+/// A reason without its `(line L, column C)`.
+fn without_position(reason: &str) -> String {
+    match reason.rsplit_once(" (line ") {
+        Some((head, tail)) if tail.ends_with(')') => head.to_string(),
+        _ => reason.to_string(),
+    }
 }
 
 #[test]

@@ -103,7 +103,7 @@ async fn run_step(s: &Session, args: &RunArgs, step: u8) -> Result<(), LabError>
 }
 
 fn parse_ip(text: &str, what: &str) -> Result<IpAddr, LabError> {
-    text.parse().map_err(|_| LabError::new(format!("{what} {text:?} is not an IP address")))
+    text.parse().map_err(|_| LabError::new(format!("{what} {} is not an IP address", json_text(text))))
 }
 
 /// `docker exec ... sh` failed because the image has no shell: exit 126 (Docker ≤ 27) or 127, and the OCI runtime's
@@ -165,13 +165,13 @@ pub fn kubeconfig_server(text: &str) -> Result<String, LabError> {
         .iter()
         .find(|c| c.name == context_name)
         .and_then(|c| c.context.as_ref())
-        .ok_or_else(|| LabError::new(format!("kubeconfig: no context {context_name:?}")))?;
+        .ok_or_else(|| LabError::new(format!("kubeconfig: no context {}", json_text(&context_name))))?;
     kc.clusters
         .iter()
         .find(|c| c.name == context.cluster)
         .and_then(|c| c.cluster.as_ref())
         .and_then(|c| c.server.clone())
-        .ok_or_else(|| LabError::new(format!("kubeconfig: cluster {:?} has no server", context.cluster)))
+        .ok_or_else(|| LabError::new(format!("kubeconfig: cluster {} has no server", json_text(&context.cluster))))
 }
 
 /// `cluster.network.podSubnets`/`serviceSubnets` of a config as written (Talos's defaults when empty) and whether
@@ -262,7 +262,10 @@ async fn wait_label(
         Ok(if has == present {
             Poll::Ready(true)
         } else {
-            Poll::Pending(format!("{key} is {:?} on {}", node.labels.get(key), node.name))
+            Poll::Pending(match node.labels.get(key) {
+                Some(v) => format!("{key} is {} on {}", json_text(v), node.name),
+                None => format!("{key} is not on {}", node.name),
+            })
         })
     })
     .await
@@ -548,8 +551,17 @@ fn need_text(s: &Session, name: &str) -> Result<String, String> {
     s.out.read(name).map_err(lab)?.ok_or_else(|| format!("{name} is missing"))
 }
 
-fn same<T: PartialEq + std::fmt::Debug>(what: &str, file: &T, live: &T) -> Result<(), String> {
-    if file == live { Ok(()) } else { Err(format!("{what} is {file:?}, the cluster says {live:?}")) }
+fn same<T: PartialEq + Serialize>(what: &str, file: &T, live: &T) -> Result<(), String> {
+    if file == live {
+        Ok(())
+    } else {
+        Err(format!("{what} is {}, the cluster says {}", json_text(file), json_text(live)))
+    }
+}
+
+/// A value as JSON text (strings quoted the way the lab's files write them): what a learner reads in reasons.
+pub fn json_text<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "(not representable)".to_string())
 }
 
 fn ensure(cond: bool, why: impl FnOnce() -> String) -> Result<(), String> {

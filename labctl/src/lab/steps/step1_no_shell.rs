@@ -9,10 +9,10 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     let exec = s.env.containers.exec(CONTROLPLANE_CONTAINER, &["sh"], Duration::from_secs(30)).await?;
     if !is_no_shell(&exec) {
         return Err(LabError::new(format!(
-            "docker exec {CONTROLPLANE_CONTAINER} sh exited {} with {:?}, not the OCI runtime's \"executable file not \
+            "docker exec {CONTROLPLANE_CONTAINER} sh exited {} with {}, not the OCI runtime's \"executable file not \
              found\": is the container running (`docker ps`)?",
             exec.exit_code,
-            exec.first_line()
+            super::json_text(&exec.first_line())
         )));
     }
     let inspect = s.env.containers.inspect(CONTROLPLANE_CONTAINER, Duration::from_secs(30)).await?;
@@ -55,15 +55,15 @@ pub(super) async fn check(s: &Session) -> Grade {
     })?;
     ensure(is_oci_no_shell_line(&f.exec_sh_error), || {
         format!(
-            "noshell.json exec_sh_error {:?} is not the OCI runtime's \"executable file not found\" line",
-            f.exec_sh_error
+            "noshell.json exec_sh_error {} is not the OCI runtime's \"executable file not found\" line",
+            super::json_text(&f.exec_sh_error)
         )
     })?;
     ensure(!f.exec_sh_error.contains('\n') && !f.exec_sh_error.contains('\r'), || {
         "noshell.json exec_sh_error is more than one line".to_string()
     })?;
     let ip: std::net::IpAddr =
-        f.node_ip.parse().map_err(|_| format!("noshell.json node_ip {:?} is not an IP", f.node_ip))?;
+        f.node_ip.parse().map_err(|_| format!("noshell.json node_ip {} is not an IP", super::json_text(&f.node_ip)))?;
     let p22 = s.env.ports.probe(ip, 22, s.env.probe_timeout).await;
     let p50000 = s.env.ports.probe(ip, DEFAULT_PORT, s.env.probe_timeout).await;
     same("noshell.json port22_open", &f.port22_open, &p22)?;

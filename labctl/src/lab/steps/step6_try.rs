@@ -107,7 +107,11 @@ pub(super) async fn check(s: &Session, try_timeout: Duration) -> Grade {
                 "the worker's machined log shows no try-mode apply rolled back {}s later (`apply config request: \
                  mode try`, then `rolling back the configuration`; seen: {})",
                 f.timeout_sec,
-                if gaps.is_empty() { "none rolled back".to_string() } else { format!("{gaps:?} s") }
+                if gaps.is_empty() {
+                    "none rolled back".to_string()
+                } else {
+                    gaps.iter().map(|g| format!("{g}s")).collect::<Vec<_>>().join(", ")
+                }
             )
         })?;
         ""

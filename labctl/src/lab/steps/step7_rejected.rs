@@ -77,7 +77,9 @@ pub(super) async fn check(s: &Session) -> Grade {
         "{}1 error occurred:\n\t* {worker}: rpc error: code = InvalidArgument desc = ",
         super::talosctl::patched_line(&worker)
     );
-    ensure(got.starts_with(&head), || format!("rejected.txt does not start with talosctl's {head:?}"))?;
+    ensure(got.starts_with(&head), || {
+        format!("rejected.txt does not start with talosctl's {}", super::json_text(&head))
+    })?;
     ensure(got.contains("name \"team name\" is invalid"), || {
         "rejected.txt does not name the invalid label (name \"team name\" is invalid)".to_string()
     })?;

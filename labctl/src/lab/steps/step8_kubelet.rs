@@ -84,14 +84,17 @@ pub(super) async fn check(s: &Session) -> Grade {
     let f: files::KubeletDiag = need(s, names::KUBELET_DIAG)?;
     ensure(DOWN_STATES.contains(&f.service_state.as_str()), || {
         format!(
-            "kubelet-diag.json service_state is {:?}, not the state of a Talos service that is down (one of {}; a \
+            "kubelet-diag.json service_state is {}, not the state of a Talos service that is down (one of {}; a \
              crash-looping kubelet reads Waiting)",
-            f.service_state,
+            super::json_text(&f.service_state),
             DOWN_STATES.join(", ")
         )
     })?;
     ensure(f.error_line.contains("unknown flag: --max-pod"), || {
-        format!("kubelet-diag.json error_line {:?} does not state the cause (unknown flag: --max-pod)", f.error_line)
+        format!(
+            "kubelet-diag.json error_line {} does not state the cause (unknown flag: --max-pod)",
+            super::json_text(&f.error_line)
+        )
     })?;
     let config = s.worker_config().await.map_err(lab)?;
     ensure(f.accepted_version >= 2 && f.accepted_version < config.version, || {

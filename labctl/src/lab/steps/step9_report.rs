@@ -54,7 +54,7 @@ pub(super) async fn check(s: &Session) -> Grade {
     let is_apply_line = f.apply_log_line.contains(machined_log::APPLY_REQUEST)
         || f.apply_log_line.contains(" OK [/machine.MachineService/ApplyConfiguration] ");
     ensure(is_apply_line, || {
-        format!("report.json apply_log_line {:?} is not a configuration-apply line", f.apply_log_line)
+        format!("report.json apply_log_line {} is not a configuration-apply line", super::json_text(&f.apply_log_line))
     })?;
     // `talosctl logs machined` prefixes each line with the node.
     let worker_prefix = format!("{}: ", s.env.worker);
