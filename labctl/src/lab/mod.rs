@@ -138,8 +138,11 @@ pub struct RunArgs {
     /// The try-mode timeout of step 6 (whole seconds), recorded in try.json.
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_try_timeout)]
     pub try_timeout: Duration,
-    /// Apply even while a try-mode rollback is pending on the node (this cancels the rollback), and write into an
-    /// output directory that holds another cluster's results.
+    /// Record these steps again although their files are there (a recorded step is otherwise kept and verified).
+    #[arg(long, value_name = "N", value_delimiter = ',', value_parser = clap::value_parser!(u8).range(1..=9))]
+    pub redo: Vec<u8>,
+    /// Record every step again, apply even while a try-mode rollback is pending on the node (this cancels the
+    /// rollback), and write into an output directory that holds another cluster's results.
     #[arg(long)]
     pub force: bool,
 }

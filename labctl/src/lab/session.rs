@@ -192,7 +192,7 @@ impl Session {
 }
 
 /// The command line as typed (arguments with blanks or quotes single-quoted), for "run this" hints.
-fn command_line() -> String {
+pub(crate) fn command_line() -> String {
     std::env::args()
         .enumerate()
         .map(|(i, a)| {

@@ -217,26 +217,23 @@ fn sim_up_then_lab_run_then_lab_check() {
         serde_json::json!({"step": 7, "pass": true, "reason": "rejected with the node's text (exactly as labctl predicts); version stayed 4"})
     );
 
-    // Re-running does not apply twice: the versions stay where they are, and the check still passes.
+    // Observations are recorded once: a re-run verifies each recorded step and keeps its files byte for byte.
+    let recorded = |names: &[&str]| names.iter().map(|n| read(&out, n)).collect::<Vec<_>>();
+    let files = ["members.json", "patch.json", "try.json", "rejected.json", "kubelet-diag.json", "report.json"];
+    let before = recorded(&files);
     let again = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--from", "5", "--try-timeout", "1s"]);
     assert!(again.status.success(), "stderr:\n{}", text(&again.stderr));
+    let kept: Vec<String> = ALL_PASS[4..]
+        .iter()
+        .zip(["patch.json", "try.json", "rejected.json", "kubelet-diag.json", "report.json"])
+        .map(|(line, file)| {
+            let (step, reason) = line.split_once(": PASS: ").expect("a PASS line");
+            format!("{step}: already recorded in {file}; kept, and it checks: {reason}")
+        })
+        .collect();
     let stdout = text(&again.stdout);
-    assert!(
-        stdout.contains("step 5: the worker already carries lab.talos.dev/pool=blue: not applied again\n"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains(
-            "step 6: already done (try.json records versions 3 -> 4): not applied again; delete it to redo the step\n"
-        ),
-        "{stdout}"
-    );
-    assert!(
-        stdout
-            .contains("step 8: already done (kubelet-diag.json exists, no max-pod on the worker): not applied again\n"),
-        "{stdout}"
-    );
-    assert_eq!(json(&out, "report.json")["worker_config_changes"], 5);
+    assert_eq!(stdout.lines().take(5).collect::<Vec<_>>(), kept);
+    assert_eq!(recorded(&files), before);
 
     // The grader reads report.json as the lab words it: a line copied from `talosctl logs machined` (with its node
     // prefix) is a line of the log, and a field the lab does not name is no error.
@@ -246,9 +243,7 @@ fn sim_up_then_lab_run_then_lab_check() {
     report["note"] = Value::from("written by hand");
     std::fs::write(out.join("report.json"), pretty(&report)).unwrap();
     let check = labctl(&["lab", "check", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s"]);
-    // (The re-run sent step 7 again: rejected again at version 6.)
-    let all_pass = ALL_PASS.map(|l| format!("{l}\n")).concat().replace("version stayed 4", "version stayed 6");
-    assert_eq!(text(&check.stdout), all_pass);
+    assert_eq!(text(&check.stdout), ALL_PASS.map(|l| format!("{l}\n")).concat());
 
     // A failing check names the step and the reason, and exits 1.
     // Step 6's line of `lab check --try-timeout <check_timeout>` with `timeout_sec` written as `timeout_json`.
@@ -337,6 +332,33 @@ fn sim_up_then_lab_run_then_lab_check() {
         }
     }
     std::fs::write(out.join("members.json"), members).unwrap();
+
+    // Recording step 3 again (`--redo 3`) makes members.json contradict patch.json, and the check says so.
+    let redo = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "3", "--redo", "3"]);
+    assert!(redo.status.success(), "stderr:\n{}", text(&redo.stderr));
+    let version = json(&out, "members.json")["worker_mc_version"].as_u64().expect("a number");
+    assert_eq!(version, 6);
+    let check = labctl(&["lab", "check", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s"]);
+    assert_eq!(
+        text(&check.stdout).lines().nth(4),
+        Some(
+            "step 5: FAIL: patch.json mc_version_before is 1, but members.json worker_mc_version is 6 (they should \
+             be equal): the files come from different runs; record step 5 again with `--redo 5`"
+        )
+    );
+    // A recorded step that no longer checks stops `lab run`, with the command to record it again.
+    let refused = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "5"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = text(&refused.stderr);
+    assert!(
+        stderr.ends_with(&format!(
+            "labctl: step 5: patch.json is already recorded, but: patch.json mc_version_before is 1, but members.json \
+             worker_mc_version is 6 (they should be equal): the files come from different runs; record step 5 again \
+             with `--redo 5`\nto record step 5 again: labctl lab run --sim-dir {} --out {out_s} --step 5 --redo 5\n",
+            sim.dir()
+        )),
+        "{stderr}"
+    );
 }
 
 /// A reason without its `(line L, column C)`.

@@ -83,9 +83,42 @@ pub async fn run(args: &RunArgs) -> Result<(Session, u8), LabError> {
     }
     for step in first..=last {
         eprintln!("== step {step}: {}", TITLES[usize::from(step - 1)]);
+        if keep_recorded(&session, args, step).await? {
+            continue;
+        }
         run_step(&session, args, step).await.map_err(|e| e.in_step(step))?;
     }
     Ok((session, last))
+}
+
+/// The file that says a step was recorded (the last one the step writes).
+const RECORDS: [&str; 9] = [
+    names::NOSHELL,
+    names::SERVICES,
+    names::MEMBERS,
+    names::CLUSTER,
+    names::PATCH,
+    names::TRY,
+    names::REJECTED,
+    names::KUBELET_DIAG,
+    names::REPORT,
+];
+
+/// Observations are recorded once: a step whose file is there is verified (as `lab check` does) and kept, unless
+/// the learner asks for it again (`--redo N`, `--force`). A recorded step that does not verify stops the run.
+async fn keep_recorded(s: &Session, args: &RunArgs, step: u8) -> Result<bool, LabError> {
+    let record = RECORDS[usize::from(step - 1)];
+    if args.force || args.redo.contains(&step) || !s.out.exists(record) {
+        return Ok(false);
+    }
+    match check_step(s, step, args.try_timeout).await {
+        Ok(reason) => {
+            println!("step {step}: already recorded in {record}; kept, and it checks: {reason}");
+            Ok(true)
+        }
+        Err(reason) => Err(LabError::new(format!("step {step}: {record} is already recorded, but: {reason}"))
+            .note(format!("to record step {step} again: {} --redo {step}", super::session::command_line()))),
+    }
 }
 
 async fn run_step(s: &Session, args: &RunArgs, step: u8) -> Result<(), LabError> {
@@ -512,21 +545,41 @@ pub fn render_json(results: &[StepResult]) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": {:?}}}", e.to_string()))
 }
 
+/// Checks one step; step 6 must have used `try_timeout`.
+async fn check_step(s: &Session, step: u8, try_timeout: Duration) -> Grade {
+    match step {
+        1 => step1_no_shell::check(s).await,
+        2 => step2_services::check(s).await,
+        3 => step3_members::check(s).await,
+        4 => step4_kubeconfig::check(s).await,
+        5 => step5_label::check(s).await,
+        6 => step6_try::check(s, try_timeout).await,
+        7 => step7_rejected::check(s).await,
+        8 => step8_kubelet::check(s).await,
+        _ => step9_report::check(s).await,
+    }
+}
+
+/// The lab's files must tell one story: a version a step recorded follows from the one an earlier step recorded
+/// (when that file is there).
+fn follows(later: (&str, u64), earlier: (&str, u64), step: u8, delta: u64) -> Result<(), String> {
+    let (later_what, later_value) = later;
+    let (earlier_what, earlier_value) = earlier;
+    let relation =
+        if delta == 0 { "they should be equal".to_string() } else { format!("it should be {earlier_value} + {delta}") };
+    ensure(later_value == earlier_value + delta, || {
+        format!(
+            "{later_what} is {later_value}, but {earlier_what} is {earlier_value} ({relation}): the files come from \
+             different runs; record step {step} again with `--redo {step}`"
+        )
+    })
+}
+
 /// Checks every step; step 6 must have used `try_timeout`.
 pub async fn check_all(s: &Session, try_timeout: Duration) -> Vec<StepResult> {
     let mut out = Vec::with_capacity(9);
     for step in 1..=9u8 {
-        let verdict = match step {
-            1 => step1_no_shell::check(s).await,
-            2 => step2_services::check(s).await,
-            3 => step3_members::check(s).await,
-            4 => step4_kubeconfig::check(s).await,
-            5 => step5_label::check(s).await,
-            6 => step6_try::check(s, try_timeout).await,
-            7 => step7_rejected::check(s).await,
-            8 => step8_kubelet::check(s).await,
-            _ => step9_report::check(s).await,
-        };
+        let verdict = check_step(s, step, try_timeout).await;
         let (pass, reason) = match verdict {
             Ok(reason) => (true, reason),
             Err(reason) => (false, reason),
@@ -545,6 +598,11 @@ fn lab(e: LabError) -> String {
 
 fn need<T: serde::de::DeserializeOwned>(s: &Session, name: &str) -> Result<T, String> {
     s.out.read_json::<T>(name).map_err(lab)?.ok_or_else(|| format!("{name} is missing"))
+}
+
+/// An earlier step's file, when it is there and reads (its own check reports it otherwise).
+fn recorded<T: serde::de::DeserializeOwned>(s: &Session, name: &str) -> Option<T> {
+    s.out.read_json::<T>(name).ok().flatten()
 }
 
 fn need_text(s: &Session, name: &str) -> Result<String, String> {

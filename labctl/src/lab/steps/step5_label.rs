@@ -78,6 +78,14 @@ pub(super) async fn check(s: &Session) -> Grade {
     ensure(f.mc_version_after == f.mc_version_before + 1, || {
         format!("patch.json versions {} -> {} do not differ by one apply", f.mc_version_before, f.mc_version_after)
     })?;
+    if let Some(m) = recorded::<files::Members>(s, names::MEMBERS) {
+        follows(
+            ("patch.json mc_version_before", f.mc_version_before),
+            ("members.json worker_mc_version", m.worker_mc_version),
+            5,
+            0,
+        )?;
+    }
     let inspect = s.env.containers.inspect(WORKER_CONTAINER, Duration::from_secs(30)).await.map_err(lab)?;
     same(
         "patch.json container_started_at (the worker container must not restart)",

@@ -88,6 +88,14 @@ pub(super) async fn run(s: &Session, force: bool, timeout: Duration) -> Result<(
 /// Grades step 6: its files against the live cluster.
 pub(super) async fn check(s: &Session, try_timeout: Duration) -> Grade {
     let f: files::Try = need(s, names::TRY)?;
+    if let Some(p) = recorded::<files::Patch>(s, names::PATCH) {
+        follows(
+            ("try.json version_during", f.version_during),
+            ("patch.json mc_version_after", p.mc_version_after),
+            6,
+            1,
+        )?;
+    }
     ensure(f.timeout_sec == try_timeout.as_secs(), || {
         format!(
             "try.json timeout_sec is {}, but the lab's try uses --timeout={} (a rehearsal run with another \

@@ -85,6 +85,14 @@ pub(super) async fn check(s: &Session) -> Grade {
     })?;
     let agreement = if got == predicted { "exactly as labctl predicts" } else { "worded unlike labctl's prediction" };
     let f: files::Rejected = need(s, names::REJECTED)?;
+    if let Some(t) = recorded::<files::Try>(s, names::TRY) {
+        follows(
+            ("rejected.json version_before", f.version_before),
+            ("try.json version_after_revert", t.version_after_revert),
+            7,
+            0,
+        )?;
+    }
     ensure(f.version_before == f.version_after, || {
         format!(
             "rejected.json versions {} -> {} differ: a rejected apply changes nothing",

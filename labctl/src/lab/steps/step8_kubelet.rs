@@ -96,6 +96,14 @@ pub(super) async fn check(s: &Session) -> Grade {
             super::json_text(&f.error_line)
         )
     })?;
+    if let Some(r) = recorded::<files::Rejected>(s, names::REJECTED) {
+        follows(
+            ("kubelet-diag.json accepted_version", f.accepted_version),
+            ("rejected.json version_after", r.version_after),
+            8,
+            1,
+        )?;
+    }
     let config = s.worker_config().await.map_err(lab)?;
     ensure(f.accepted_version >= 2 && f.accepted_version < config.version, || {
         format!(
