@@ -77,6 +77,7 @@ fn not_built(command: &str) -> Result<(), CliError> {
             "labctl: `labctl {command}` is not in this build (labctl was built without the `lab` feature)"
         ),
         notes: vec!["install the full labctl with: cargo install --path labctl".to_string()],
+        exit_code: None,
     })
 }
 
@@ -103,12 +104,14 @@ pub struct CliError {
     pub message: String,
     /// Further hints printed after the message (each followed by `\n`).
     pub notes: Vec<String>,
+    /// The exit code, when not 1 (130 after Ctrl-C, 143 after SIGTERM).
+    pub exit_code: Option<u8>,
 }
 
 impl CliError {
     /// An error with only a message.
     pub fn new(message: impl Into<String>) -> CliError {
-        CliError { message: message.into(), notes: Vec::new() }
+        CliError { message: message.into(), notes: Vec::new(), exit_code: None }
     }
 }
 
@@ -159,7 +162,10 @@ fn main() -> ExitCode {
 /// own error exits 1 (talosctl's code), a panic exits [`EX_SOFTWARE`].
 fn outcome(joined: std::io::Result<std::thread::Result<Result<(), CliError>>>) -> (Result<(), CliError>, ExitCode) {
     match joined {
-        Ok(Ok(result)) => (result, ExitCode::FAILURE),
+        Ok(Ok(result)) => {
+            let code = result.as_ref().err().and_then(|e| e.exit_code).map_or(ExitCode::FAILURE, ExitCode::from);
+            (result, code)
+        }
         // A panic is a bug in labctl, not a problem with the input: EX_SOFTWARE, so that scripts
         // can tell it from a rejected config (exit code 1).
         Ok(Err(_)) => (

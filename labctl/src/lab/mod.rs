@@ -32,12 +32,14 @@ pub struct LabError {
     pub message: String,
     /// Hints, one per line.
     pub notes: Vec<String>,
+    /// The exit code, when not 1.
+    pub exit_code: Option<u8>,
 }
 
 impl LabError {
     /// An error with a message.
     pub fn new(message: impl Into<String>) -> LabError {
-        LabError { message: message.into(), notes: Vec::new() }
+        LabError { message: message.into(), notes: Vec::new(), exit_code: None }
     }
 
     /// Adds a hint.
@@ -63,7 +65,7 @@ impl std::fmt::Display for LabError {
 
 impl From<LabError> for CliError {
     fn from(e: LabError) -> CliError {
-        CliError { message: format!("labctl: {}", e.message), notes: e.notes }
+        CliError { message: format!("labctl: {}", e.message), notes: e.notes, exit_code: e.exit_code }
     }
 }
 

@@ -342,8 +342,8 @@ fn sim_up_then_lab_run_then_lab_check() {
     assert_eq!(
         text(&check.stdout).lines().nth(4),
         Some(
-            "step 5: FAIL: patch.json mc_version_before is 1, but members.json worker_mc_version is 6 (they should \
-             be equal): the files come from different runs; record step 5 again with `--redo 5`"
+            "step 5: FAIL: patch.json mc_version_before is 1, below members.json worker_mc_version 6, which an \
+             earlier step recorded: the files come from different runs; record step 5 again with `--redo 5`"
         )
     );
     // A recorded step that no longer checks stops `lab run`, with the command to record it again.
@@ -352,9 +352,9 @@ fn sim_up_then_lab_run_then_lab_check() {
     let stderr = text(&refused.stderr);
     assert!(
         stderr.ends_with(&format!(
-            "labctl: step 5: patch.json is already recorded, but: patch.json mc_version_before is 1, but members.json \
-             worker_mc_version is 6 (they should be equal): the files come from different runs; record step 5 again \
-             with `--redo 5`\nto record step 5 again: labctl lab run --sim-dir {} --out {out_s} --step 5 --redo 5\n",
+            "labctl: step 5: patch.json is already recorded, but: patch.json mc_version_before is 1, below \
+             members.json worker_mc_version 6, which an earlier step recorded: the files come from different runs; \
+             record step 5 again with `--redo 5`\nto record step 5 again: labctl lab run --sim-dir {} --out {out_s} --step 5 --redo 5\n",
             sim.dir()
         )),
         "{stderr}"
@@ -400,11 +400,15 @@ fn no_apply_while_a_try_rollback_is_pending() {
         &head[..head.len() - 8],
         "== step 5: a node label without a reboot\nlabctl: step 5: a try-mode rollback is pending on 10.5.0.3 (applied at "
     );
+    let dir = sim.dir();
     assert_eq!(
         rest,
-        ": the rollback is due after its --timeout (talosctl's default is 1m0s)); applying another change now would \
+        format!(
+            ": the rollback is due after its --timeout (talosctl's default is 1m0s)); applying another change now would \
          cancel the rollback\nwait until the node has rolled back (`talosctl -n NODE logs machined` shows `rolling \
-         back the configuration`), then run the step again\nor pass --force to apply anyway and cancel the rollback\n"
+         back the configuration`), then run the step again\n  labctl lab run --sim-dir {dir} --out {out_s} --step 5\nor \
+         apply anyway and cancel the rollback: labctl lab run --sim-dir {dir} --out {out_s} --step 5 --force\n"
+        )
     );
     assert!(!out.join("patch.json").exists());
     assert!(!out.join("patch-out.txt").exists());
@@ -707,4 +711,74 @@ fn simulated_runs_default_to_a_local_folder() {
              or --sim-dir, so that a rehearsal never writes over the real results]",
         ]
     );
+}
+
+/// Ctrl-C during step 6's wait: exit 130, a line naming the step, the files kept, and the command to go on; that
+/// command finishes the lab with every earlier observation file unchanged.
+#[test]
+fn an_interrupted_run_says_how_to_go_on_and_resumes() {
+    use std::io::{BufRead, BufReader};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let sim = SimUp::start(&tmp.path().join("sim"));
+    let out = tmp.path().join("lab");
+    let out_s = out.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_labctl"))
+        .args(["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "6s"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn labctl lab run");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut seen = String::new();
+    let mut line = String::new();
+    while !seen.contains("== step 6") {
+        line.clear();
+        assert!(stderr.read_line(&mut line).expect("stderr") > 0, "labctl ended before step 6:\n{seen}");
+        seen.push_str(&line);
+    }
+    // Into the try window: the try is applied and labctl waits for the rollback.
+    std::thread::sleep(Duration::from_secs(3));
+    let before: Vec<String> = ["noshell.json", "members.json", "patch.json"].iter().map(|n| read(&out, n)).collect();
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).expect("stderr");
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(130), "{rest}");
+    let tail: Vec<&str> = rest.lines().rev().take(2).collect::<Vec<_>>().into_iter().rev().collect();
+    let resume = format!("to go on: labctl lab run --sim-dir {} --out {out_s} --try-timeout 6s --from 6", sim.dir());
+    assert_eq!(
+        tail,
+        [
+            format!(
+                "labctl: interrupted (Ctrl-C) during step 6 (a label in try mode that reverts by itself); the lab files in \
+                 {out_s} are kept whole: noshell.json, services.json, members.json, kubeconfig, cluster.json, \
+                 05-labels.yaml, patch-out.txt, patch.json"
+            ),
+            resume.clone(),
+        ]
+    );
+    // The printed command first refuses while the interrupted try's rollback is pending, saying what to run...
+    let args: Vec<String> = resume.trim_start_matches("to go on: labctl ").split(' ').map(String::from).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let refused = labctl(&args);
+    assert_eq!(refused.status.code(), Some(1));
+    let refusal = text(&refused.stderr);
+    assert!(refusal.contains("a try-mode rollback is pending on 10.5.0.3"), "{refusal}");
+    assert!(
+        refusal.ends_with(&format!("or apply anyway and cancel the rollback: labctl {} --force\n", args.join(" "))),
+        "{refusal}"
+    );
+    // ...and once the node has rolled back, it finishes the lab with every step passing.
+    std::thread::sleep(Duration::from_secs(6));
+    let go_on = labctl(&args);
+    assert!(go_on.status.success(), "stdout:\n{}\nstderr:\n{}", text(&go_on.stdout), text(&go_on.stderr));
+    let stdout = text(&go_on.stdout);
+    let verdict: Vec<&str> = stdout.lines().rev().take(9).collect::<Vec<_>>().into_iter().rev().collect();
+    for (i, line) in verdict.iter().enumerate() {
+        assert!(line.starts_with(&format!("step {}: PASS: ", i + 1)), "{stdout}");
+    }
+    let after: Vec<String> = ["noshell.json", "members.json", "patch.json"].iter().map(|n| read(&out, n)).collect();
+    assert_eq!(after, before);
 }

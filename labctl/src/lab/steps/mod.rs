@@ -86,9 +86,82 @@ pub async fn run(args: &RunArgs) -> Result<(Session, u8), LabError> {
         if keep_recorded(&session, args, step).await? {
             continue;
         }
-        run_step(&session, args, step).await.map_err(|e| e.in_step(step))?;
+        tokio::select! {
+            done = run_step(&session, args, step) => done.map_err(|e| e.in_step(step))?,
+            signal = interrupted() => return Err(interruption(&session, step, signal)),
+        }
     }
     Ok((session, last))
+}
+
+/// Ctrl-C or SIGTERM: the signal's name and the conventional exit code (128 + its number).
+async fn interrupted() -> (&'static str, u8) {
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => ("Ctrl-C", 130),
+        () = term => ("SIGTERM", 143),
+    }
+}
+
+/// What an interrupted run says: the step, the files in the folder (each written whole: nothing is half-written),
+/// and the command that goes on from that step.
+fn interruption(s: &Session, step: u8, (signal, code): (&str, u8)) -> LabError {
+    let kept: Vec<&str> = ALL_FILES.iter().copied().filter(|name| s.out.exists(name)).collect();
+    let files = if kept.is_empty() { "none".to_string() } else { kept.join(", ") };
+    let mut e = LabError::new(format!(
+        "interrupted ({signal}) during step {step} ({}); the lab files in {} are kept whole: {files}",
+        TITLES[usize::from(step - 1)],
+        s.out.dir().display()
+    ))
+    .note(format!("to go on: {}", resume_command(step)));
+    e.exit_code = Some(code);
+    e
+}
+
+/// Every file a run writes, in step order.
+const ALL_FILES: [&str; 16] = [
+    names::NOSHELL,
+    names::SERVICES,
+    names::MEMBERS,
+    names::KUBECONFIG,
+    names::CLUSTER,
+    names::LABELS_PATCH,
+    names::PATCH_OUT,
+    names::PATCH,
+    names::TRY,
+    names::BAD_PATCH,
+    names::REJECTED_OUT,
+    names::REJECTED,
+    names::KUBELET_PATCH,
+    names::KUBELET_DIAG,
+    names::FIX_PATCH,
+    names::REPORT,
+];
+
+/// The command line with `--from STEP` in place of any `--step`/`--from`.
+fn resume_command(step: u8) -> String {
+    let line = super::session::command_line();
+    let mut words: Vec<&str> = line.split(' ').collect();
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "--step" | "--from" => {
+                words.drain(i..(i + 2).min(words.len()));
+            }
+            w if w.starts_with("--step=") || w.starts_with("--from=") => {
+                words.remove(i);
+            }
+            _ => i += 1,
+        }
+    }
+    format!("{} --from {step}", words.join(" "))
 }
 
 /// The file that says a step was recorded (the last one the step writes).
@@ -560,17 +633,17 @@ async fn check_step(s: &Session, step: u8, try_timeout: Duration) -> Grade {
     }
 }
 
-/// The lab's files must tell one story: a version a step recorded follows from the one an earlier step recorded
-/// (when that file is there).
-fn follows(later: (&str, u64), earlier: (&str, u64), step: u8, delta: u64) -> Result<(), String> {
+/// The lab's files must tell one story: versions only grow, so a version a step recorded is at least (`strictly`:
+/// above) the one an earlier step recorded, when that file is there.
+fn follows(later: (&str, u64), earlier: (&str, u64), step: u8, strictly: bool) -> Result<(), String> {
     let (later_what, later_value) = later;
     let (earlier_what, earlier_value) = earlier;
-    let relation =
-        if delta == 0 { "they should be equal".to_string() } else { format!("it should be {earlier_value} + {delta}") };
-    ensure(later_value == earlier_value + delta, || {
+    let ok = if strictly { later_value > earlier_value } else { later_value >= earlier_value };
+    let relation = if strictly { "not above" } else { "below" };
+    ensure(ok, || {
         format!(
-            "{later_what} is {later_value}, but {earlier_what} is {earlier_value} ({relation}): the files come from \
-             different runs; record step {step} again with `--redo {step}`"
+            "{later_what} is {later_value}, {relation} {earlier_what} {earlier_value}, which an earlier step \
+             recorded: the files come from different runs; record step {step} again with `--redo {step}`"
         )
     })
 }

@@ -83,7 +83,7 @@ pub(super) async fn check(s: &Session) -> Grade {
             ("patch.json mc_version_before", f.mc_version_before),
             ("members.json worker_mc_version", m.worker_mc_version),
             5,
-            0,
+            false,
         )?;
     }
     let inspect = s.env.containers.inspect(WORKER_CONTAINER, Duration::from_secs(30)).await.map_err(lab)?;

@@ -93,7 +93,7 @@ pub(super) async fn check(s: &Session, try_timeout: Duration) -> Grade {
             ("try.json version_during", f.version_during),
             ("patch.json mc_version_after", p.mc_version_after),
             6,
-            1,
+            true,
         )?;
     }
     ensure(f.timeout_sec == try_timeout.as_secs(), || {

@@ -90,7 +90,7 @@ pub(super) async fn check(s: &Session) -> Grade {
             ("rejected.json version_before", f.version_before),
             ("try.json version_after_revert", t.version_after_revert),
             7,
-            0,
+            false,
         )?;
     }
     ensure(f.version_before == f.version_after, || {

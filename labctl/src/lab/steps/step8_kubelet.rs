@@ -101,7 +101,7 @@ pub(super) async fn check(s: &Session) -> Grade {
             ("kubelet-diag.json accepted_version", f.accepted_version),
             ("rejected.json version_after", r.version_after),
             8,
-            1,
+            true,
         )?;
     }
     let config = s.worker_config().await.map_err(lab)?;
