@@ -192,6 +192,25 @@ fn sim_up_then_lab_run_then_lab_check() {
     let run = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s"]);
     assert!(run.status.success(), "stderr:\n{}", text(&run.stderr));
     assert_lab_files(&out, 1);
+    // Step 7 shows the node's answer without talosctl's "patched" line or its trailing blank lines
+    // (rejected.txt keeps them), and the run ends with the files it wrote.
+    let progress = text(&run.stderr);
+    assert!(
+        progress.contains(
+            "step 7: sent 07-bad.yaml to 10.5.0.3; the node answered:\n1 error occurred:\n\t* 10.5.0.3: rpc error: \
+             code = InvalidArgument desc = 1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid \
+             machine node labels: 1 error occurred:\n\t* name \"team name\" is invalid\n== step 8"
+        ),
+        "{progress}"
+    );
+    assert!(
+        progress.contains(&format!(
+            "files in {out_s}: written: noshell.json, services.json, members.json, kubeconfig, cluster.json, \
+             05-labels.yaml, patch-out.txt, patch.json, try.json, 07-bad.yaml, rejected.txt, rejected.json, \
+             08-kubelet.yaml, kubelet-diag.json, 08-fix.yaml, report.json; kept: none\n"
+        )),
+        "{progress}"
+    );
     let check = labctl(&["lab", "check", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s"]);
     assert_eq!(text(&check.stdout), ALL_PASS.map(|l| format!("{l}\n")).concat());
     assert_eq!(text(&check.stderr), "");
@@ -234,6 +253,15 @@ fn sim_up_then_lab_run_then_lab_check() {
     let stdout = text(&again.stdout);
     assert_eq!(stdout.lines().take(5).collect::<Vec<_>>(), kept);
     assert_eq!(recorded(&files), before);
+    assert!(
+        text(&again.stderr).contains(&format!(
+            "files in {out_s}: written: none; kept: noshell.json, services.json, members.json, kubeconfig, \
+             cluster.json, 05-labels.yaml, patch-out.txt, patch.json, try.json, 07-bad.yaml, rejected.txt, \
+             rejected.json, 08-kubelet.yaml, kubelet-diag.json, 08-fix.yaml, report.json\n"
+        )),
+        "{}",
+        text(&again.stderr)
+    );
 
     // The grader reads report.json as the lab words it: a line copied from `talosctl logs machined` (with its node
     // prefix) is a line of the log, and a field the lab does not name is no error.

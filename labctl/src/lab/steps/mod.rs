@@ -81,6 +81,7 @@ pub async fn run(args: &RunArgs) -> Result<(Session, u8), LabError> {
             sim.controlplane.endpoint, sim.worker.endpoint
         );
     }
+    let before = file_times(&session);
     for step in first..=last {
         eprintln!("== step {step}: {}", TITLES[usize::from(step - 1)]);
         if keep_recorded(&session, args, step).await? {
@@ -91,7 +92,28 @@ pub async fn run(args: &RunArgs) -> Result<(Session, u8), LabError> {
             signal = interrupted() => return Err(interruption(&session, step, signal)),
         }
     }
+    eprintln!("{}", files_summary(&session, &before));
     Ok((session, last))
+}
+
+/// When each lab file was last modified (`None`: absent).
+fn file_times(s: &Session) -> Vec<Option<std::time::SystemTime>> {
+    ALL_FILES.iter().map(|name| std::fs::metadata(s.out.path(name)).and_then(|m| m.modified()).ok()).collect()
+}
+
+/// `files in DIR: written: a, b; kept: c` (the files this run wrote, and those it found and left alone).
+fn files_summary(s: &Session, before: &[Option<std::time::SystemTime>]) -> String {
+    let now = file_times(s);
+    let (mut written, mut kept) = (Vec::new(), Vec::new());
+    for ((name, then), now) in ALL_FILES.iter().zip(before).zip(&now) {
+        match (then, now) {
+            (_, None) => {}
+            (Some(a), Some(b)) if a == b => kept.push(*name),
+            _ => written.push(*name),
+        }
+    }
+    let list = |v: &[&str]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
+    format!("files in {}: written: {}; kept: {}", s.out.dir().display(), list(&written), list(&kept))
 }
 
 /// Ctrl-C or SIGTERM: the signal's name and the conventional exit code (128 + its number).

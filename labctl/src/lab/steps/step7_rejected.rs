@@ -25,7 +25,11 @@ pub(super) async fn run(s: &Session, force: bool) -> Result<(), LabError> {
         }
         Err(e) => {
             let text = super::talosctl::failed(&worker, &e);
-            eprint!("{text}");
+            // rejected.txt keeps talosctl's text byte for byte; the screen shows the node's answer without
+            // talosctl's "patched" line (which reads like success) and its trailing blank lines.
+            let patched = super::talosctl::patched_line(&worker);
+            eprintln!("step 7: sent {} to {worker}; the node answered:", names::BAD_PATCH);
+            eprintln!("{}", text.strip_prefix(&patched).unwrap_or(&text).trim_end_matches('\n'));
             s.out.write(names::REJECTED_OUT, text.as_bytes())?;
             if e.code() != Some(talos_client::Code::InvalidArgument) {
                 return Err(LabError::new(format!(
