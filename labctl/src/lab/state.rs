@@ -21,6 +21,9 @@ pub struct State {
     /// The cluster whose results the directory holds (set by the first `lab run`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cluster: Option<ClusterMark>,
+    /// The steps `lab run` finished (absent in folders of older labctl versions: then a step's file says it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completed: Option<Vec<u8>>,
 }
 
 /// Which cluster wrote a lab directory.

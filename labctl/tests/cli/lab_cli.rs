@@ -810,3 +810,85 @@ fn an_interrupted_run_says_how_to_go_on_and_resumes() {
     let after: Vec<String> = ["noshell.json", "members.json", "patch.json"].iter().map(|n| read(&out, n)).collect();
     assert_eq!(after, before);
 }
+
+/// Starts `lab run` with `args`, waits for `marker` on its stderr plus `delay`, sends `signal`, and returns the exit
+/// code and the whole stderr.
+fn interrupt_at(args: &[&str], marker: &str, delay: Duration, signal: &str) -> (Option<i32>, String) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_labctl"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn labctl");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut seen = String::new();
+    let mut line = String::new();
+    while !seen.contains(marker) {
+        line.clear();
+        assert!(stderr.read_line(&mut line).expect("stderr") > 0, "labctl ended before {marker:?}:\n{seen}");
+        seen.push_str(&line);
+    }
+    std::thread::sleep(delay);
+    let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    stderr.read_to_string(&mut seen).expect("stderr");
+    (child.wait().expect("wait").code(), seen)
+}
+
+/// SIGTERM during step 8's wait for the kubelet: exit 143, and the printed command finishes the lab.
+#[test]
+fn sigterm_during_a_wait_resumes() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let sim = SimUp::start(&tmp.path().join("sim"));
+    let out = tmp.path().join("lab");
+    let out_s = out.to_str().unwrap();
+    let (code, stderr) = interrupt_at(
+        &["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s"],
+        "step 8: waiting for",
+        Duration::from_millis(200),
+        "-TERM",
+    );
+    assert_eq!(code, Some(143), "{stderr}");
+    let last = stderr.lines().last().unwrap_or_default().to_string();
+    assert_eq!(
+        last,
+        format!("to go on: labctl lab run --sim-dir {} --out {out_s} --try-timeout 1s --from 8", sim.dir())
+    );
+    assert!(
+        stderr.contains(
+            "labctl: interrupted (SIGTERM) during step 8 (an accepted patch that breaks the kubelet, and its fix)"
+        ),
+        "{stderr}"
+    );
+    let first: Vec<String> =
+        ["members.json", "patch.json", "try.json", "rejected.json"].iter().map(|n| read(&out, n)).collect();
+    let go_on = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s", "--from", "8"]);
+    assert!(go_on.status.success(), "stdout:\n{}\nstderr:\n{}", text(&go_on.stdout), text(&go_on.stderr));
+    let stdout = text(&go_on.stdout);
+    let verdict: Vec<&str> = stdout.lines().rev().take(9).collect::<Vec<_>>().into_iter().rev().collect();
+    assert_eq!(verdict, ALL_PASS);
+    let after: Vec<String> =
+        ["members.json", "patch.json", "try.json", "rejected.json"].iter().map(|n| read(&out, n)).collect();
+    assert_eq!(after, first);
+}
+
+/// Without `--out`, a simulated run writes `./talos-lab` in the working directory.
+#[test]
+fn a_simulated_run_writes_the_local_folder_by_default() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let o = Command::new(env!("CARGO_BIN_EXE_labctl"))
+        .args(["lab", "run", "--sim", "--step", "1"])
+        .current_dir(tmp.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("labctl runs");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(tmp.path().join("talos-lab/noshell.json").exists());
+    assert!(
+        text(&o.stderr).ends_with("files in talos-lab: written: noshell.json; kept: none\n"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -88,7 +88,16 @@ pub async fn run(args: &RunArgs) -> Result<(Session, u8), LabError> {
             continue;
         }
         tokio::select! {
-            done = run_step(&session, args, step) => done.map_err(|e| e.in_step(step))?,
+            done = run_step(&session, args, step) => {
+                done.map_err(|e| e.in_step(step))?;
+                let mut state = State::load(&session.out)?;
+                let completed = state.completed.get_or_insert_with(Vec::new);
+                if !completed.contains(&step) {
+                    completed.push(step);
+                    completed.sort_unstable();
+                }
+                state.save(&session.out)?;
+            }
             signal = interrupted() => return Err(interruption(&session, step, signal)),
         }
     }
@@ -203,7 +212,9 @@ const RECORDS: [&str; 9] = [
 /// the learner asks for it again (`--redo N`, `--force`). A recorded step that does not verify stops the run.
 async fn keep_recorded(s: &Session, args: &RunArgs, step: u8) -> Result<bool, LabError> {
     let record = RECORDS[usize::from(step - 1)];
-    if args.force || args.redo.contains(&step) || !s.out.exists(record) {
+    // A step interrupted after writing its file is not finished: it runs again (and picks up where it stopped).
+    let finished = State::load(&s.out)?.completed.is_none_or(|done| done.contains(&step));
+    if args.force || args.redo.contains(&step) || !s.out.exists(record) || !finished {
         return Ok(false);
     }
     match check_step(s, step, args.try_timeout).await {
