@@ -892,3 +892,62 @@ fn a_simulated_run_writes_the_local_folder_by_default() {
         text(&o.stderr)
     );
 }
+
+/// Ctrl-C at each step in turn, then the printed command: every run ends with all nine steps passing, and the files
+/// of the steps finished before the interrupt are unchanged.
+#[test]
+fn a_run_interrupted_at_any_step_resumes() {
+    const BY_STEP: [&str; 9] = [
+        "noshell.json",
+        "services.json",
+        "members.json",
+        "cluster.json",
+        "patch.json",
+        "try.json",
+        "rejected.json",
+        "kubelet-diag.json",
+        "report.json",
+    ];
+    for step in 1..=9usize {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let sim = SimUp::start(&tmp.path().join("sim"));
+        let out = tmp.path().join("lab");
+        let out_s = out.to_str().unwrap();
+        let (code, stderr) = interrupt_at(
+            &["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "1s"],
+            &format!("== step {step}:"),
+            Duration::from_millis(100),
+            "-INT",
+        );
+        assert_eq!(code, Some(130), "step {step}:\n{stderr}");
+        let resume = stderr.lines().last().unwrap_or_default().to_string();
+        let interrupted: usize = resume.rsplit(' ').next().and_then(|n| n.parse().ok()).expect(&resume);
+        assert!(interrupted >= step, "{resume}");
+        let finished: Vec<(&str, String)> = BY_STEP[..interrupted - 1].iter().map(|n| (*n, read(&out, n))).collect();
+        let args: Vec<String> = resume.trim_start_matches("to go on: labctl ").split(' ').map(String::from).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        // A try interrupted in its window is rolled back within a second or two; until then the run refuses.
+        let mut go_on = labctl(&args);
+        for _ in 0..5 {
+            if go_on.status.success() || !text(&go_on.stderr).contains("a try-mode rollback is pending") {
+                break;
+            }
+            std::thread::sleep(Duration::from_secs(1));
+            go_on = labctl(&args);
+        }
+        assert!(
+            go_on.status.success(),
+            "step {step}:\nstdout:\n{}\nstderr:\n{}",
+            text(&go_on.stdout),
+            text(&go_on.stderr)
+        );
+        let stdout = text(&go_on.stdout);
+        let verdict: Vec<&str> = stdout.lines().rev().take(9).collect::<Vec<_>>().into_iter().rev().collect();
+        for (i, line) in verdict.iter().enumerate() {
+            assert!(line.starts_with(&format!("step {}: PASS: ", i + 1)), "step {step}:\n{stdout}");
+        }
+        for (name, before) in finished {
+            assert_eq!(read(&out, name), before, "step {step}: {name} changed");
+        }
+    }
+}

@@ -16,7 +16,7 @@ pub(super) async fn run(s: &Session, force: bool, timeout: Duration) -> Result<(
         .filter(|t| t.version_after_revert <= current.version && !current.node_labels().contains_key(CANARY_LABEL));
     if let Some(done) = done {
         println!(
-            "step 6: already done ({} records versions {} -> {}): not applied again; delete it to redo the step",
+            "step 6: already done ({} records versions {} -> {}): not applied again; `--redo 6` records the step again",
             names::TRY,
             done.version_during,
             done.version_after_revert
@@ -24,7 +24,8 @@ pub(super) async fn run(s: &Session, force: bool, timeout: Duration) -> Result<(
         return Ok(());
     }
     if current.node_labels().get(POOL_LABEL).is_none_or(|v| v != POOL_VALUE) {
-        return Err(LabError::new("the worker does not carry lab.talos.dev/pool=blue: run step 5 first"));
+        return Err(LabError::new("the worker does not carry lab.talos.dev/pool=blue: run step 5 first")
+            .note(format!("  {}", super::resume_command(5))));
     }
     s.guard_pending_try(&worker, force).await?;
     if current.node_labels().contains_key(CANARY_LABEL) {
