@@ -211,3 +211,19 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .build()
         .map_err(|e| CliError::new(format!("labctl: cannot start the async runtime: {e}")))
 }
+
+/// The command line as typed (arguments with blanks or quotes single-quoted), for "run this" hints.
+pub fn command_line() -> String {
+    std::env::args()
+        .enumerate()
+        .map(|(i, a)| {
+            let a = if i == 0 { "labctl".to_string() } else { a };
+            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$\\".contains(c)) {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            } else {
+                a
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

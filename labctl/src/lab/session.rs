@@ -113,7 +113,7 @@ impl Session {
                     here.describe()
                 ))
                 .note("keep both: give this run another directory with `--out DIR`")
-                .note(format!("or write this cluster's results over them: {} --force", command_line())))
+                .note(format!("or write this cluster's results over them: {} --force", super::command_line())))
             }
             _ => {
                 state.cluster = Some(here);
@@ -189,20 +189,4 @@ impl Session {
         }
         Ok(())
     }
-}
-
-/// The command line as typed (arguments with blanks or quotes single-quoted), for "run this" hints.
-pub(crate) fn command_line() -> String {
-    std::env::args()
-        .enumerate()
-        .map(|(i, a)| {
-            let a = if i == 0 { "labctl".to_string() } else { a };
-            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$\\".contains(c)) {
-                format!("'{}'", a.replace('\'', "'\\''"))
-            } else {
-                a
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }

@@ -63,8 +63,8 @@ fn refusal(message: String) -> LabError {
             "wait until the node has rolled back (`talosctl -n NODE logs machined` shows `rolling back the \
              configuration`), then run the step again",
         )
-        .note(format!("  {}", super::session::command_line()))
-        .note(format!("or apply anyway and cancel the rollback: {} --force", super::session::command_line()))
+        .note(format!("  {}", super::command_line()))
+        .note(format!("or apply anyway and cancel the rollback: {} --force", super::command_line()))
 }
 
 fn due_text(applied_at: u64, timeout_sec: Option<u64>, now: u64) -> String {

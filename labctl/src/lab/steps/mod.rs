@@ -178,7 +178,7 @@ const ALL_FILES: [&str; 16] = [
 
 /// The command line with `--from STEP` in place of any `--step`/`--from`.
 fn resume_command(step: u8) -> String {
-    let line = super::session::command_line();
+    let line = super::command_line();
     let mut words: Vec<&str> = line.split(' ').collect();
     let mut i = 0;
     while i < words.len() {
@@ -223,7 +223,7 @@ async fn keep_recorded(s: &Session, args: &RunArgs, step: u8) -> Result<bool, La
             Ok(true)
         }
         Err(reason) => Err(LabError::new(format!("step {step}: {record} is already recorded, but: {reason}"))
-            .note(format!("to record step {step} again: {} --redo {step}", super::session::command_line()))),
+            .note(format!("to record step {step} again: {} --redo {step}", super::command_line()))),
     }
 }
 
