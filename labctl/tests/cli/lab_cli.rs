@@ -745,35 +745,20 @@ fn simulated_runs_default_to_a_local_folder() {
 /// command finishes the lab with every earlier observation file unchanged.
 #[test]
 fn an_interrupted_run_says_how_to_go_on_and_resumes() {
-    use std::io::{BufRead, BufReader};
     let tmp = tempfile::tempdir().expect("tempdir");
     let sim = SimUp::start(&tmp.path().join("sim"));
     let out = tmp.path().join("lab");
     let out_s = out.to_str().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_labctl"))
-        .args(["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "6s"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn labctl lab run");
-    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
-    let mut seen = String::new();
-    let mut line = String::new();
-    while !seen.contains("== step 6") {
-        line.clear();
-        assert!(stderr.read_line(&mut line).expect("stderr") > 0, "labctl ended before step 6:\n{seen}");
-        seen.push_str(&line);
-    }
-    // Into the try window: the try is applied and labctl waits for the rollback.
-    std::thread::sleep(Duration::from_secs(3));
+    // 3 s into the try window: the try is applied and labctl waits for the rollback.
+    let (code, rest) = interrupt_at(
+        &["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "6s"],
+        "== step 6",
+        Duration::from_secs(3),
+        "-INT",
+    );
+    assert_eq!(code, Some(130), "{rest}");
+    // Steps 1-5 were finished before step 6 started.
     let before: Vec<String> = ["noshell.json", "members.json", "patch.json"].iter().map(|n| read(&out, n)).collect();
-    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
-    assert!(kill.success());
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut stderr, &mut rest).expect("stderr");
-    let status = child.wait().expect("wait");
-    assert_eq!(status.code(), Some(130), "{rest}");
     let tail: Vec<&str> = rest.lines().rev().take(2).collect::<Vec<_>>().into_iter().rev().collect();
     let resume = format!("to go on: labctl lab run --sim-dir {} --out {out_s} --try-timeout 6s --from 6", sim.dir());
     assert_eq!(
