@@ -8,7 +8,7 @@ use crate::document::Document;
 use crate::error::Error;
 use crate::model::registry::lookup;
 use crate::value::DecodeCx;
-use crate::yaml::emit_v4::{emit_v4, emit_v4_into};
+use crate::yaml::emit_v4::{emit_v4_into, emit_v4_with_comments};
 use crate::yaml::parse::{ParsedDocument, parse_stream_partial};
 use crate::yaml::{Node, NodeValue};
 
@@ -306,9 +306,10 @@ fn decode_document(root: &Node) -> Result<Box<dyn Document>, DecodeFailure> {
         return Err((format!("error decoding {kind} to {}: {e}", (entry.go_type)()), first));
     }
     match (entry.unknown_keys)(root).map_err(|e| (e, None))? {
-        Some(summary) => {
-            Err((format!("unknown keys found during decoding:\n{}", emit_v4(&summary)), first_unknown(&summary)))
-        }
+        Some(summary) => Err((
+            format!("unknown keys found during decoding:\n{}", emit_v4_with_comments(&summary)),
+            first_unknown(&summary),
+        )),
         None => Ok(doc),
     }
 }

@@ -4,7 +4,7 @@
 use crate::document::Document;
 use crate::model::registry::lookup;
 use crate::value::DecodeCx;
-use crate::yaml::emit_v4::emit_v4;
+use crate::yaml::emit_v4::{emit_v4, emit_v4_with_comments};
 use crate::yaml::parse::parse_documents;
 
 /// Decodes every document of `text` (kind chosen by `kind:`, legacy when absent), checks unknown
@@ -23,7 +23,7 @@ pub fn roundtrip(text: &[u8]) -> Result<String, String> {
             return Err(e);
         }
         if let Some(unknown) = (entry.unknown_keys)(&root)? {
-            return Err(format!("unknown keys found during decoding:\n{}", emit_v4(&unknown)));
+            return Err(format!("unknown keys found during decoding:\n{}", emit_v4_with_comments(&unknown)));
         }
         docs.push(doc);
     }

@@ -328,3 +328,49 @@ fn unknown_keys_summary_keeps_tags_anchors_and_aliases() {
         qux: z
     "#);
 }
+
+/// The unknown-keys summary keeps the comments go-yaml attaches to the leftover values and to
+/// everything inside them (head, line and foot comments, a key's foot moving to the next key);
+/// the comments of an unknown key itself are lost, as the summary's keys are new Go strings.
+#[test]
+fn unknown_keys_summary_keeps_the_comments_of_leftover_values() {
+    let text = "version: v1alpha1
+machine:
+  type: worker
+  # lost: heads the unknown key
+  foo: # lost: the unknown key's line comment
+    # heads bar
+    bar: 1 # after 1
+    # foot of bar
+
+    # heads baz
+    baz:
+      - a # after a
+      # foot of a
+      - b
+  seq: [x, y] # after the flow sequence
+  text: |  # after the block header
+    line
+  alias: &anchor z # after z
+  again: *anchor # after the alias
+";
+    insta::assert_snapshot!(load_err(text.as_bytes()), @r"
+    error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:
+    machine:
+        again: *anchor # after the alias
+        alias: &anchor z # after z
+        foo:
+            # heads bar
+            bar: 1 # after 1
+            # foot of bar
+
+            # heads baz
+            baz:
+                - a # after a
+                # foot of a
+                - b
+        seq: [x, y] # after the flow sequence
+        text: | # after the block header
+            line
+    ");
+}

@@ -7,7 +7,7 @@
 
 use std::cmp::Ordering;
 
-use super::node::{CollectionStyle, Node, NodeValue, ScalarStyle, deep};
+use super::node::{CollectionStyle, Comments, Node, NodeValue, ScalarStyle, deep};
 use super::resolve::{
     key_cmp_v2, key_cmp_v4, needs_quotes_v2, needs_quotes_v4, resolve_v4, resolve_v11, resolves_to_non_str_v4,
 };
@@ -23,6 +23,23 @@ pub fn emit_v4(doc: &Node) -> String {
 /// documents are written into one buffer without copying.
 pub fn emit_v4_into(doc: &Node, out: &mut String) {
     emit_document_into(doc, Dialect::V4, out);
+}
+
+/// Emits one document as [`emit_v4`] does, with the comments parsed nodes carry, placed as
+/// go-yaml v4 re-encodes a `yaml.Node` (Talos's unknown-keys summary prints them so).
+///
+/// ```
+/// use talos_yaml::emit_v4::emit_v4_with_comments;
+/// use talos_yaml::parse::parse_documents;
+///
+/// let docs = parse_documents(b"# head\nkey: value # line\n").unwrap();
+/// assert_eq!(emit_v4_with_comments(&docs[0]), "# head\nkey: value # line\n");
+/// ```
+pub fn emit_v4_with_comments(doc: &Node) -> String {
+    let mut e = Emitter::new(Dialect::V4, String::new());
+    e.comments = true;
+    e.emit_document(doc);
+    e.out
 }
 
 /// Sorts mapping entries by go-yaml v4's key order (docs/merge.md §9.3) on the scalar key text.
@@ -44,10 +61,7 @@ pub(crate) enum Dialect {
 /// Emits one document with the given dialect at the end of `out`.
 pub(crate) fn emit_document_into(doc: &Node, dialect: Dialect, out: &mut String) {
     let mut e = Emitter::new(dialect, std::mem::take(out));
-    e.emit_node(doc, false, false, false);
-    // Document end: finish the last line.
-    e.indent = -1;
-    e.write_indent();
+    e.emit_document(doc);
     *out = e.out;
 }
 
@@ -191,6 +205,27 @@ struct Emitter {
     indent: i64,
     indents: Vec<i64>,
     flow_level: usize,
+    /// Whether node comments are written (go-yaml v4 writes a `yaml.Node`'s comments).
+    comments: bool,
+    /// go-yaml's pending comments: set from each event, written where its state functions
+    /// write them (`HeadComment`, `LineComment`, `FootComment`, `TailComment`,
+    /// `key_line_comment`), and the indent after which a foot comment wants an empty line.
+    pending: Comments,
+    tail: String,
+    key_line: String,
+    foot_indent: i64,
+}
+
+/// What the state that writes a node does right after the node's start (a scalar, or a
+/// collection's anchor and tag).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AfterStart {
+    /// Nothing (a mapping key).
+    Nothing,
+    /// Writes the pending line and foot comments (block items and values, the document root).
+    LineAndFoot,
+    /// A flow item: a `,` first when a comment is pending, then the line and foot comments.
+    FlowItem,
 }
 
 impl Emitter {
@@ -211,6 +246,11 @@ impl Emitter {
             indent: -1,
             indents: Vec::new(),
             flow_level: 0,
+            comments: false,
+            pending: Comments::default(),
+            tail: String::new(),
+            key_line: String::new(),
+            foot_indent: -1,
         }
     }
 
@@ -255,11 +295,15 @@ impl Emitter {
         if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
             self.put_break();
         }
+        if self.foot_indent == indent {
+            self.put_break();
+        }
         while self.column < indent {
             self.put(' ');
         }
         self.whitespace = true;
         self.indention = true;
+        self.foot_indent = -1;
     }
 
     fn write_indicator(&mut self, ind: &str, need_ws: bool, is_ws: bool, is_indention: bool) {
@@ -617,16 +661,169 @@ impl Emitter {
 
     // --- nodes -------------------------------------------------------------------------------
 
-    /// `in_seq_item`: the node is a block sequence item (v4 indents its content by 2);
-    /// `mapping_ctx`: the node is a mapping key or value; `simple_key`: a simple mapping key.
-    fn emit_node(&mut self, node: &Node, in_seq_item: bool, mapping_ctx: bool, simple_key: bool) {
-        deep(|| self.emit_node_at_depth(node, in_seq_item, mapping_ctx, simple_key));
+    // --- comments ----------------------------------------------------------------------------
+
+    /// go-yaml's `analyzeEvent` for comments: an event's non-empty comments replace the pending
+    /// ones (an empty one leaves what is pending).
+    fn take_event_comments(&mut self, head: &str, line: &str, foot: &str, tail: &str) {
+        if !self.comments {
+            return;
+        }
+        for (pending, text) in [
+            (&mut self.pending.head, head),
+            (&mut self.pending.line, line),
+            (&mut self.pending.foot, foot),
+            (&mut self.tail, tail),
+        ] {
+            if !text.is_empty() {
+                *pending = text.to_string();
+            }
+        }
     }
 
-    fn emit_node_at_depth(&mut self, node: &Node, in_seq_item: bool, mapping_ctx: bool, simple_key: bool) {
+    /// The comments of the event that starts `node` (go-yaml's serializer): a scalar or alias
+    /// carries all three, a collection its head comment (its line and foot comments come with
+    /// its end); `tail` is the foot comment of the mapping key before (scalars and mappings
+    /// only); a mapping key's own foot comment is left for the next key.
+    fn start_event(&mut self, node: &Node, tail: &str, is_key: bool) {
+        let Some(origin) = &node.origin else {
+            if !tail.is_empty() && !matches!(node.value, NodeValue::Sequence(..)) {
+                self.take_event_comments("", "", "", tail);
+            }
+            return;
+        };
+        let c = &origin.comments;
+        let foot = if is_key { "" } else { c.foot.as_str() };
+        if origin.alias.is_some() {
+            self.take_event_comments(&c.head, &c.line, foot, "");
+            return;
+        }
+        match node.value {
+            NodeValue::Scalar(_) => self.take_event_comments(&c.head, &c.line, foot, tail),
+            NodeValue::Sequence(..) => self.take_event_comments(&c.head, "", "", ""),
+            NodeValue::Mapping(..) => self.take_event_comments(&c.head, "", "", tail),
+        }
+    }
+
+    /// The comments of the event that ends a collection: its line and foot comments, and for a
+    /// mapping the foot comment of its last key as the tail.
+    fn end_event(&mut self, node: &Node, tail: &str) {
+        let (line, foot) =
+            node.origin.as_ref().map_or(("", ""), |o| (o.comments.line.as_str(), o.comments.foot.as_str()));
+        self.take_event_comments("", line, foot, tail);
+    }
+
+    fn has_trailing_comment(&self) -> bool {
+        !self.pending.line.is_empty() || !self.pending.foot.is_empty() || !self.tail.is_empty()
+    }
+
+    /// go-yaml's `writeComment`: each line at the indentation, `# ` added where the text has no
+    /// `#`, ending with a line break.
+    fn write_comment(&mut self, comment: &str) {
+        let mut breaks = false;
+        let mut pound = false;
+        for c in comment.chars() {
+            if is_break(c) {
+                self.write_break(c);
+                breaks = true;
+                pound = false;
+                continue;
+            }
+            if breaks {
+                self.write_indent();
+            }
+            if !pound {
+                if c != '#' {
+                    self.put('#');
+                    self.put(' ');
+                }
+                pound = true;
+            }
+            self.write_char(c);
+            self.indention = false;
+            breaks = false;
+        }
+        if !breaks {
+            self.put_break();
+        }
+        self.whitespace = true;
+    }
+
+    fn process_head_comment(&mut self) {
+        if !self.tail.is_empty() {
+            self.write_indent();
+            let tail = std::mem::take(&mut self.tail);
+            self.write_comment(&tail);
+            self.foot_indent = self.indent.max(0);
+        }
+        if self.pending.head.is_empty() {
+            return;
+        }
+        self.write_indent();
+        let head = std::mem::take(&mut self.pending.head);
+        self.write_comment(&head);
+    }
+
+    /// Writes the pending line comment; without one, a line break when `linebreak` (after a
+    /// block scalar's header).
+    fn process_line_comment(&mut self, linebreak: bool) {
+        if self.pending.line.is_empty() {
+            if linebreak {
+                self.put_break();
+            }
+            return;
+        }
+        if !self.whitespace {
+            self.put(' ');
+        }
+        let line = std::mem::take(&mut self.pending.line);
+        self.write_comment(&line);
+    }
+
+    fn process_foot_comment(&mut self) {
+        if self.pending.foot.is_empty() {
+            return;
+        }
+        self.write_indent();
+        let foot = std::mem::take(&mut self.pending.foot);
+        self.write_comment(&foot);
+        self.foot_indent = self.indent.max(0);
+    }
+
+    // --- nodes -------------------------------------------------------------------------------
+
+    /// One document: the root node, then the end of its last line.
+    fn emit_document(&mut self, doc: &Node) {
+        self.start_event(doc, "", false);
+        self.process_head_comment();
+        self.emit_node(doc, false, false, false, AfterStart::LineAndFoot);
+        // Document end: a pending foot comment is separated by an empty line at indent 0.
+        self.foot_indent = 0;
+        self.process_foot_comment();
+        self.foot_indent = -1;
+        self.indent = -1;
+        self.write_indent();
+    }
+
+    /// `in_seq_item`: the node is a block sequence item (v4 indents its content by 2);
+    /// `mapping_ctx`: the node is a mapping key or value; `simple_key`: a simple mapping key;
+    /// `after`: what the calling state does once the node has started.
+    fn emit_node(&mut self, node: &Node, in_seq_item: bool, mapping_ctx: bool, simple_key: bool, after: AfterStart) {
+        deep(|| self.emit_node_at_depth(node, in_seq_item, mapping_ctx, simple_key, after));
+    }
+
+    fn emit_node_at_depth(
+        &mut self,
+        node: &Node,
+        in_seq_item: bool,
+        mapping_ctx: bool,
+        simple_key: bool,
+        after: AfterStart,
+    ) {
         if let Some(origin) = &node.origin {
             if let Some(alias) = &origin.alias {
                 self.write_alias(alias, simple_key);
+                self.after_start(after);
                 return;
             }
             if let Some(anchor) = &origin.anchor {
@@ -635,24 +832,46 @@ impl Emitter {
             }
         }
         match &node.value {
-            NodeValue::Scalar(_) => self.emit_scalar(node, in_seq_item, simple_key),
+            NodeValue::Scalar(_) => {
+                self.emit_scalar(node, in_seq_item, simple_key);
+                self.after_start(after);
+            }
             NodeValue::Sequence(items, style) => {
                 let tag = node.tag.as_ref().map(|t| short_tag(t)).filter(|t| t != "!!seq" || tag_written(node));
                 self.process_tag(&tag);
+                self.after_start(after);
                 if self.flow_level > 0 || *style == CollectionStyle::Flow || items.is_empty() {
-                    self.emit_flow_sequence(items, in_seq_item);
+                    self.emit_flow_sequence(node, items, in_seq_item);
                 } else {
-                    self.emit_block_sequence(items, in_seq_item, mapping_ctx);
+                    self.emit_block_sequence(node, items, in_seq_item, mapping_ctx);
                 }
             }
             NodeValue::Mapping(entries, style) => {
                 let tag = node.tag.as_ref().map(|t| short_tag(t)).filter(|t| t != "!!map" || tag_written(node));
                 self.process_tag(&tag);
+                self.after_start(after);
                 if self.flow_level > 0 || *style == CollectionStyle::Flow || entries.is_empty() {
-                    self.emit_flow_mapping(entries, in_seq_item);
+                    self.emit_flow_mapping(node, entries, in_seq_item);
                 } else {
-                    self.emit_block_mapping(entries, in_seq_item);
+                    self.emit_block_mapping(node, entries, in_seq_item);
                 }
+            }
+        }
+    }
+
+    fn after_start(&mut self, after: AfterStart) {
+        match after {
+            AfterStart::Nothing => {}
+            AfterStart::LineAndFoot => {
+                self.process_line_comment(false);
+                self.process_foot_comment();
+            }
+            AfterStart::FlowItem => {
+                if self.has_trailing_comment() {
+                    self.write_indicator(",", false, false, false);
+                }
+                self.process_line_comment(false);
+                self.process_foot_comment();
             }
         }
     }
@@ -673,86 +892,158 @@ impl Emitter {
         self.indention = false;
     }
 
-    fn emit_block_sequence(&mut self, items: &[Node], in_seq_item: bool, mapping_ctx: bool) {
+    fn emit_block_sequence(&mut self, node: &Node, items: &[Node], in_seq_item: bool, mapping_ctx: bool) {
         let indentless = self.dialect == Dialect::V2 && mapping_ctx && !self.indention;
         self.increase_indent(false, indentless, in_seq_item);
         for item in items {
+            self.start_event(item, "", false);
+            self.process_head_comment();
             self.write_indent();
             self.write_indicator("-", true, false, true);
-            self.emit_node(item, true, false, false);
+            self.emit_node(item, true, false, false, AfterStart::LineAndFoot);
         }
+        self.end_event(node, "");
         self.pop_indent();
     }
 
-    fn emit_block_mapping(&mut self, entries: &[(Node, Node)], in_seq_item: bool) {
+    /// The foot comment of a mapping key, which go-yaml's serializer moves to the next key (or
+    /// the mapping's end) as a tail comment.
+    fn key_foot(key: &Node) -> &str {
+        key.origin.as_ref().map_or("", |o| o.comments.foot.as_str())
+    }
+
+    fn emit_block_mapping(&mut self, node: &Node, entries: &[(Node, Node)], in_seq_item: bool) {
         self.increase_indent(false, false, in_seq_item);
+        let mut tail = "";
         for (k, v) in entries {
+            self.start_event(k, tail, true);
+            tail = Self::key_foot(k);
+            self.process_head_comment();
             self.write_indent();
-            if self.is_simple_key(k) {
-                self.emit_node(k, false, true, true);
-                self.write_indicator(":", false, false, false);
+            if !self.pending.line.is_empty() {
+                self.key_line = std::mem::take(&mut self.pending.line);
+            }
+            let simple = self.is_simple_key(k);
+            if simple {
+                self.emit_node(k, false, true, true, AfterStart::Nothing);
             } else {
                 self.write_indicator("?", true, false, true);
-                self.emit_node(k, false, true, false);
+                self.emit_node(k, false, true, false, AfterStart::Nothing);
+            }
+            self.start_event(v, "", false);
+            if simple {
+                self.write_indicator(":", false, false, false);
+            } else {
                 self.write_indent();
                 self.write_indicator(":", true, false, true);
             }
-            self.emit_node(v, false, true, false);
+            self.key_line_comment_before(v);
+            self.emit_node(v, false, true, false, AfterStart::LineAndFoot);
         }
+        self.end_event(node, tail);
+        self.process_head_comment();
         self.pop_indent();
     }
 
-    fn emit_flow_sequence(&mut self, items: &[Node], in_seq_item: bool) {
+    /// go-yaml: a key's line comment goes with a scalar value that has none, and is written
+    /// right after the `:` when a block collection follows.
+    fn key_line_comment_before(&mut self, value: &Node) {
+        if self.key_line.is_empty() {
+            return;
+        }
+        match &value.value {
+            _ if value.origin.as_ref().is_some_and(|o| o.alias.is_some()) => {}
+            NodeValue::Scalar(_) => {
+                if self.pending.line.is_empty() {
+                    self.pending.line = std::mem::take(&mut self.key_line);
+                }
+            }
+            NodeValue::Sequence(_, style) | NodeValue::Mapping(_, style) => {
+                if *style != CollectionStyle::Flow {
+                    std::mem::swap(&mut self.pending.line, &mut self.key_line);
+                    self.process_line_comment(false);
+                    std::mem::swap(&mut self.pending.line, &mut self.key_line);
+                }
+            }
+        }
+    }
+
+    fn emit_flow_sequence(&mut self, node: &Node, items: &[Node], in_seq_item: bool) {
         self.write_indicator("[", true, true, false);
         self.increase_indent(true, false, in_seq_item);
         self.flow_level += 1;
+        let mut trail = false;
         for (i, item) in items.iter().enumerate() {
-            if i > 0 {
+            self.start_event(item, "", false);
+            if i > 0 && !trail {
                 self.write_indicator(",", false, false, false);
             }
-            if self.column > self.best_width {
+            self.process_head_comment();
+            if self.column == 0 || self.column > self.best_width {
                 self.write_indent();
             }
-            self.emit_node(item, false, false, false);
+            trail = self.has_trailing_comment();
+            self.emit_node(item, false, false, false, AfterStart::FlowItem);
         }
+        self.end_event(node, "");
         self.flow_level -= 1;
         self.pop_indent();
         if self.column == 0 {
             self.write_indent();
         }
         self.write_indicator("]", false, false, false);
+        self.process_line_comment(false);
+        self.process_foot_comment();
     }
 
-    fn emit_flow_mapping(&mut self, entries: &[(Node, Node)], in_seq_item: bool) {
+    fn emit_flow_mapping(&mut self, node: &Node, entries: &[(Node, Node)], in_seq_item: bool) {
         self.write_indicator("{", true, true, false);
         self.increase_indent(true, false, in_seq_item);
         self.flow_level += 1;
+        let mut trail = false;
+        let mut tail = "";
         for (i, (k, v)) in entries.iter().enumerate() {
-            if i > 0 {
+            self.start_event(k, tail, true);
+            tail = Self::key_foot(k);
+            if i > 0 && !trail {
                 self.write_indicator(",", false, false, false);
             }
-            if self.column > self.best_width {
+            self.process_head_comment();
+            if self.column == 0 || self.column > self.best_width {
                 self.write_indent();
             }
-            if self.is_simple_key(k) {
-                self.emit_node(k, false, true, true);
-                self.write_indicator(":", false, false, false);
+            let simple = self.is_simple_key(k);
+            if simple {
+                self.emit_node(k, false, true, true, AfterStart::Nothing);
             } else {
                 self.write_indicator("?", true, false, false);
-                self.emit_node(k, false, true, false);
+                self.emit_node(k, false, true, false, AfterStart::Nothing);
+            }
+            self.start_event(v, "", false);
+            if simple {
+                self.write_indicator(":", false, false, false);
+            } else {
                 if self.column > self.best_width {
                     self.write_indent();
                 }
                 self.write_indicator(":", true, false, false);
             }
-            self.emit_node(v, false, true, false);
+            trail = self.has_trailing_comment();
+            self.emit_node(v, false, true, false, AfterStart::FlowItem);
         }
+        self.end_event(node, tail);
+        if !entries.is_empty()
+            && !trail
+            && (!self.pending.head.is_empty() || !self.pending.foot.is_empty() || !self.tail.is_empty())
+        {
+            self.write_indicator(",", false, false, false);
+        }
+        self.process_head_comment();
         self.flow_level -= 1;
         self.pop_indent();
-        if self.column == 0 {
-            self.write_indent();
-        }
         self.write_indicator("}", false, false, false);
+        self.process_line_comment(false);
+        self.process_foot_comment();
     }
 
     fn emit_scalar(&mut self, node: &Node, in_seq_item: bool, simple_key: bool) {
@@ -926,7 +1217,7 @@ impl Emitter {
     fn write_literal(&mut self, value: &str) {
         self.write_indicator("|", true, false, false);
         self.write_block_hints(value);
-        self.put_break();
+        self.process_line_comment(true);
         self.whitespace = true;
         let mut breaks = true;
         let mut rest = value;
@@ -953,7 +1244,7 @@ impl Emitter {
     fn write_folded(&mut self, value: &str) {
         self.write_indicator(">", true, false, false);
         self.write_block_hints(value);
-        self.put_break();
+        self.process_line_comment(true);
         self.whitespace = true;
         let chars: Vec<char> = value.chars().collect();
         let n = chars.len();

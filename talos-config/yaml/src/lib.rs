@@ -7,4 +7,4 @@ pub mod node;
 pub mod parse;
 pub mod resolve;
 
-pub use node::{CollectionStyle, Mark, Node, NodeValue, Origin, Scalar, ScalarStyle};
+pub use node::{CollectionStyle, Comments, Mark, Node, NodeValue, Origin, Scalar, ScalarStyle};

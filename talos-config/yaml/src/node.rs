@@ -88,7 +88,11 @@ pub struct Node {
 
 /// How a parsed node was written, beyond its value: go-yaml keeps this on its nodes and prints
 /// it again when it re-encodes one (Talos's unknown-keys summary).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// Comments do not take part in comparing or hashing nodes: two nodes that differ only in
+/// their comments are equal.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Origin {
     /// `&name` on the node.
     pub anchor: Option<String>,
@@ -96,6 +100,47 @@ pub struct Origin {
     pub alias: Option<String>,
     /// The tag was written in the source (go-yaml's `TaggedStyle`): printed as it stands.
     pub tagged: bool,
+    /// The comments go-yaml attaches to the node.
+    pub comments: Comments,
+}
+
+/// go-yaml's comments on a node (`HeadComment`, `LineComment`, `FootComment`): each is the
+/// comment text with its `#`, lines joined by `\n` (an empty line between comments of one
+/// block is an empty line in the text); empty when there is none.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Comments {
+    /// The comment lines above the node.
+    pub head: String,
+    /// The comment at the end of the node's line.
+    pub line: String,
+    /// The comment lines below the node.
+    pub foot: String,
+}
+
+impl Comments {
+    /// True when the node has no comment.
+    pub fn is_empty(&self) -> bool {
+        self.head.is_empty() && self.line.is_empty() && self.foot.is_empty()
+    }
+}
+
+impl Origin {
+    /// An origin that records nothing beyond the given comments.
+    pub fn with_comments(comments: Comments) -> Origin {
+        Origin { comments, ..Origin::default() }
+    }
+
+    /// What compares and hashes: comments are left out.
+    fn identity(&self) -> (Option<&str>, Option<&str>, bool) {
+        (self.anchor.as_deref(), self.alias.as_deref(), self.tagged)
+    }
+}
+
+/// The written form of a node that takes part in equality: `None` for no origin or one that
+/// holds only comments.
+fn origin_identity(origin: &Option<Box<Origin>>) -> Option<(Option<&str>, Option<&str>, bool)> {
+    origin.as_deref().map(Origin::identity).filter(|id| *id != (None, None, false))
 }
 
 impl Node {
@@ -193,7 +238,10 @@ impl Clone for Node {
 impl PartialEq for Node {
     fn eq(&self, other: &Node) -> bool {
         deep(|| {
-            self.value == other.value && self.tag == other.tag && self.mark == other.mark && self.origin == other.origin
+            self.value == other.value
+                && self.tag == other.tag
+                && self.mark == other.mark
+                && origin_identity(&self.origin) == origin_identity(&other.origin)
         })
     }
 }
@@ -206,7 +254,7 @@ impl std::hash::Hash for Node {
             self.value.hash(state);
             self.tag.hash(state);
             self.mark.hash(state);
-            self.origin.hash(state);
+            origin_identity(&self.origin).hash(state);
         });
     }
 }

@@ -17,7 +17,7 @@ mod scanner;
 
 use std::collections::HashMap;
 
-use super::node::{CollectionStyle, Mark, Node, NodeValue, Origin, Scalar, ScalarStyle};
+use super::node::{CollectionStyle, Comments, Mark, Node, NodeValue, Origin, Scalar, ScalarStyle};
 use parser::{Event, Parser};
 use scanner::{Scanner, Style};
 
@@ -272,10 +272,43 @@ fn short_tag(tag: Option<String>) -> Option<String> {
     })
 }
 
-/// The anchor and tag a node was written with, when it had either.
-fn written(anchor: &Option<String>, tag: &Option<String>) -> Option<Box<Origin>> {
+/// The anchor, tag and comments a node was written with, when it had any.
+fn written(anchor: &Option<String>, tag: &Option<String>, comments: Comments) -> Option<Box<Origin>> {
     let tagged = tag.as_deref().is_some_and(|t| t != "!");
-    (anchor.is_some() || tagged).then(|| Box::new(Origin { anchor: anchor.clone(), alias: None, tagged }))
+    (anchor.is_some() || tagged || !comments.is_empty())
+        .then(|| Box::new(Origin { anchor: anchor.clone(), alias: None, tagged, comments }))
+}
+
+/// A node's foot comment, empty when it has none.
+fn foot(node: &Node) -> &str {
+    node.origin.as_ref().map_or("", |o| o.comments.foot.as_str())
+}
+
+/// Takes a node's foot comment away.
+fn take_foot(node: &mut Node) -> String {
+    node.origin.as_mut().map(|o| std::mem::take(&mut o.comments.foot)).unwrap_or_default()
+}
+
+/// Sets a node's line and foot comments (go-yaml's composer overwrites both at a collection's
+/// end).
+fn set_end_comments(node: &mut Node, end: Comments) {
+    match &mut node.origin {
+        Some(origin) => {
+            origin.comments.line = end.line;
+            origin.comments.foot = end.foot;
+        }
+        None if end.is_empty() => {}
+        None => node.origin = Some(Box::new(Origin::with_comments(end))),
+    }
+}
+
+/// Sets a node's foot comment.
+fn set_foot(node: &mut Node, text: String) {
+    match &mut node.origin {
+        Some(origin) => origin.comments.foot = text,
+        None if text.is_empty() => {}
+        None => node.origin = Some(Box::new(Origin::with_comments(Comments { foot: text, ..Comments::default() }))),
+    }
 }
 
 fn scalar_style(style: Style) -> ScalarStyle {
@@ -330,7 +363,7 @@ fn compose(
                 }
                 None
             }
-            Event::Alias { name, start } => {
+            Event::Alias { name, start, comments } => {
                 if composer.open_anchors.contains(&name) {
                     return Err(plain_error(format!("yaml: anchor '{name}' value contains itself"), Some(start)));
                 }
@@ -348,15 +381,15 @@ fn compose(
                 };
                 let (mut node, size) = (node.clone(), *size);
                 composer.expand_alias(size, start)?;
-                node.origin = Some(Box::new(Origin { alias: Some(name), ..Origin::default() }));
+                node.origin = Some(Box::new(Origin { alias: Some(name), comments, ..Origin::default() }));
                 Some((node, size))
             }
-            Event::Scalar { value, style, anchor, tag, start } => {
+            Event::Scalar { value, style, anchor, tag, start, comments } => {
                 composer.decoded = composer.decoded.saturating_add(1);
                 let size = Size { nodes: 1, bytes: value.len() };
                 let node = Node {
                     value: NodeValue::Scalar(Scalar { text: value, style: scalar_style(style) }),
-                    origin: written(&anchor, &tag),
+                    origin: written(&anchor, &tag, comments),
                     tag: short_tag(tag),
                     mark: start.to_mark(),
                 };
@@ -365,18 +398,21 @@ fn compose(
                 }
                 Some((node, size))
             }
-            Event::SequenceStart { anchor, tag, flow, start } => {
-                open(&mut stack, &mut composer, anchor, tag, start, NodeValue::Sequence(Vec::new(), style_of(flow)));
+            Event::SequenceStart { anchor, tag, flow, start, comments } => {
+                let value = NodeValue::Sequence(Vec::new(), style_of(flow));
+                open(&mut stack, &mut composer, Opening { anchor, tag, start, comments }, value);
                 None
             }
-            Event::MappingStart { anchor, tag, flow, start } => {
-                open(&mut stack, &mut composer, anchor, tag, start, NodeValue::Mapping(Vec::new(), style_of(flow)));
+            Event::MappingStart { anchor, tag, flow, start, comments } => {
+                let value = NodeValue::Mapping(Vec::new(), style_of(flow));
+                open(&mut stack, &mut composer, Opening { anchor, tag, start, comments }, value);
                 None
             }
-            Event::SequenceEnd | Event::MappingEnd => {
-                let Some(frame) = stack.pop() else {
+            Event::SequenceEnd(end) | Event::MappingEnd(end) => {
+                let Some(mut frame) = stack.pop() else {
                     return Err(plain_error("yaml: unbalanced collection end".to_string(), None));
                 };
+                close_comments(&mut frame.node, end);
                 if let Some(a) = frame.anchor {
                     composer.open_anchors.retain(|x| *x != a);
                     composer.anchors.insert(a, (frame.node.clone(), frame.size));
@@ -395,28 +431,50 @@ fn style_of(flow: bool) -> CollectionStyle {
     if flow { CollectionStyle::Flow } else { CollectionStyle::Block }
 }
 
-fn open(
-    stack: &mut Vec<Frame>,
-    composer: &mut Composer,
+/// What a collection's start event carries.
+struct Opening {
     anchor: Option<String>,
     tag: Option<String>,
     start: Pos,
-    value: NodeValue,
-) {
+    comments: Comments,
+}
+
+fn open(stack: &mut Vec<Frame>, composer: &mut Composer, opening: Opening, value: NodeValue) {
+    let Opening { anchor, tag, start, comments } = opening;
     if let Some(a) = &anchor {
         composer.open_anchors.push(a.clone());
     }
     composer.decoded = composer.decoded.saturating_add(1);
     stack.push(Frame {
-        node: Node { value, origin: written(&anchor, &tag), tag: short_tag(tag), mark: start.to_mark() },
+        node: Node { value, origin: written(&anchor, &tag, comments), tag: short_tag(tag), mark: start.to_mark() },
         anchor,
         pending_key: None,
         size: Size { nodes: 1, bytes: 0 },
     });
 }
 
+/// A collection's end: its line and foot comments, and (go-yaml's composer) a block mapping's
+/// foot comment moves to its last key.
+fn close_comments(node: &mut Node, end: Comments) {
+    set_end_comments(node, end);
+    if let NodeValue::Mapping(entries, CollectionStyle::Block) = &mut node.value
+        && !entries.is_empty()
+        && !foot(node).is_empty()
+    {
+        let text = take_foot(node);
+        if let NodeValue::Mapping(entries, _) = &mut node.value
+            && let Some((key, _)) = entries.last_mut()
+        {
+            set_foot(key, text);
+        }
+    }
+}
+
 /// Adds a finished node to the innermost open collection, or makes it the document root.
-fn attach(stack: &mut [Frame], root: &mut Option<Node>, node: Node, size: Size) {
+///
+/// In a mapping, go-yaml's composer moves foot comments: a block key's foot comment goes to
+/// the key before it, and a value's to its key when the key has none.
+fn attach(stack: &mut [Frame], root: &mut Option<Node>, mut node: Node, size: Size) {
     let Some(frame) = stack.last_mut() else {
         *root = Some(node);
         return;
@@ -424,9 +482,24 @@ fn attach(stack: &mut [Frame], root: &mut Option<Node>, node: Node, size: Size) 
     frame.size.add(size);
     match &mut frame.node.value {
         NodeValue::Sequence(items, _) => items.push(node),
-        NodeValue::Mapping(entries, _) => match frame.pending_key.take() {
-            Some(key) => entries.push((key, node)),
-            None => frame.pending_key = Some(node),
+        NodeValue::Mapping(entries, style) => match frame.pending_key.take() {
+            Some(mut key) => {
+                if foot(&key).is_empty() && !foot(&node).is_empty() {
+                    let text = take_foot(&mut node);
+                    set_foot(&mut key, text);
+                }
+                entries.push((key, node));
+            }
+            None => {
+                if *style == CollectionStyle::Block
+                    && !foot(&node).is_empty()
+                    && let Some((previous, _)) = entries.last_mut()
+                {
+                    let text = take_foot(&mut node);
+                    set_foot(previous, text);
+                }
+                frame.pending_key = Some(node);
+            }
         },
         NodeValue::Scalar(_) => {}
     }

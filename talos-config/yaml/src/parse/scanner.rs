@@ -54,6 +54,23 @@ pub(super) struct Token {
     pub end: Pos,
 }
 
+/// A comment as go-yaml's scanner records it: its text (with the `#`, lines joined by `\n`) as a
+/// head, line or foot comment, and the marks the parser uses to attach it to a token
+/// (`token_mark`) and the scanner uses to place block ends before foot comments.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Comment {
+    pub scan_mark: Pos,
+    pub token_mark: Pos,
+    pub start_mark: Pos,
+    pub end_mark: Pos,
+    pub head: String,
+    pub line: String,
+    pub foot: String,
+}
+
+/// How many bytes go-yaml's comment scanner looks ahead (its `peek < 512` loops).
+const COMMENT_PEEK: usize = 512;
+
 #[derive(Clone, Copy, Default)]
 struct SimpleKey {
     required: bool,
@@ -84,6 +101,14 @@ pub(super) struct Scanner<'a> {
     /// Keys of outer flow levels that were possible when a flow collection started.
     simple_key_stack: Vec<SimpleKey>,
     flow_level: usize,
+    /// Comments in scanning order; the parser takes them in order (`comments_taken`).
+    pub comments: Vec<Comment>,
+    pub comments_taken: usize,
+    /// Line breaks since the last non-blank character (go-yaml's `newlines`).
+    newlines: usize,
+    /// The last two tokens taken off the queue, newest last: go-yaml's comment rules look at
+    /// the last tokens produced, taken or not.
+    taken: VecDeque<Token>,
 }
 
 fn is_break(c: char) -> bool {
@@ -141,7 +166,22 @@ impl<'a> Scanner<'a> {
             simple_key_possible: false,
             simple_key_stack: Vec::new(),
             flow_level: 0,
+            comments: Vec::new(),
+            comments_taken: 0,
+            newlines: 0,
+            taken: VecDeque::new(),
         }
+    }
+
+    /// The token `back` places from the end of the queue (0: the last one produced), counting
+    /// tokens already taken.
+    fn recent_token(&self, back: usize) -> Option<&Token> {
+        let queued = self.tokens.len();
+        if back < queued {
+            return self.tokens.get(queued - 1 - back);
+        }
+        let back = back - queued;
+        self.taken.len().checked_sub(1 + back).and_then(|i| self.taken.get(i))
     }
 
     /// The character `k` characters ahead, `'\0'` past the end.
@@ -170,6 +210,9 @@ impl<'a> Scanner<'a> {
         if is_z(c) && self.pos >= self.text.len() {
             return;
         }
+        if !is_blank(c) {
+            self.newlines = 0;
+        }
         self.pos += c.len_utf8();
         self.mark.index += 1;
         self.mark.column += 1;
@@ -184,12 +227,14 @@ impl<'a> Scanner<'a> {
             self.mark.offset += 2;
             self.mark.column = 0;
             self.mark.line += 1;
+            self.newlines += 1;
         } else if is_break(c) {
             self.pos += c.len_utf8();
             self.mark.index += 1;
             self.mark.offset += c.len_utf8();
             self.mark.column = 0;
             self.mark.line += 1;
+            self.newlines += 1;
         }
     }
 
@@ -204,6 +249,9 @@ impl<'a> Scanner<'a> {
         let end = rest.find(is_break).unwrap_or(rest.len());
         let run = rest.get(..end).unwrap_or("");
         let chars = if run.is_ascii() { run.len() } else { run.chars().count() };
+        if !run.chars().all(is_blank) {
+            self.newlines = 0;
+        }
         s.push_str(run);
         self.pos += end;
         self.mark.index += chars;
@@ -231,13 +279,6 @@ impl<'a> Scanner<'a> {
         self.err(Some((context, ctx_mark)), problem)
     }
 
-    /// The next token (after `peek`), removing it from the queue.
-    pub fn next(&mut self) -> R<Token> {
-        let t = self.peek()?.clone();
-        self.skip_token();
-        Ok(t)
-    }
-
     pub fn skip_token(&mut self) {
         if let Some(t) = self.tokens.pop_front() {
             self.token_available = false;
@@ -245,6 +286,10 @@ impl<'a> Scanner<'a> {
             if t.tok == Tok::StreamEnd {
                 self.stream_end_produced = true;
             }
+            if self.taken.len() == 2 {
+                self.taken.pop_front();
+            }
+            self.taken.push_back(t);
         }
     }
 
@@ -296,8 +341,9 @@ impl<'a> Scanner<'a> {
             self.push(Tok::StreamStart, m, m);
             return Ok(());
         }
+        let scan_mark = self.mark;
         self.scan_to_next_token();
-        self.unroll_indent(self.mark.column as isize);
+        self.unroll_indent(self.mark.column as isize, scan_mark);
         let c = self.ch(0);
         if is_z(c) {
             return self.fetch_stream_end();
@@ -313,6 +359,22 @@ impl<'a> Scanner<'a> {
                 return self.fetch_document_indicator(Tok::DocumentEnd);
             }
         }
+        // A comment after `:` (block) or `,` (flow) belongs to the token before it.
+        let comment_mark = match self.recent_token(0) {
+            Some(t) if (self.flow_level == 0 && c == ':') || (self.flow_level > 0 && c == ',') => t.start,
+            _ => self.mark,
+        };
+        self.fetch_token(c)?;
+        // A `-` alone has no line comment: a comment after it heads what follows.
+        if self.recent_token(0).is_some_and(|t| t.tok == Tok::BlockEntry) {
+            return Ok(());
+        }
+        self.scan_line_comment(comment_mark);
+        Ok(())
+    }
+
+    /// The token that starts with `c` (not a stream end, directive or document indicator).
+    fn fetch_token(&mut self, c: char) -> R<()> {
         let n = self.ch(1);
         match c {
             '[' => return self.fetch_flow_collection_start(Tok::FlowSequenceStart),
@@ -349,6 +411,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn scan_to_next_token(&mut self) {
+        let scan_mark = self.mark;
         loop {
             // go-yaml v4 rc.4 means to let a BOM start a line, but its check looks at the start
             // of its read buffer, not at the current character: with the input's own BOM
@@ -361,10 +424,9 @@ impl<'a> Scanner<'a> {
             while self.ch(0) == ' ' || ((self.flow_level > 0 || !self.simple_key_allowed) && self.ch(0) == '\t') {
                 self.skip();
             }
+            self.line_comment_to_head();
             if self.ch(0) == '#' {
-                while !is_breakz(self.ch(0)) {
-                    self.skip();
-                }
+                self.scan_comments(scan_mark);
             }
             if is_break(self.ch(0)) {
                 self.skip_line();
@@ -377,13 +439,30 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn unroll_indent(&mut self, column: isize) {
+    /// Closes the block levels deeper than `column`. Each block end is placed before the foot
+    /// comments (scanned since `scan_mark`) that sit at the closing level's indentation, so
+    /// that they stay with the block's content.
+    fn unroll_indent(&mut self, column: isize, scan_mark: Pos) {
         if self.flow_level > 0 {
             return;
         }
+        let mut block_mark = scan_mark;
+        // go-yaml steps the mark one back (to -1 at the very start).
+        let mut block_index = scan_mark.index as isize - 1;
+        block_mark.index = scan_mark.index.saturating_sub(1);
         while self.indent > column {
-            let m = self.mark;
-            self.push(Tok::BlockEnd, m, m);
+            let mut stop_index = block_index;
+            for comment in self.comments.iter().rev() {
+                if (comment.end_mark.index as isize) < stop_index {
+                    break;
+                }
+                if comment.start_mark.column as isize == self.indent + 1 {
+                    block_mark = comment.start_mark;
+                    block_index = block_mark.index as isize;
+                }
+                stop_index = comment.scan_mark.index as isize;
+            }
+            self.push(Tok::BlockEnd, block_mark, block_mark);
             self.indent = self.indents.pop().unwrap_or(-1);
         }
     }
@@ -479,7 +558,7 @@ impl<'a> Scanner<'a> {
             self.mark.column = 0;
             self.mark.line += 1;
         }
-        self.unroll_indent(-1);
+        self.unroll_indent(-1, self.mark);
         self.remove_simple_key()?;
         self.simple_key = SimpleKey::default();
         self.simple_key_stack.clear();
@@ -490,7 +569,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn fetch_document_indicator(&mut self, tok: Tok) -> R<()> {
-        self.unroll_indent(-1);
+        self.unroll_indent(-1, self.mark);
         self.remove_simple_key()?;
         self.simple_key_allowed = false;
         let start = self.mark;
@@ -736,7 +815,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn fetch_directive(&mut self) -> R<()> {
-        self.unroll_indent(-1);
+        self.unroll_indent(-1, self.mark);
         self.remove_simple_key()?;
         self.simple_key_allowed = false;
         let start = self.mark;
@@ -874,6 +953,7 @@ impl<'a> Scanner<'a> {
             self.skip();
         }
         if self.ch(0) == '#' {
+            self.scan_line_comment(start);
             while !is_breakz(self.ch(0)) {
                 self.skip();
             }
@@ -1165,5 +1245,227 @@ impl<'a> Scanner<'a> {
             self.simple_key_allowed = true;
         }
         Ok(())
+    }
+
+    // --- comments (go-yaml's scanLineComment / scanComments) ----------------------------------
+
+    /// The byte `k` bytes past the cursor, 0 past the end.
+    fn byte_at(&self, k: usize) -> u8 {
+        self.text.as_bytes().get(self.pos + k).copied().unwrap_or(0)
+    }
+
+    fn blank_at(&self, k: usize) -> bool {
+        matches!(self.byte_at(k), b' ' | b'\t')
+    }
+
+    /// go-yaml's `isLineBreak` on the bytes at `k`.
+    fn break_at(&self, k: usize) -> bool {
+        match self.byte_at(k) {
+            b'\r' | b'\n' => true,
+            0xC2 => self.byte_at(k + 1) == 0x85,
+            0xE2 => self.byte_at(k + 1) == 0x80 && matches!(self.byte_at(k + 2), 0xA8 | 0xA9),
+            _ => false,
+        }
+    }
+
+    fn breakz_at(&self, k: usize) -> bool {
+        self.pos + k >= self.text.len() || self.break_at(k)
+    }
+
+    /// A mark `peek` bytes ahead on the given line and column (go-yaml adds a byte count to its
+    /// character index here).
+    fn mark_ahead(&self, peek: usize, line: usize, column: usize) -> Pos {
+        Pos { index: self.mark.index + peek, line, column, offset: self.mark.offset + peek }
+    }
+
+    /// Moves the cursor to the byte `seen` (a `#` found by peeking), then reads the comment to
+    /// the end of its line into `text`. Returns the mark where the text starts.
+    fn read_comment(&mut self, seen: usize, text: &mut String) -> Pos {
+        let mut start = self.mark;
+        loop {
+            if self.pos >= self.text.len() || is_break(self.ch(0)) {
+                if self.mark.index >= seen || self.pos >= self.text.len() {
+                    break;
+                }
+                self.skip_line();
+            } else if self.mark.index >= seen {
+                if text.is_empty() {
+                    start = self.mark;
+                }
+                self.read_to_break(text);
+            } else {
+                self.skip();
+            }
+        }
+        start
+    }
+
+    /// A comment on the line of the token just scanned becomes a line comment of the token at
+    /// `token_mark`.
+    fn scan_line_comment(&mut self, token_mark: Pos) {
+        if self.newlines > 0 {
+            return;
+        }
+        let mut peek = 0;
+        while peek < COMMENT_PEEK && self.blank_at(peek) {
+            peek += 1;
+        }
+        if peek == COMMENT_PEEK || self.byte_at(peek) != b'#' {
+            return;
+        }
+        let seen = self.mark.index + peek;
+        let mut text = String::new();
+        let start_mark = self.read_comment(seen, &mut text);
+        if !text.is_empty() {
+            let end_mark = self.mark;
+            self.comments.push(Comment {
+                scan_mark: token_mark,
+                token_mark,
+                start_mark,
+                end_mark,
+                line: text,
+                ..Comment::default()
+            });
+        }
+    }
+
+    /// go-yaml's repositioning of a line comment after a lone `-` that opens a sequence: when
+    /// content follows on the next line, the comment heads that content.
+    fn line_comment_to_head(&mut self) {
+        let (Some(a), Some(b)) = (self.recent_token(1), self.recent_token(0)) else {
+            return;
+        };
+        if a.tok != Tok::BlockSequenceStart || b.tok != Tok::BlockEntry || self.break_at(0) {
+            return;
+        }
+        let mark = self.mark;
+        if let Some(comment) = self.comments.last_mut()
+            && !comment.line.is_empty()
+        {
+            comment.head = std::mem::take(&mut comment.line);
+            if comment.start_mark.line + 1 == mark.line {
+                comment.token_mark = mark;
+            }
+        }
+    }
+
+    /// Scans the comment lines at the cursor (a `#`) and the empty lines between them, and
+    /// splits them into foot comments of what came before and a head comment of what follows,
+    /// by empty lines and indentation as go-yaml does.
+    fn scan_comments(&mut self, scan_mark: Pos) {
+        let mut scan_mark = scan_mark;
+        let last = self.recent_token(0);
+        let token = match last {
+            Some(t) if t.tok == Tok::FlowEntry => self.recent_token(1).or(last),
+            other => other,
+        };
+        let (mut token_mark, token_is_value) = match token {
+            Some(t) => (t.start, t.tok == Tok::Value),
+            None => (Pos::default(), false),
+        };
+        let mut start_mark = Pos::default();
+        let mut next_indent = self.indent.max(0) as usize;
+        let mut recent_empty = false;
+        let mut first_empty = self.newlines <= 1;
+        let mut line = self.mark.line;
+        let mut column = self.mark.column;
+        let mut text = String::new();
+        // Where a comment must start to still be a foot of the content before it.
+        let mut foot_line: isize = -1;
+        if scan_mark.line > 0 {
+            foot_line = self.mark.line as isize - self.newlines as isize + 1;
+            if self.newlines == 0 && self.mark.column > 1 {
+                foot_line += 1;
+            }
+        }
+        let mut peek = 0;
+        while peek < COMMENT_PEEK {
+            column += 1;
+            if self.blank_at(peek) {
+                peek += 1;
+                continue;
+            }
+            let c = self.byte_at(peek);
+            let close_flow = self.flow_level > 0 && (c == b']' || c == b'}');
+            if close_flow || self.breakz_at(peek) {
+                if close_flow || !recent_empty {
+                    let dedented = (start_mark.column as isize) - 1 < next_indent as isize;
+                    if close_flow
+                        || first_empty && (start_mark.line as isize == foot_line && !token_is_value || dedented)
+                    {
+                        if !text.is_empty() {
+                            if dedented {
+                                token_mark = start_mark;
+                            }
+                            let end_mark = self.mark_ahead(peek, line, column);
+                            self.comments.push(Comment {
+                                scan_mark,
+                                token_mark,
+                                start_mark,
+                                end_mark,
+                                foot: std::mem::take(&mut text),
+                                ..Comment::default()
+                            });
+                            scan_mark = end_mark;
+                            token_mark = scan_mark;
+                        }
+                    } else if !text.is_empty() && self.pos + peek < self.text.len() {
+                        text.push('\n');
+                    }
+                }
+                if !self.break_at(peek) {
+                    break;
+                }
+                first_empty = false;
+                recent_empty = true;
+                column = 0;
+                line += 1;
+                peek += 1;
+                continue;
+            }
+            if !text.is_empty()
+                && (close_flow || (column as isize) - 1 < next_indent as isize && column != start_mark.column)
+            {
+                let end_mark = self.mark_ahead(peek, line, column);
+                self.comments.push(Comment {
+                    scan_mark,
+                    token_mark,
+                    start_mark,
+                    end_mark,
+                    foot: std::mem::take(&mut text),
+                    ..Comment::default()
+                });
+                scan_mark = end_mark;
+                token_mark = scan_mark;
+            }
+            if c != b'#' {
+                break;
+            }
+            if text.is_empty() {
+                start_mark = self.mark_ahead(peek, line, column);
+            } else {
+                text.push('\n');
+            }
+            recent_empty = false;
+            let seen = self.mark.index + peek;
+            self.read_comment(seen, &mut text);
+            // go-yaml restarts its look-ahead at 1 (past the line break) without counting a
+            // new line.
+            peek = 1;
+            column = 0;
+            line = self.mark.line;
+            next_indent = self.indent.max(0) as usize;
+        }
+        if !text.is_empty() {
+            let end_mark = self.mark_ahead(peek.saturating_sub(1), line, column);
+            self.comments.push(Comment {
+                scan_mark,
+                token_mark: start_mark,
+                start_mark,
+                end_mark,
+                head: text,
+                ..Comment::default()
+            });
+        }
     }
 }
