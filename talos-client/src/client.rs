@@ -806,6 +806,7 @@ impl Client {
             .tls_config(tls)
             .map_err(|e| fail(error_chain(&e)))?
             .connect_timeout(options.connect_timeout)
+            .tcp_nodelay(true)
             // No HTTP/2 keepalive pings: apid answers pings more often than every 5 minutes with GOAWAY.
             .keep_alive_while_idle(false);
         match tokio::time::timeout(options.connect_timeout, ep.connect()).await {

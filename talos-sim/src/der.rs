@@ -121,6 +121,45 @@ pub fn parse(cert: &[u8]) -> Option<ClientCert> {
     Some(out)
 }
 
+/// `id-Ed25519` (1.3.101.112).
+const OID_ED25519: &[u8] = &[0x2b, 0x65, 0x70];
+
+/// An Ed25519 PKCS#8 private key in the form Go's `x509.MarshalPKCS8PrivateKey` writes (and
+/// Talos puts into a talosconfig): version 0, the algorithm, the 32-byte seed; 48 bytes. Reads
+/// either form (v2 adds the public key, as ring writes it); `None` for anything else.
+pub fn ed25519_pkcs8_v1(pkcs8: &[u8]) -> Option<Vec<u8>> {
+    let (body, _) = expect(pkcs8, SEQUENCE)?;
+    let (_version, rest) = expect(body, 0x02)?;
+    let (algorithm, rest) = expect(rest, SEQUENCE)?;
+    let (oid, _) = expect(algorithm, OID)?;
+    if oid != OID_ED25519 {
+        return None;
+    }
+    let (wrapped, _) = expect(rest, OCTET_STRING)?;
+    let (seed, _) = expect(wrapped, OCTET_STRING)?;
+    if seed.len() != 32 {
+        return None;
+    }
+    let mut der = vec![SEQUENCE, 46, 0x02, 0x01, 0x00, SEQUENCE, 5, OID, 3];
+    der.extend_from_slice(OID_ED25519);
+    der.extend_from_slice(&[OCTET_STRING, 34, OCTET_STRING, 32]);
+    der.extend_from_slice(seed);
+    Some(der)
+}
+
+/// PEM text of `der` under `label`, 64 base64 characters a line (as Go's `pem.Encode`).
+pub fn pem(label: &str, der: &[u8]) -> String {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(der);
+    let mut out = format!("-----BEGIN {label}-----\n");
+    for chunk in b64.as_bytes().chunks(64) {
+        out.push_str(std::str::from_utf8(chunk).unwrap_or_default());
+        out.push('\n');
+    }
+    out.push_str(&format!("-----END {label}-----\n"));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,4 +199,30 @@ mod tests {
         assert_eq!(parse(&[]), None);
         assert_eq!(parse(&[0x30, 0x84, 0xff, 0xff, 0xff, 0xff]), None);
     }
+
+    #[test]
+    fn pkcs8_v1_conversion_refuses_what_is_not_an_ed25519_key() {
+        assert_eq!(ed25519_pkcs8_v1(b""), None);
+        assert_eq!(ed25519_pkcs8_v1(&[0x30, 0x03, 0x02, 0x01, 0x00]), None);
+        // An RSA algorithm identifier (1.2.840.113549.1.1.1) with a 32-byte payload.
+        let mut rsa = vec![0x30, 0x34, 0x02, 0x01, 0x00, 0x30, 0x0b, 0x06, 0x09];
+        rsa.extend_from_slice(&[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01]);
+        rsa.extend_from_slice(&[0x04, 0x22, 0x04, 0x20]);
+        rsa.extend_from_slice(&[7; 32]);
+        assert_eq!(ed25519_pkcs8_v1(&rsa), None);
+    }
+
+    #[test]
+    fn pkcs8_v2_becomes_the_48_byte_v1_form() {
+        let mut v2 = vec![0x30, 0x53, 0x02, 0x01, 0x01, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
+        v2.extend_from_slice(&[9; 32]);
+        v2.extend_from_slice(&[0xa1, 0x23, 0x03, 0x21, 0x00]);
+        v2.extend_from_slice(&[5; 32]);
+        let v1 = ed25519_pkcs8_v1(&v2).unwrap();
+        assert_eq!(v1.len(), 48);
+        assert_eq!(v1[..16], [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+        assert_eq!(v1[16..], [9; 32]);
+    }
+
 }
+

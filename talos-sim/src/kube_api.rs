@@ -524,6 +524,8 @@ pub(crate) fn serve(
                         tokio::time::sleep(Duration::from_millis(50)).await;
                         continue;
                     };
+                    // Replies go out at once (no Nagle delay against the client's delayed ACK).
+                    let _ = tcp.set_nodelay(true);
                     let acceptor = acceptor.clone();
                     let state = Arc::clone(&state);
                     conns.spawn(async move {

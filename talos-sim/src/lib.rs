@@ -443,12 +443,24 @@ async fn serve(
     let (tx, rx) = oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
         let _ = router
-            .serve_with_incoming_shutdown(TcpListenerStream::new(listener), async {
+            .serve_with_incoming_shutdown(no_delay(TcpListenerStream::new(listener)), async {
                 let _ = rx.await;
             })
             .await;
     });
     Ok((addr, tx, handle))
+}
+
+/// Accepted connections with `TCP_NODELAY`: a reply's frames go out at once instead of waiting
+/// (Nagle) for the ACK a client may delay by 40 ms.
+fn no_delay(incoming: TcpListenerStream) -> impl tokio_stream::Stream<Item = std::io::Result<tokio::net::TcpStream>> {
+    use tokio_stream::StreamExt;
+    incoming.map(|accepted| {
+        accepted.and_then(|stream| {
+            stream.set_nodelay(true)?;
+            Ok(stream)
+        })
+    })
 }
 
 /// The repository README's Rust examples, compiled and run as doctests.

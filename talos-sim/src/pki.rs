@@ -27,8 +27,17 @@ fn err(e: rcgen::Error) -> PkiError {
     PkiError(e.to_string())
 }
 
-/// A certificate and its private key, both PEM. The key uses the plain `PRIVATE KEY` label
-/// (PKCS#8); [`CertKey::talos_key_pem`] gives Talos's `ED25519 PRIVATE KEY` form.
+/// The key as Talos writes keys: PKCS#8 v1 (no public key; OpenSSL 3.0 refuses ring's v2 form
+/// with the public key), labelled `PRIVATE KEY`.
+fn pkcs8_v1_pem(key: &KeyPair) -> Result<String, PkiError> {
+    let der = crate::der::ed25519_pkcs8_v1(&key.serialize_der())
+        .ok_or_else(|| PkiError("an Ed25519 key did not encode as PKCS#8".to_string()))?;
+    Ok(crate::der::pem("PRIVATE KEY", &der))
+}
+
+/// A certificate and its private key, both PEM. The key is PKCS#8 v1, the form Go's
+/// `x509.MarshalPKCS8PrivateKey` writes, with the plain `PRIVATE KEY` label;
+/// [`CertKey::talos_key_pem`] gives Talos's `ED25519 PRIVATE KEY` label.
 #[derive(Clone)]
 pub struct CertKey {
     /// The certificate, PEM.
@@ -127,7 +136,7 @@ impl Pki {
         let key = KeyPair::generate_for(&PKCS_ED25519).map_err(err)?;
         let issuer = Issuer::from_params(&self.ca_params, &self.ca_key);
         let cert = params.signed_by(&key, &issuer).map_err(err)?;
-        Ok(CertKey { cert_pem: cert.pem(), key_pem: key.serialize_pem() })
+        Ok(CertKey { cert_pem: cert.pem(), key_pem: pkcs8_v1_pem(&key)? })
     }
 
     /// An apid server certificate: CN = hostname, IP SANs 127.0.0.1 and `addresses`, DNS SAN

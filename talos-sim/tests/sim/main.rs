@@ -6,5 +6,6 @@
 
 mod common;
 mod e2e;
+mod interop;
 mod kube;
 mod wire;

@@ -1,0 +1,95 @@
+//! The simulator's keys and certificates in the forms Talos writes, read by other TLS stacks:
+//! OpenSSL's `openssl pkey` reads the talosconfig key, and Python's `ssl` (OpenSSL) completes a
+//! mutual-TLS handshake with a simulated node using the admin identity. Both tools are on the
+//! CI machine; a missing one fails the test under `CI=true` and skips it (saying so) elsewhere.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use base64::Engine;
+use talos_sim::Sim;
+
+/// Whether `program` can run here; `false` (with a note) only outside CI.
+fn have(program: &str) -> bool {
+    let found = Command::new(program).arg("--version").output().is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{program} is missing on the CI machine");
+        eprintln!("note: {program} is not installed: interop check skipped");
+    }
+    found
+}
+
+fn der_of(pem: &str) -> Vec<u8> {
+    let b64: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
+    base64::engine::general_purpose::STANDARD.decode(b64).expect("base64")
+}
+
+#[tokio::test]
+async fn keys_are_pkcs8_v1_as_go_writes_them() {
+    let sim = Sim::start().await.expect("sim");
+    let key = sim.admin().talos_key_pem();
+    assert!(key.starts_with("-----BEGIN ED25519 PRIVATE KEY-----\n"), "{key}");
+    let der = der_of(&key);
+    assert_eq!(der.len(), 48);
+    assert_eq!(
+        der[..16],
+        [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]
+    );
+}
+
+#[tokio::test]
+async fn openssl_reads_the_talosconfig_key() {
+    if !have("openssl") {
+        return;
+    }
+    let sim = Sim::start().await.expect("sim");
+    let mut child = Command::new("openssl")
+        .args(["pkey", "-noout", "-text"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("openssl");
+    child.stdin.take().expect("stdin").write_all(sim.admin().talos_key_pem().as_bytes()).expect("write");
+    let out = child.wait_with_output().expect("openssl runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("ED25519 Private-Key:"));
+}
+
+/// Python's `ssl` loads the talosconfig's CA, certificate and key and completes the handshake
+/// with the control plane, offering `h2`. Python's `ssl` reads a key only under the `PRIVATE
+/// KEY` label, so the key is relabelled first, as with a real Talos talosconfig (the DER is what
+/// counts: ring's PKCS#8 v2 form is refused by OpenSSL 3.0 under any label).
+#[tokio::test]
+async fn python_ssl_completes_a_mutual_tls_handshake() {
+    if !have("python3") {
+        return;
+    }
+    let sim = Sim::start().await.expect("sim");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        path.to_string_lossy().into_owned()
+    };
+    let ca = write("ca.pem", sim.pki().ca_pem());
+    let crt = write("crt.pem", &sim.admin().cert_pem);
+    let key = write("key.pem", &sim.admin().talos_key_pem().replace("ED25519 PRIVATE KEY", "PRIVATE KEY"));
+    let script = "import socket, ssl, sys\n\
+        ca, crt, key, port = sys.argv[1:5]\n\
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)\n\
+        ctx.load_verify_locations(cafile=ca)\n\
+        ctx.load_cert_chain(certfile=crt, keyfile=key)\n\
+        ctx.set_alpn_protocols(['h2'])\n\
+        with socket.create_connection(('127.0.0.1', int(port)), timeout=10) as raw:\n\
+        \x20   with ctx.wrap_socket(raw, server_hostname='127.0.0.1') as tls:\n\
+        \x20       print(tls.version(), tls.selected_alpn_protocol())\n";
+    let port = sim.controlplane.endpoint.port().to_string();
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new("python3").args(["-c", script, &ca, &crt, &key, &port]).output().expect("python3 runs")
+    })
+    .await
+    .expect("join");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "TLSv1.3 h2\n");
+}
