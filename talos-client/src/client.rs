@@ -10,7 +10,7 @@ use tonic::metadata::MetadataValue;
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
 
 use crate::config::{Context, Endpoint, Talosconfig};
-use crate::error::{Code, Error, Result};
+use crate::error::{Code, Error, Result, TlsRefusal};
 use crate::proto::common;
 use crate::proto::cosi::resource as cosi;
 use crate::proto::cosi::resource::state_client::StateClient;
@@ -84,6 +84,9 @@ pub struct Client {
     channel: Channel,
     endpoint: Endpoint,
     options: ClientOptions,
+    /// The server's refusal of our certificate, once seen: later calls on the broken channel
+    /// report it again instead of a bare `Canceled`.
+    refusal: std::sync::Arc<std::sync::Mutex<Option<TlsRefusal>>>,
 }
 
 impl std::fmt::Debug for Client {
@@ -786,7 +789,7 @@ impl Client {
         let mut last = None;
         for endpoint in endpoints {
             match Client::connect_endpoint(context, &endpoint, &options).await {
-                Ok(channel) => return Ok(Client { channel, endpoint, options }),
+                Ok(channel) => return Ok(Client { channel, endpoint, options, refusal: Default::default() }),
                 Err(e) => last = Some(e),
             }
         }
@@ -811,7 +814,10 @@ impl Client {
             .keep_alive_while_idle(false);
         match tokio::time::timeout(options.connect_timeout, ep.connect()).await {
             Ok(Ok(channel)) => Ok(channel),
-            Ok(Err(e)) => Err(fail(error_chain(&e))),
+            Ok(Err(e)) => match TlsRefusal::find(&endpoint.to_string(), &e) {
+                Some(refusal) => Err(Error::TlsRefused(refusal)),
+                None => Err(fail(error_chain(&e))),
+            },
             Err(_) => Err(fail(format!("timed out after {:?}", options.connect_timeout))),
         }
     }
@@ -840,6 +846,22 @@ impl Client {
             .max_encoding_message_size(MAX_MESSAGE_SIZE)
     }
 
+    /// The error for a failed call: a TLS refusal of our certificate (remembered, and reported
+    /// again for later transport failures on the same channel), else the gRPC status.
+    fn call_error(&self, node: Option<&str>, status: &tonic::Status) -> Error {
+        let endpoint = self.endpoint.to_string();
+        let transport = std::error::Error::source(status);
+        let mut seen = self.refusal.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(refusal) = transport.and_then(|source| TlsRefusal::find(&endpoint, source)) {
+            *seen = Some(refusal.clone());
+            return Error::TlsRefused(refusal);
+        }
+        match (&*seen, transport) {
+            (Some(refusal), Some(_)) => Error::TlsRefused(refusal.clone()),
+            _ => Error::from_status(node, status),
+        }
+    }
+
     fn fallback(&self, target: &Target) -> String {
         match target {
             Target::Node(n) => n.clone(),
@@ -863,7 +885,7 @@ impl Client {
         let req = machine_request((), target)?;
         let reply = self
             .timed("Version", async {
-                self.machine().version(req).await.map_err(|s| Error::from_status(Some(&fallback), &s))
+                self.machine().version(req).await.map_err(|s| self.call_error(Some(&fallback), &s))
             })
             .await?
             .into_inner();
@@ -876,7 +898,7 @@ impl Client {
         let fallback = self.endpoint.to_string();
         let req = machine_request_many((), nodes)?;
         let reply = self
-            .timed("Version", async { self.machine().version(req).await.map_err(|s| Error::from_status(None, &s)) })
+            .timed("Version", async { self.machine().version(req).await.map_err(|s| self.call_error(None, &s)) })
             .await?
             .into_inner();
         Ok(crate::reply::split_replies(reply.messages, &fallback)
@@ -891,7 +913,7 @@ impl Client {
         let req = machine_request((), target)?;
         let reply = self
             .timed("ServiceList", async {
-                self.machine().service_list(req).await.map_err(|s| Error::from_status(Some(&fallback), &s))
+                self.machine().service_list(req).await.map_err(|s| self.call_error(Some(&fallback), &s))
             })
             .await?
             .into_inner();
@@ -924,9 +946,7 @@ impl Client {
         };
         let req = machine_request(message, target)?;
         let stream = self
-            .timed("Logs", async {
-                self.machine().logs(req).await.map_err(|s| Error::from_status(Some(&fallback), &s))
-            })
+            .timed("Logs", async { self.machine().logs(req).await.map_err(|s| self.call_error(Some(&fallback), &s)) })
             .await?
             .into_inner();
         Ok(LogStream {
@@ -956,10 +976,10 @@ impl Client {
                     .machine()
                     .kubeconfig(req)
                     .await
-                    .map_err(|s| Error::from_status(Some(&fallback), &s))?
+                    .map_err(|s| self.call_error(Some(&fallback), &s))?
                     .into_inner();
                 let mut archive = Vec::new();
-                while let Some(data) = stream.message().await.map_err(|s| Error::from_status(Some(&fallback), &s))? {
+                while let Some(data) = stream.message().await.map_err(|s| self.call_error(Some(&fallback), &s))? {
                     if let Some(err) = in_band_error(&data, &fallback) {
                         return Err(err);
                     }
@@ -984,7 +1004,7 @@ impl Client {
             target,
         )?;
         let reply = self
-            .timed("Get", async { self.state().get(req).await.map_err(|s| Error::from_status(Some(&node), &s)) })
+            .timed("Get", async { self.state().get(req).await.map_err(|s| self.call_error(Some(&node), &s)) })
             .await?
             .into_inner();
         Resource::from_proto(&node, reply.resource)
@@ -1002,10 +1022,9 @@ impl Client {
             target,
         )?;
         self.timed("List", async {
-            let mut stream =
-                self.state().list(req).await.map_err(|s| Error::from_status(Some(&node), &s))?.into_inner();
+            let mut stream = self.state().list(req).await.map_err(|s| self.call_error(Some(&node), &s))?.into_inner();
             let mut out = Vec::new();
-            while let Some(item) = stream.message().await.map_err(|s| Error::from_status(Some(&node), &s))? {
+            while let Some(item) = stream.message().await.map_err(|s| self.call_error(Some(&node), &s))? {
                 out.push(Resource::from_proto(&node, item.resource)?);
             }
             Ok(out)
@@ -1034,7 +1053,7 @@ impl Client {
             target,
         )?;
         let stream = self
-            .timed("Watch", async { self.state().watch(req).await.map_err(|s| Error::from_status(Some(&node), &s)) })
+            .timed("Watch", async { self.state().watch(req).await.map_err(|s| self.call_error(Some(&node), &s)) })
             .await?
             .into_inner();
         Ok(WatchStream { stream, node, ready: Default::default() })
@@ -1073,7 +1092,7 @@ impl Client {
         let req = machine_request(message, target)?;
         let reply = self
             .timed("ApplyConfiguration", async {
-                self.machine().apply_configuration(req).await.map_err(|s| Error::from_status(Some(&fallback), &s))
+                self.machine().apply_configuration(req).await.map_err(|s| self.call_error(Some(&fallback), &s))
             })
             .await?
             .into_inner();

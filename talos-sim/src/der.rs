@@ -51,11 +51,6 @@ pub struct ClientCert {
 }
 
 impl ClientCert {
-    /// The subject as Go's `pkix.Name.String()` prints the `O` part (`O=os:admin`).
-    pub fn subject(&self) -> String {
-        if self.organizations.is_empty() { String::new() } else { format!("O={}", self.organizations.join("+O=")) }
-    }
-
     /// Whether the EKU list is exactly `[clientAuth]`, as apid requires.
     pub fn client_auth_only(&self) -> bool {
         matches!(&self.ext_key_usages, Some(v) if v.len() == 1 && v[0] == OID_CLIENT_AUTH)
@@ -177,7 +172,6 @@ mod tests {
         let admin = parse(&der(&pki.admin_cert().unwrap().cert_pem)).unwrap();
         assert_eq!(admin.organizations, ["os:admin"]);
         assert!(admin.client_auth_only());
-        assert_eq!(admin.subject(), "O=os:admin");
         let c = pki.client_cert(&["os:reader"], ClientUsage::NoExtendedUsage, Validity::Current).unwrap();
         let c = parse(&der(&c.cert_pem)).unwrap();
         assert_eq!(c.ext_key_usages, None);
@@ -214,15 +208,17 @@ mod tests {
 
     #[test]
     fn pkcs8_v2_becomes_the_48_byte_v1_form() {
-        let mut v2 = vec![0x30, 0x53, 0x02, 0x01, 0x01, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
+        let mut v2 =
+            vec![0x30, 0x53, 0x02, 0x01, 0x01, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
         v2.extend_from_slice(&[9; 32]);
         v2.extend_from_slice(&[0xa1, 0x23, 0x03, 0x21, 0x00]);
         v2.extend_from_slice(&[5; 32]);
         let v1 = ed25519_pkcs8_v1(&v2).unwrap();
         assert_eq!(v1.len(), 48);
-        assert_eq!(v1[..16], [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+        assert_eq!(
+            v1[..16],
+            [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]
+        );
         assert_eq!(v1[16..], [9; 32]);
     }
-
 }
-

@@ -13,16 +13,12 @@ use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use rustls::server::WebPkiClientVerifier;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::{JoinHandle, JoinSet};
 
 use crate::node::{MachineType, Node, TAG};
-use crate::pki::CertKey;
 use crate::util::{random_u64, rfc3339, stable_hash, uuid_from};
 use crate::{SimError, kubeconfig};
 
@@ -473,35 +469,6 @@ async fn handle(state: Arc<KubeState>, req: Request<Incoming>) -> Result<Respons
     resp.headers_mut()
         .insert(hyper::header::CACHE_CONTROL, hyper::header::HeaderValue::from_static("no-cache, private"));
     Ok(resp)
-}
-
-/// The server's TLS configuration: `server` as identity, client certificates required and
-/// verified against `ca_pem`, ALPN `h2` and `http/1.1`.
-pub(crate) fn tls_config(ca_pem: &str, server: &CertKey) -> Result<Arc<rustls::ServerConfig>, SimError> {
-    let tls = |what: &str, e: &dyn std::fmt::Display| SimError::Tls(format!("kube api {what}: {e}"));
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut roots = rustls::RootCertStore::empty();
-    for cert in CertificateDer::pem_slice_iter(ca_pem.as_bytes()) {
-        let cert = cert.map_err(|e| tls("CA certificate", &e))?;
-        roots.add(cert).map_err(|e| tls("CA certificate", &e))?;
-    }
-    let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), Arc::clone(&provider))
-        .build()
-        .map_err(|e| tls("client verifier", &e))?;
-    let chain = CertificateDer::pem_slice_iter(server.cert_pem.as_bytes())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| tls("server certificate", &e))?;
-    // Never put the parse error of a key in a message: report only that it failed.
-    let key = PrivateKeyDer::from_pem_slice(server.key_pem.as_bytes())
-        .map_err(|_| SimError::Tls("kube api server key: not a PEM private key".into()))?;
-    let mut config = rustls::ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(|e| tls("protocol versions", &e))?
-        .with_client_cert_verifier(verifier)
-        .with_single_cert(chain, key)
-        .map_err(|_| SimError::Tls("kube api server certificate and key do not fit".into()))?;
-    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-    Ok(Arc::new(config))
 }
 
 /// Serves `state` on `listener` until the sender is used or dropped. Every connection task ends

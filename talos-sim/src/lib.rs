@@ -27,8 +27,8 @@ use talos_client::proto::machine::machine_service_server::MachineServiceServer;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-use tokio_stream::wrappers::TcpListenerStream;
-use tonic::transport::{Certificate, Identity as TlsIdentity, Server, ServerTlsConfig};
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::transport::Server;
 
 pub mod containers;
 pub(crate) mod der;
@@ -39,6 +39,7 @@ pub(crate) mod kubelet;
 pub mod node;
 pub mod pki;
 pub(crate) mod server;
+pub(crate) mod tls;
 pub(crate) mod util;
 
 /// The README's example, compiled and run as a doctest.
@@ -208,7 +209,13 @@ impl Sim {
         let kube_listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
         let kube_api = kube_listener.local_addr()?;
         let (kube_pki, kubeconfig) = kube_api::pki(&cluster_name, kube_api)?;
-        let kube_tls = kube_api::tls_config(&kube_pki.ca_pem, &kube_pki.server)?;
+        let kube_tls = tls::server_config(
+            "kube api",
+            &kube_pki.ca_pem,
+            &kube_pki.server,
+            tls::ClientRule::ChainOnly,
+            &[b"h2", b"http/1.1"],
+        )?;
         let kubeconfig = kubeconfig.into_bytes();
         let packed = kubeconfig::pack(&kubeconfig)?;
         let members = |own: &node::MemberSpec| {
@@ -424,14 +431,10 @@ async fn serve(
     cert: &CertKey,
     ca_pem: &str,
 ) -> Result<(SocketAddr, oneshot::Sender<()>, JoinHandle<()>), SimError> {
-    let tls = ServerTlsConfig::new()
-        .identity(TlsIdentity::from_pem(&cert.cert_pem, &cert.key_pem))
-        .client_ca_root(Certificate::from_pem(ca_pem));
+    let config = tls::server_config("talos api", ca_pem, cert, tls::ClientRule::ApidClientAuthOnly, &[b"h2"])?;
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
     let addr = listener.local_addr()?;
     let router = Server::builder()
-        .tls_config(tls)
-        .map_err(|e| SimError::Tls(e.to_string()))?
         .add_service(
             MachineServiceServer::new(api.clone())
                 .max_decoding_message_size(MAX_MESSAGE)
@@ -442,25 +445,15 @@ async fn serve(
         );
     let (tx, rx) = oneshot::channel::<()>();
     let handle = tokio::spawn(async move {
+        // TLS is done here rather than by tonic: apid checks client certificates in the handshake.
+        let (incoming, _accept_loop) = tls::accept(listener, config);
         let _ = router
-            .serve_with_incoming_shutdown(no_delay(TcpListenerStream::new(listener)), async {
+            .serve_with_incoming_shutdown(ReceiverStream::new(incoming), async {
                 let _ = rx.await;
             })
             .await;
     });
     Ok((addr, tx, handle))
-}
-
-/// Accepted connections with `TCP_NODELAY`: a reply's frames go out at once instead of waiting
-/// (Nagle) for the ACK a client may delay by 40 ms.
-fn no_delay(incoming: TcpListenerStream) -> impl tokio_stream::Stream<Item = std::io::Result<tokio::net::TcpStream>> {
-    use tokio_stream::StreamExt;
-    incoming.map(|accepted| {
-        accepted.and_then(|stream| {
-            stream.set_nodelay(true)?;
-            Ok(stream)
-        })
-    })
 }
 
 /// The repository README's Rust examples, compiled and run as doctests.
