@@ -2,7 +2,7 @@
 //! simulator's description (`sim.json`) in a directory, so that `labctl lab run --sim-dir DIR` and
 //! `labctl lab check --sim-dir DIR` work against it as against the lab's cluster.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
@@ -19,7 +19,8 @@ pub enum SimCommand {
 /// Arguments of `labctl sim up`.
 #[derive(Debug, Args)]
 pub struct UpArgs {
-    /// Where to write talosconfig, kubeconfig (both mode 0600) and sim.json.
+    /// Where to write talosconfig (admin), talosconfig-operator, talosconfig-reader, kubeconfig, pki.json and
+    /// sim.json (all mode 0600). A pki.json already there is reused: the same CA and client identities as before.
     #[arg(long, value_name = "DIR", default_value = "./talos-sim")]
     pub dir: PathBuf,
 }
@@ -32,7 +33,8 @@ pub fn run(command: &SimCommand) -> Result<(), CliError> {
 }
 
 async fn up(args: &UpArgs) -> Result<(), CliError> {
-    let sim = talos_sim::Sim::start()
+    let saved = saved_pki(&args.dir)?;
+    let sim = talos_sim::Sim::start_saved(talos_sim::SimOptions::default(), saved.as_ref())
         .await
         .map_err(|e| CliError::new(format!("labctl: cannot start the simulated cluster: {e}")))?;
     let cannot_write =
@@ -59,4 +61,23 @@ async fn up(args: &UpArgs) -> Result<(), CliError> {
     tokio::signal::ctrl_c().await.map_err(|e| CliError::new(format!("labctl: waiting for Ctrl-C: {e}")))?;
     drop(sim);
     Ok(())
+}
+
+/// The PKI an earlier `labctl sim up --dir DIR` kept in `DIR/pki.json`, if there is one.
+fn saved_pki(dir: &Path) -> Result<Option<talos_sim::SavedPki>, CliError> {
+    let path = dir.join(talos_sim::PKI_JSON);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(CliError::new(format!("labctl: cannot read {}: {e}", path.display()))),
+    };
+    // The file holds keys: its parse error names the position only, never the content.
+    serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+        CliError::new(format!(
+            "labctl: {} is not a simulator PKI (line {}, column {}); remove it to start with new identities",
+            path.display(),
+            e.line(),
+            e.column()
+        ))
+    })
 }

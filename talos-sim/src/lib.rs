@@ -53,7 +53,10 @@ pub use env::{PortMapping, SimEnv};
 /// One file of a simulator directory: where it goes and its bytes (see [`Sim::dir_files`]).
 pub type DirFile = (PathBuf, Vec<u8>);
 pub use node::{MachineType, Node, Timing};
-pub use pki::{CertKey, ClientUsage, Pki, Validity};
+pub use pki::{CertKey, ClientUsage, Pki, ROLES, SavedIdentity, SavedPki, Validity};
+
+/// The file of a simulator directory that keeps its PKI between runs (see [`Sim::dir_files`]).
+pub const PKI_JSON: &str = "pki.json";
 
 /// The control plane's machine config at boot (the lab fixture).
 pub const CONTROLPLANE_CONFIG: &[u8] = include_bytes!("../../fixtures/controlplane.yaml");
@@ -153,6 +156,8 @@ pub struct Sim {
     pub worker: SimNode,
     pki: Pki,
     admin: CertKey,
+    /// Client identities by role name (`admin`, `operator`, `reader`).
+    identities: std::collections::BTreeMap<String, CertKey>,
     kubeconfig: Vec<u8>,
     kube_api: SocketAddr,
     containers: Vec<Container>,
@@ -193,10 +198,16 @@ impl Sim {
         Sim::start_with(SimOptions::default()).await
     }
 
-    /// Starts a control plane and a worker.
+    /// Starts a control plane and a worker with a fresh PKI.
     pub async fn start_with(options: SimOptions) -> Result<Sim, SimError> {
-        let pki = Pki::new()?;
-        let admin = pki.admin_cert()?;
+        Sim::start_saved(options, None).await
+    }
+
+    /// Starts a control plane and a worker; with a saved PKI ([`Sim::saved_pki`] of an earlier
+    /// run), the CA and the client identities are that run's, so its talosconfigs still work.
+    pub async fn start_saved(options: SimOptions, saved: Option<&SavedPki>) -> Result<Sim, SimError> {
+        let (pki, identities) = identities(saved)?;
+        let admin = identities.get("admin").cloned().ok_or_else(|| SimError::Tls("no admin identity".to_string()))?;
         let cp_ip = IpAddr::V4(Ipv4Addr::new(10, 5, 0, 2));
         let w_ip = IpAddr::V4(Ipv4Addr::new(10, 5, 0, 3));
         let cp_name = "talos-default-controlplane-1";
@@ -298,6 +309,7 @@ impl Sim {
             worker: sim_node(&worker, worker_endpoint),
             pki,
             admin,
+            identities,
             kubeconfig,
             kube_api,
             containers,
@@ -316,6 +328,16 @@ impl Sim {
     /// The admin client certificate and key.
     pub fn admin(&self) -> &CertKey {
         &self.admin
+    }
+
+    /// The client identity of a role name of [`ROLES`] (`admin`, `operator`, `reader`).
+    pub fn identity(&self, role: &str) -> Option<&CertKey> {
+        self.identities.get(role)
+    }
+
+    /// This cluster's PKI to keep for a later run ([`Sim::start_saved`]). Secret.
+    pub fn saved_pki(&self) -> Result<SavedPki, SimError> {
+        Ok(self.pki.save(&self.identities)?)
     }
 
     /// The kubeconfig file the control plane hands out (unpacked): server
@@ -342,10 +364,12 @@ impl Sim {
     }
 
     /// What a directory describing this cluster holds, for a client in another process: the
-    /// files `dir/talosconfig`, `dir/kubeconfig` and `dir/sim.json` with their bytes, all of
-    /// them private (write them mode 0600), and the description `sim.json` holds (the absolute
-    /// paths of the other two, the containers, the port mappings and this process's id), which
-    /// [`SimEnv::read`] reads back. Writes nothing: `labctl sim up` writes the files.
+    /// files `dir/talosconfig` (admin), `dir/talosconfig-operator`, `dir/talosconfig-reader`,
+    /// `dir/kubeconfig`, `dir/pki.json` (the [`SavedPki`] for the next start) and `dir/sim.json`
+    /// with their bytes, all of them private (write them mode 0600), and the description
+    /// `sim.json` holds (the absolute paths of the admin talosconfig and the kubeconfig, the
+    /// containers, the port mappings and this process's id), which [`SimEnv::read`] reads back.
+    /// Writes nothing: `labctl sim up` writes the files.
     pub fn dir_files(&self, dir: &Path) -> Result<(SimEnv, Vec<DirFile>), SimError> {
         let failed = |path: &Path, e: &dyn std::fmt::Display| SimError::WriteFile {
             path: path.to_path_buf(),
@@ -362,11 +386,18 @@ impl Sim {
         let path = dir.join(env::SIM_JSON);
         let mut json = serde_json::to_vec_pretty(&env).map_err(|e| failed(&path, &e))?;
         json.push(b'\n');
-        let files = vec![
-            (env.talosconfig.clone(), self.talosconfig_yaml().into_bytes()),
-            (env.kubeconfig.clone(), self.kubeconfig.clone()),
-            (path, json),
-        ];
+        let endpoint = self.controlplane.endpoint.to_string();
+        let mut files = vec![(env.talosconfig.clone(), self.talosconfig_yaml().into_bytes())];
+        for (name, identity) in self.identities.iter().filter(|(name, _)| name.as_str() != "admin") {
+            let talosconfig = Sim::talosconfig_for(&endpoint, self.pki.ca_pem(), identity);
+            files.push((dir.join(format!("talosconfig-{name}")), talosconfig.into_bytes()));
+        }
+        let pki_path = dir.join(PKI_JSON);
+        let mut pki = serde_json::to_vec_pretty(&self.saved_pki()?).map_err(|e| failed(&pki_path, &e))?;
+        pki.push(b'\n');
+        files.push((pki_path, pki));
+        files.push((env.kubeconfig.clone(), self.kubeconfig.clone()));
+        files.push((path, json));
         Ok((env, files))
     }
 
@@ -424,6 +455,24 @@ impl Drop for Sim {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// The CA and the client identities of [`ROLES`]: the saved ones (a role missing from the
+/// saved PKI gets a new certificate from the saved CA), or all new.
+fn identities(saved: Option<&SavedPki>) -> Result<(Pki, std::collections::BTreeMap<String, CertKey>), SimError> {
+    let pki = match saved {
+        Some(saved) => Pki::from_saved(saved)?,
+        None => Pki::new()?,
+    };
+    let mut identities = std::collections::BTreeMap::new();
+    for (name, role) in ROLES {
+        let identity = match saved.and_then(|s| s.clients.get(name)) {
+            Some(kept) => CertKey { cert_pem: kept.cert.clone(), key_pem: kept.key.clone() },
+            None => pki.client_cert(&[role], ClientUsage::ClientAuth, Validity::Current)?,
+        };
+        identities.insert(name.to_string(), identity);
+    }
+    Ok((pki, identities))
 }
 
 async fn serve(

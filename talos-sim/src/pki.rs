@@ -5,6 +5,7 @@
 //! Extra issuing helpers make the certificates the negative tests need: a client certificate
 //! without the client-auth usage, an expired one, and a whole second CA.
 
+use std::collections::BTreeMap;
 use std::net::IpAddr;
 
 use rcgen::{
@@ -81,6 +82,38 @@ pub enum Validity {
     Expired,
 }
 
+/// The client identities a simulated cluster hands out, by talosconfig name suffix: `admin`
+/// (`os:admin`, the plain `talosconfig`), `operator` and `reader`.
+pub const ROLES: [(&str, &str); 3] = [("admin", "os:admin"), ("operator", "os:operator"), ("reader", "os:reader")];
+
+/// A simulated cluster's PKI kept between runs (`labctl sim up --dir DIR` keeps it in
+/// `DIR/pki.json`, mode 0600): the CA's certificate and key and each role's client identity,
+/// PEM. Secret: never log it (`Debug` shows only the roles).
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+pub struct SavedPki {
+    /// The CA certificate.
+    pub ca_cert: String,
+    /// The CA key (PKCS#8).
+    pub ca_key: String,
+    /// Client identities by role name (`admin`, `operator`, `reader`).
+    pub clients: BTreeMap<String, SavedIdentity>,
+}
+
+/// One saved client identity.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+pub struct SavedIdentity {
+    /// The certificate.
+    pub cert: String,
+    /// The key (PKCS#8).
+    pub key: String,
+}
+
+impl std::fmt::Debug for SavedPki {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SavedPki").field("roles", &self.clients.keys().collect::<Vec<_>>()).finish_non_exhaustive()
+    }
+}
+
 /// The simulator's certificate authority.
 pub struct Pki {
     ca_params: CertificateParams,
@@ -112,19 +145,50 @@ fn now_params(validity: Validity) -> CertificateParams {
     p
 }
 
+/// The OS CA's parameters: `O=talos`, ten years, key usages CertSign+DigitalSignature, EKU
+/// serverAuth+clientAuth.
+fn ca_params() -> CertificateParams {
+    let mut p = now_params(Validity::Current);
+    p.not_after = (std::time::SystemTime::now() + std::time::Duration::from_secs(10 * 365 * 86_400)).into();
+    p.distinguished_name.push(DnType::OrganizationName, "talos");
+    p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    p.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::DigitalSignature];
+    p.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth, ExtendedKeyUsagePurpose::ClientAuth];
+    p
+}
+
 impl Pki {
     /// A fresh Ed25519 CA, subject `O=talos`, key usages CertSign+DigitalSignature, EKU
     /// serverAuth+clientAuth (as Talos's OS CA).
     pub fn new() -> Result<Pki, PkiError> {
         let ca_key = KeyPair::generate_for(&PKCS_ED25519).map_err(err)?;
-        let mut p = now_params(Validity::Current);
-        p.not_after = (std::time::SystemTime::now() + std::time::Duration::from_secs(10 * 365 * 86_400)).into();
-        p.distinguished_name.push(DnType::OrganizationName, "talos");
-        p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        p.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::DigitalSignature];
-        p.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth, ExtendedKeyUsagePurpose::ClientAuth];
+        let p = ca_params();
         let cert = p.self_signed(&ca_key).map_err(err)?;
         Ok(Pki { ca_pem: cert.pem(), ca_params: p, ca_key })
+    }
+
+    /// The CA of a saved PKI: its certificate as saved, its key; what it issues verifies against
+    /// the saved certificate (same name, same key).
+    pub fn from_saved(saved: &SavedPki) -> Result<Pki, PkiError> {
+        // Never put a key's parse error in a message: report only that it failed.
+        let ca_key = KeyPair::from_pem(&saved.ca_key)
+            .map_err(|_| PkiError("the saved CA key is not a PEM Ed25519 key".to_string()))?;
+        if !saved.ca_cert.starts_with("-----BEGIN CERTIFICATE-----") {
+            return Err(PkiError("the saved CA certificate is not a PEM certificate".to_string()));
+        }
+        Ok(Pki { ca_pem: saved.ca_cert.clone(), ca_params: ca_params(), ca_key })
+    }
+
+    /// This CA and the given client identities, to save.
+    pub fn save(&self, clients: &BTreeMap<String, CertKey>) -> Result<SavedPki, PkiError> {
+        Ok(SavedPki {
+            ca_cert: self.ca_pem.clone(),
+            ca_key: pkcs8_v1_pem(&self.ca_key)?,
+            clients: clients
+                .iter()
+                .map(|(role, c)| (role.clone(), SavedIdentity { cert: c.cert_pem.clone(), key: c.key_pem.clone() }))
+                .collect(),
+        })
     }
 
     /// The CA certificate, PEM.
@@ -172,5 +236,44 @@ impl Pki {
     /// The admin client certificate (`O=os:admin`, EKU clientAuth, one year).
     pub fn admin_cert(&self) -> Result<CertKey, PkiError> {
         self.client_cert(&["os:admin"], ClientUsage::ClientAuth, Validity::Current)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn der(pem: &str) -> Vec<u8> {
+        use base64::Engine;
+        let body: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
+        base64::engine::general_purpose::STANDARD.decode(body).unwrap()
+    }
+
+    #[test]
+    fn reads_roles_and_usages() {
+        let pki = Pki::new().unwrap();
+        let admin = crate::der::parse(&der(&pki.admin_cert().unwrap().cert_pem)).unwrap();
+        assert_eq!(admin.organizations, ["os:admin"]);
+        assert!(admin.client_auth_only());
+        let c = pki.client_cert(&["os:reader"], ClientUsage::NoExtendedUsage, Validity::Current).unwrap();
+        let c = crate::der::parse(&der(&c.cert_pem)).unwrap();
+        assert_eq!(c.ext_key_usages, None);
+        assert!(!c.client_auth_only());
+        let s = pki.client_cert(&[], ClientUsage::ServerAuthOnly, Validity::Current).unwrap();
+        assert!(!crate::der::parse(&der(&s.cert_pem)).unwrap().client_auth_only());
+    }
+
+    #[test]
+    fn total_on_garbage() {
+        let pki = Pki::new().unwrap();
+        let good = der(&pki.admin_cert().unwrap().cert_pem);
+        for n in 0..good.len() {
+            let _ = crate::der::parse(&good[..n]);
+            let mut bad = good.clone();
+            bad[n] ^= 0xff;
+            let _ = crate::der::parse(&bad);
+        }
+        assert_eq!(crate::der::parse(&[]), None);
+        assert_eq!(crate::der::parse(&[0x30, 0x84, 0xff, 0xff, 0xff, 0xff]), None);
     }
 }

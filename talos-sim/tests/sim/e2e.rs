@@ -594,3 +594,29 @@ async fn reader_role_is_limited() {
         assert_eq!(err.message(), "not authorized");
     }
 }
+
+/// A saved PKI brings back the CA and the client identities: the first run's talosconfigs work
+/// against the second run, with their roles.
+#[tokio::test]
+async fn a_saved_pki_keeps_the_ca_and_the_identities() {
+    let first = sim().await;
+    let saved = first.saved_pki().expect("saved");
+    assert_eq!(format!("{saved:?}"), "SavedPki { roles: [\"admin\", \"operator\", \"reader\"], .. }");
+    drop(first);
+    let second = Sim::start_saved(SimOptions::default(), Some(&saved)).await.expect("second run");
+    assert_eq!(second.pki().ca_pem(), saved.ca_cert);
+    let endpoint = second.controlplane.endpoint.to_string();
+    for (name, _) in talos_sim::ROLES {
+        let kept = &saved.clients[name];
+        let identity = talos_sim::CertKey { cert_pem: kept.cert.clone(), key_pem: kept.key.clone() };
+        assert_eq!(second.identity(name).expect("identity").cert_pem, identity.cert_pem);
+        let c = Client::connect(&Sim::talosconfig_with(&endpoint, &saved.ca_cert, &identity), options())
+            .await
+            .expect("connects");
+        assert_eq!(c.version(&Target::node(WORKER)).await.expect("version").node, WORKER, "{name}");
+    }
+    let reader = second.identity("reader").expect("reader");
+    let c = Client::connect(&Sim::talosconfig_with(&endpoint, &saved.ca_cert, reader), options()).await.expect("c");
+    let err = c.kubeconfig(&Target::Endpoint).await.expect_err("a reader may not fetch the kubeconfig");
+    assert_eq!(err.code(), Some(Code::PermissionDenied));
+}
