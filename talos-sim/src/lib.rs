@@ -30,6 +30,7 @@ use tokio::task::JoinHandle;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::Server;
 
+pub mod catalog;
 pub mod containers;
 pub(crate) mod der;
 pub mod env;

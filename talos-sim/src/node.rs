@@ -699,22 +699,16 @@ impl Node {
         }
     }
 
-    /// The resources of a type in a namespace, sorted by id. Unknown types and namespaces are
-    /// refused as Talos's access filter does.
+    /// When the node booted (its first config's creation).
+    pub fn booted(&self) -> SystemTime {
+        lock(&self.inner).active.created
+    }
+
+    /// The resources of a type in a namespace, sorted by id; none for a type the node does not
+    /// hold there. (Talos's access filter, which refuses unknown types and namespaces, is the
+    /// API's: `catalog::check_read`.)
     pub fn list(&self, namespace: &str, r#type: &str) -> Result<Vec<Resource>, Status> {
         let known = [(NS_CLUSTER, TYPE_MEMBER), (NS_CONFIG, TYPE_MACHINE_CONFIG), (NS_RUNTIME, TYPE_SERVICE)];
-        if !known.iter().any(|(_, t)| *t == r#type) {
-            return Err(Status::permission_denied(format!(
-                "resource type {} is not supported",
-                talos_go::quote(r#type)
-            )));
-        }
-        if !known.iter().any(|(n, _)| *n == namespace) {
-            return Err(Status::permission_denied(format!(
-                "namespace {} is not supported",
-                talos_go::quote(namespace)
-            )));
-        }
         if !known.contains(&(namespace, r#type)) {
             return Ok(Vec::new());
         }

@@ -76,22 +76,30 @@ fn error_metadata(target: &str, status: &Status) -> Option<common::Metadata> {
 }
 
 fn ts(t: SystemTime) -> Option<prost_types::Timestamp> {
-    let d = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    Some(prost_types::Timestamp { seconds: d.as_secs() as i64, nanos: d.subsec_nanos() as i32 })
+    crate::util::timestamp(t)
 }
 
 fn values(md: &tonic::metadata::MetadataMap, key: &str) -> Vec<String> {
     md.get_all(key).iter().map(|v| v.to_str().map(str::to_string).unwrap_or_default()).collect()
 }
 
-/// The caller's roles (subject `O` values). The TLS handshake already checked the certificate
-/// (chain and apid's extended key usage rule, `tls.rs`).
+/// The caller's roles, as apid reads them: the client certificate's subject `O` values (the TLS
+/// handshake already checked the certificate, `tls.rs`); a certificate with `os:impersonator`
+/// may name other roles in the `talos-role` metadata, which then replace its own.
 fn caller<T>(request: &Request<T>) -> Result<Vec<String>, Status> {
     let certs = request.peer_certs().ok_or_else(|| Status::unauthenticated("no client certificate"))?;
     let leaf = certs.first().ok_or_else(|| Status::unauthenticated("no client certificate"))?;
     let cert = crate::der::parse(leaf.as_ref())
         .ok_or_else(|| Status::unauthenticated("cannot read the client certificate"))?;
-    Ok(cert.organizations)
+    let roles: Vec<String> =
+        cert.organizations.iter().map(|r| r.trim().to_string()).filter(|r| !r.is_empty()).collect();
+    if roles.iter().any(|r| r == "os:impersonator") {
+        let claimed = values(request.metadata(), "talos-role");
+        if !claimed.is_empty() {
+            return Ok(claimed);
+        }
+    }
+    Ok(roles)
 }
 
 /// Talos's role check for the lab's methods: `admin` methods need `os:admin`; the others accept
@@ -538,6 +546,18 @@ pub fn to_proto(r: &node::Resource) -> cosi::Resource {
     }
 }
 
+/// What a COSI read of `r#type` in `namespace` returns, after machined's checks: the method
+/// rule (Get, List and Watch are for `os:admin`, `os:operator` and `os:reader`), then the access
+/// filter (`catalog::check_read`).
+fn readable(n: &Node, namespace: &str, r#type: &str, roles: &[String]) -> Result<Vec<cosi::Resource>, Status> {
+    authorize(roles, false)?;
+    crate::catalog::check_read(r#type, namespace, roles)?;
+    if namespace == crate::catalog::NS_META {
+        return Ok(crate::catalog::meta_resources(r#type, n.booted()).unwrap_or_default());
+    }
+    Ok(n.list(namespace, r#type)?.iter().map(to_proto).collect())
+}
+
 impl Api {
     /// COSI routing: never one-to-many (`route` refuses `nodes` for non-MachineService calls).
     fn route_one(&self, md: &tonic::metadata::MetadataMap, method: &str) -> Result<Arc<Node>, Status> {
@@ -557,9 +577,16 @@ impl cosi::state_server::State for Api {
         let roles = caller(&request)?;
         let n = self.route_one(request.metadata(), "/cosi.resource.State/Get")?;
         let req = request.into_inner();
-        authorize(&roles, req.r#type == node::TYPE_MACHINE_CONFIG)?;
-        let r = n.get(&req.namespace, &req.r#type, &req.id)?;
-        Ok(Response::new(cosi::GetResponse { resource: Some(to_proto(&r)) }))
+        let found = readable(&n, &req.namespace, &req.r#type, &roles)?
+            .into_iter()
+            .find(|r| r.metadata.as_ref().is_some_and(|m| m.id == req.id));
+        match found {
+            Some(resource) => Ok(Response::new(cosi::GetResponse { resource: Some(resource) })),
+            None => Err(Status::not_found(format!(
+                "resource {}({}/{}@undefined) doesn't exist",
+                req.r#type, req.namespace, req.id
+            ))),
+        }
     }
 
     type ListStream = ListStream;
@@ -568,11 +595,9 @@ impl cosi::state_server::State for Api {
         let roles = caller(&request)?;
         let n = self.route_one(request.metadata(), "/cosi.resource.State/List")?;
         let req = request.into_inner();
-        authorize(&roles, req.r#type == node::TYPE_MACHINE_CONFIG)?;
-        let items: Vec<Result<cosi::ListResponse, Status>> = n
-            .list(&req.namespace, &req.r#type)?
-            .iter()
-            .map(|r| Ok(cosi::ListResponse { resource: Some(to_proto(r)) }))
+        let items: Vec<Result<cosi::ListResponse, Status>> = readable(&n, &req.namespace, &req.r#type, &roles)?
+            .into_iter()
+            .map(|r| Ok(cosi::ListResponse { resource: Some(r) }))
             .collect();
         Ok(Response::new(Box::pin(tokio_stream::iter(items))))
     }
@@ -583,28 +608,20 @@ impl cosi::state_server::State for Api {
         let roles = caller(&request)?;
         let n = self.route_one(request.metadata(), "/cosi.resource.State/Watch")?;
         let req = request.into_inner();
-        authorize(&roles, req.r#type == node::TYPE_MACHINE_CONFIG)?;
         let mut changes = n.subscribe();
         let id = req.id.clone();
-        let snapshot: Vec<node::Resource> = n
-            .list(&req.namespace, &req.r#type)?
+        let snapshot: Vec<cosi::Resource> = readable(&n, &req.namespace, &req.r#type, &roles)?
             .into_iter()
-            .filter(|r| id.as_ref().is_none_or(|i| *i == r.id))
+            .filter(|r| id.as_ref().is_none_or(|i| r.metadata.as_ref().is_some_and(|m| m.id == *i)))
             .collect();
         let bootstrap = req.options.as_ref().is_some_and(|o| o.bootstrap_contents);
         let (tx, rx) = mpsc::channel(64);
-        let event = |r: Option<&node::Resource>, t: cosi::EventType| cosi::WatchResponse {
-            event: vec![cosi::Event {
-                resource: r.map(to_proto),
-                event_type: t as i32,
-                old: None,
-                error: None,
-                bookmark: None,
-            }],
+        let event = |r: Option<cosi::Resource>, t: cosi::EventType| cosi::WatchResponse {
+            event: vec![cosi::Event { resource: r, event_type: t as i32, old: None, error: None, bookmark: None }],
         };
         tokio::spawn(async move {
             if bootstrap || id.is_some() {
-                for r in &snapshot {
+                for r in snapshot {
                     if tx.send(Ok(event(Some(r), cosi::EventType::Created))).await.is_err() {
                         return;
                     }
@@ -629,7 +646,7 @@ impl cosi::state_server::State for Api {
                                 ChangeKind::Updated => cosi::EventType::Updated,
                                 ChangeKind::Destroyed => cosi::EventType::Destroyed,
                             };
-                            if tx.send(Ok(event(Some(r), t))).await.is_err() {
+                            if tx.send(Ok(event(Some(to_proto(r)), t))).await.is_err() {
                                 return;
                             }
                         }

@@ -230,6 +230,12 @@ pub fn uuid_from(a: u64, b: u64) -> String {
     )
 }
 
+/// A protobuf timestamp.
+pub fn timestamp(t: SystemTime) -> Option<prost_types::Timestamp> {
+    let d = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    Some(prost_types::Timestamp { seconds: d.as_secs() as i64, nanos: d.subsec_nanos() as i32 })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

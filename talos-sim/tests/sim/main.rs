@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+mod cosi;
 mod e2e;
 mod interop;
 mod kube;

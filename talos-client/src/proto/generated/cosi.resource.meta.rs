@@ -62,3 +62,8 @@ pub mod resource_definition_spec {
         }
     }
 }
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct NamespaceSpec {
+    #[prost(string, tag = "1")]
+    pub description: ::prost::alloc::string::String,
+}
