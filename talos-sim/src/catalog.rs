@@ -16,6 +16,10 @@ use crate::node::{NS_CLUSTER, NS_CONFIG, NS_RUNTIME, TYPE_MACHINE_CONFIG, TYPE_M
 
 /// The namespace of definitions.
 pub const NS_META: &str = "meta";
+/// The type of the node's Kubernetes node name (id `nodename`, namespace `k8s`).
+pub const TYPE_NODENAME: &str = "Nodenames.kubernetes.talos.dev";
+/// The type of the node's hostname status (id `hostname`, namespace `network`).
+pub const TYPE_HOSTNAME_STATUS: &str = "HostnameStatuses.net.talos.dev";
 /// The type of resource definitions.
 pub const TYPE_RESOURCE_DEFINITION: &str = "ResourceDefinitions.meta.cosi.dev";
 /// The type of namespaces.
@@ -40,7 +44,15 @@ pub struct Definition {
 
 /// The definitions of every type the simulator serves (Talos v1.13.9's, each as upstream
 /// declares it).
-pub const DEFINITIONS: [Definition; 5] = [
+pub const DEFINITIONS: [Definition; 7] = [
+    Definition {
+        r#type: TYPE_HOSTNAME_STATUS,
+        display_type: "HostnameStatus",
+        default_namespace: "network",
+        aliases: &["hostname"],
+        print_columns: &[("Hostname", "{.hostname}"), ("Domainname", "{.domainname}")],
+        sensitive: false,
+    },
     Definition {
         r#type: TYPE_MACHINE_CONFIG,
         display_type: "MachineConfig",
@@ -60,6 +72,14 @@ pub const DEFINITIONS: [Definition; 5] = [
             ("OS", "{.operatingSystem}"),
             ("Addresses", "{.addresses}"),
         ],
+        sensitive: false,
+    },
+    Definition {
+        r#type: TYPE_NODENAME,
+        display_type: "Nodename",
+        default_namespace: "k8s",
+        aliases: &[],
+        print_columns: &[("Nodename", "{.nodename}")],
         sensitive: false,
     },
     Definition {
@@ -231,6 +251,66 @@ pub fn meta_resources(r#type: &str, created: SystemTime) -> Option<Vec<cosi::Res
 
 fn id_of(r: &cosi::Resource) -> &str {
     r.metadata.as_ref().map_or("", |m| m.id.as_str())
+}
+
+/// `talos.resource.definitions.k8s.NodenameSpec`.
+#[derive(Clone, PartialEq, prost::Message)]
+struct NodenameSpec {
+    #[prost(string, tag = "1")]
+    nodename: String,
+    #[prost(string, tag = "2")]
+    hostname_version: String,
+    #[prost(bool, tag = "3")]
+    skip_node_registration: bool,
+}
+
+/// `talos.resource.definitions.network.HostnameStatusSpec`.
+#[derive(Clone, PartialEq, prost::Message)]
+struct HostnameStatusSpec {
+    #[prost(string, tag = "1")]
+    hostname: String,
+    #[prost(string, tag = "2")]
+    domainname: String,
+}
+
+/// The node's singletons derived from its identity: its hostname status (`network/hostname`,
+/// no domain) and its Kubernetes node name (`k8s/nodename`, the hostname); `None` for other
+/// types, an empty list for another namespace. Both have version 1 since boot (the simulated
+/// hostname never changes).
+pub fn identity_resources(r#type: &str, namespace: &str, node: &crate::Node) -> Option<Vec<cosi::Resource>> {
+    let hostname = node.identity.hostname.clone();
+    let (home, id, proto_spec, yaml) = match r#type {
+        TYPE_HOSTNAME_STATUS => (
+            "network",
+            "hostname",
+            HostnameStatusSpec { hostname: hostname.clone(), domainname: String::new() }.encode_to_vec(),
+            Node::mapping(vec![
+                (Node::go_string("hostname"), Node::go_string(hostname)),
+                (Node::go_string("domainname"), Node::go_string("")),
+            ]),
+        ),
+        TYPE_NODENAME => (
+            "k8s",
+            "nodename",
+            NodenameSpec { nodename: hostname.clone(), hostname_version: "1".into(), skip_node_registration: false }
+                .encode_to_vec(),
+            Node::mapping(vec![
+                (Node::go_string("nodename"), Node::go_string(hostname)),
+                (Node::go_string("hostnameVersion"), Node::go_string("1")),
+                (Node::go_string("skipNodeRegistration"), Node::plain("false")),
+            ]),
+        ),
+        _ => return None,
+    };
+    if namespace != home {
+        return Some(Vec::new());
+    }
+    let mut resource = meta_resource(r#type, id.to_string(), proto_spec, yaml, node.booted());
+    if let Some(md) = resource.metadata.as_mut() {
+        md.namespace = home.to_string();
+        md.owner = String::new();
+    }
+    Some(vec![resource])
 }
 
 /// machined's access filter for a read of `r#type` in `namespace` by a caller with `roles`:

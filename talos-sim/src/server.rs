@@ -555,6 +555,9 @@ fn readable(n: &Node, namespace: &str, r#type: &str, roles: &[String]) -> Result
     if namespace == crate::catalog::NS_META {
         return Ok(crate::catalog::meta_resources(r#type, n.booted()).unwrap_or_default());
     }
+    if let Some(singletons) = crate::catalog::identity_resources(r#type, namespace, n) {
+        return Ok(singletons);
+    }
     Ok(n.list(namespace, r#type)?.iter().map(to_proto).collect())
 }
 

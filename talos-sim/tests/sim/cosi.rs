@@ -80,13 +80,16 @@ async fn every_alias_resolves_to_one_served_type() {
     assert_eq!(
         ids,
         [
+            "hostnamestatuses.net.talos.dev",
             "machineconfigs.config.talos.dev",
             "members.cluster.talos.dev",
             "namespaces.meta.cosi.dev",
+            "nodenames.kubernetes.talos.dev",
             "resourcedefinitions.meta.cosi.dev",
             "services.v1alpha1.talos.dev"
         ]
     );
+    let by_id = |wanted: &str| items.iter().find(|r| id(r) == wanted).expect("definition");
     let md = items[0].metadata.clone().expect("metadata");
     assert_eq!(
         (md.namespace.as_str(), md.version.as_str(), md.owner.as_str(), md.phase.as_str()),
@@ -107,7 +110,7 @@ async fn every_alias_resolves_to_one_served_type() {
             assert!(!items.is_empty(), "{alias}");
         }
     }
-    insta::assert_snapshot!(yaml(&items[0]), @r"
+    insta::assert_snapshot!(yaml(by_id("machineconfigs.config.talos.dev")), @r"
     type: MachineConfigs.config.talos.dev
     displayType: MachineConfig
     defaultNamespace: config
@@ -125,7 +128,7 @@ async fn every_alias_resolves_to_one_served_type() {
     printColumns: []
     sensitivity: sensitive
     ");
-    insta::assert_snapshot!(yaml(&items[1]), @r"
+    insta::assert_snapshot!(yaml(by_id("members.cluster.talos.dev")), @r"
         type: Members.cluster.talos.dev
         displayType: Member
         defaultNamespace: cluster
@@ -146,6 +149,15 @@ async fn every_alias_resolves_to_one_served_type() {
             - name: Addresses
               jsonPath: '{.addresses}'
         ");
+    // The node's singletons, as `talosctl get hostname` and `talosctl get nodename` read them.
+    let hostname = list_all(&mut state, list("network", "HostnameStatuses.net.talos.dev")).await;
+    assert_eq!(yaml(&hostname[0]), "hostname: talos-default-worker-1\ndomainname: \"\"\n");
+    let nodename = list_all(&mut state, list("k8s", "Nodenames.kubernetes.talos.dev")).await;
+    assert_eq!(
+        yaml(&nodename[0]),
+        "nodename: talos-default-worker-1\nhostnameVersion: \"1\"\nskipNodeRegistration: false\n"
+    );
+    assert_eq!((id(&hostname[0]), id(&nodename[0])), ("hostname".to_string(), "nodename".to_string()));
     let namespaces = list_all(&mut state, list("meta", "Namespaces.meta.cosi.dev")).await;
     assert_eq!(namespaces.len(), 17);
     assert_eq!(id(&namespaces[10]), "meta");
