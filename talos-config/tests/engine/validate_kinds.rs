@@ -450,6 +450,13 @@ fn cri() {
         own(&doc("RegistryAuthConfig", "name: r\nusername: u\npassword: p\nidentityToken: t\n")),
         "only one of username/password or identityToken authentication can be specified"
     );
+    // Talos v1.13.9 looks at the username only: a password alone goes with a token or `auth`.
+    assert_eq!(own(&doc("RegistryAuthConfig", "name: r\npassword: p\nidentityToken: t\n")), "");
+    assert_eq!(own(&doc("RegistryAuthConfig", "name: r\npassword: p\nauth: YTpi\n")), "");
+    assert_eq!(
+        own(&doc("RegistryAuthConfig", "name: \"\"\nusername: u\nidentityToken: t\nauth: YTpi\n")),
+        "name must be specified\nonly one of username/password or identityToken authentication can be specified\nonly one of auth, username/password or identityToken authentication can be specified"
+    );
     assert_eq!(own(&doc("RegistryTLSConfig", "name: \"\"\n")), "name must be specified");
     assert_eq!(
         own(&doc("RegistryTLSConfig", "name: r\nca: not a cert\n")),

@@ -40,7 +40,8 @@ impl Validate for RegistryAuthConfig {
         if self.name.is_empty() {
             out.push(err("name must be specified", "name"));
         }
-        let basic = !self.username.is_empty() || !self.password.is_empty();
+        // Upstream looks at the username only: a password alone combines with anything.
+        let basic = !self.username.is_empty();
         let token = !self.identity_token.is_empty();
         if basic && token {
             out.push(err(
@@ -136,17 +137,20 @@ impl KmsgLogConfig {
     }
 }
 
-/// Go's `url.URL.Port()`: the digits after the host's last `:` (empty when none or when they
-/// are not all digits).
+/// Go's `url.URL.Port()` (`portOnly`): after `]:` when the host has one, nothing for any other
+/// bracketed host, else everything after the host's first `:` (Go's parser has already checked
+/// the port's digits).
 fn url_port(host: &[u8]) -> &[u8] {
-    let host_end = host.iter().rposition(|&b| b == b']').map_or(0, |i| i + 1);
-    match host[host_end..].iter().rposition(|&b| b == b':') {
-        Some(i) => {
-            let port = &host[host_end + i + 1..];
-            if port.iter().all(u8::is_ascii_digit) { port } else { &[] }
-        }
-        None => &[],
+    let Some(colon) = host.iter().position(|&b| b == b':') else {
+        return &[];
+    };
+    if let Some(i) = host.windows(2).position(|w| w == b"]:") {
+        return &host[i + 2..];
     }
+    if host.contains(&b']') {
+        return &[];
+    }
+    &host[colon + 1..]
 }
 
 impl Validate for KmsgLogConfig {
@@ -305,3 +309,24 @@ impl Validate for SideroLinkConfig {
 
 /// No `Validate` upstream (RuntimeValidate only).
 impl Validate for PciDriverRebindConfig {}
+
+#[cfg(test)]
+mod url_port_tests {
+    use super::url_port;
+
+    #[test]
+    fn port_is_what_go_reads() {
+        for (host, port) in [
+            (&b"h:514"[..], &b"514"[..]),
+            (b"h", b""),
+            (b"h:", b""),
+            (b"[::1]:80", b"80"),
+            (b"[::1]", b""),
+            // An unbracketed IPv6 host: Go's `portOnly` takes all after the first colon.
+            (b"::", b":"),
+            (b"::1:80", b":1:80"),
+        ] {
+            assert_eq!(url_port(host), port, "{}", String::from_utf8_lossy(host));
+        }
+    }
+}
