@@ -523,6 +523,8 @@ fn user_volume() {
     assert_eq!(u("name: d\nvolumeType: tmpfs\n"), "unsupported volume type \"tmpfs\"");
     assert_eq!(u(&format!("name: d\n{ok}")), "");
     assert_eq!(u("name: d\nvolumeType: directory\n"), "");
+    // `EncryptionSpec.IsZero` looks at the provider and the keys only (Talos v1.13.9).
+    assert_eq!(u("name: d\nvolumeType: directory\nencryption:\n  cipher: aes-xts-plain64\n  keySize: 256\n"), "");
 }
 
 #[test]

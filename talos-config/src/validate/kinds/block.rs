@@ -60,8 +60,10 @@ fn provisioning(p: &ProvisioningSpec, required: bool, size_supported: bool, out:
     }
 }
 
+/// `EncryptionSpec.IsZero`: no provider and no keys (a cipher or key size alone counts as
+/// zero).
 fn encryption_is_zero(e: &EncryptionSpec) -> bool {
-    *e == EncryptionSpec::default()
+    e.provider.0 == 0 && e.keys.is_empty()
 }
 
 /// `EncryptionSpec.Validate`.
