@@ -296,7 +296,9 @@ fn top_value(root: &Node, key: &str) -> String {
 /// with the position of the first offending node, when there is one.
 fn decode_document(root: &Node) -> Result<Box<dyn Document>, DecodeFailure> {
     let (entry, kind) = pick_kind(root).map_err(|e| (e, None))?;
-    if let Some((message, mark)) = crate::value::explicit_tag_error(root) {
+    let unknown = (entry.unknown_keys)(root);
+    let summary = unknown.as_ref().ok().and_then(Option::as_ref);
+    if let Some((message, mark)) = crate::value::explicit_tag_error(root, summary) {
         return Err((format!("error decoding {kind} to {}: yaml: {message}", (entry.go_type)()), Some(mark)));
     }
     let mut cx = DecodeCx::new();
@@ -305,7 +307,7 @@ fn decode_document(root: &Node) -> Result<Box<dyn Document>, DecodeFailure> {
     if let Some(e) = cx.into_error() {
         return Err((format!("error decoding {kind} to {}: {e}", (entry.go_type)()), first));
     }
-    match (entry.unknown_keys)(root).map_err(|e| (e, None))? {
+    match unknown.map_err(|e| (e, None))? {
         Some(summary) => Err((
             format!("unknown keys found during decoding:\n{}", emit_v4_with_comments(&summary)),
             first_unknown(&summary),

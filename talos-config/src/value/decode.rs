@@ -236,9 +236,18 @@ pub(crate) fn is_resolvable_tag(tag: &str) -> bool {
 /// go-yaml's check of explicitly tagged scalars, which aborts decoding at the first one (in
 /// document order) whose text resolves to another type: `cannot construct !!str `yes` as a
 /// !!bool`. An `!!int` text passes as a `!!float`.
-pub fn explicit_tag_error(root: &Node) -> Option<(String, crate::yaml::Mark)> {
+pub fn explicit_tag_error(root: &Node, unknown: Option<&Node>) -> Option<(String, crate::yaml::Mark)> {
+    // go-yaml never decodes the value of a key its struct does not have: a tag there is not
+    // checked (the unknown key is reported afterwards instead).
+    let mut skipped = std::collections::HashSet::new();
+    if let Some(summary) = unknown {
+        unknown_values(summary, &mut skipped);
+    }
     let mut pending = vec![root];
     while let Some(node) = pending.pop() {
+        if node.mark != crate::yaml::Mark::default() && skipped.contains(&node.mark.offset) {
+            continue;
+        }
         match &node.value {
             NodeValue::Scalar(s) => {
                 let Some(tag) = node.tag.as_deref().filter(|t| is_resolvable_tag(t)) else { continue };
@@ -265,6 +274,27 @@ pub fn explicit_tag_error(root: &Node) -> Option<(String, crate::yaml::Mark)> {
         }
     }
     None
+}
+
+/// The positions of the original values in an unknown-keys summary: its containers are built
+/// (no position), its leaves are the leftover nodes themselves.
+fn unknown_values(summary: &Node, out: &mut std::collections::HashSet<usize>) {
+    let mut pending = vec![summary];
+    while let Some(node) = pending.pop() {
+        match &node.value {
+            NodeValue::Mapping(entries, _) if node.mark == crate::yaml::Mark::default() => {
+                for (_, v) in entries {
+                    if v.mark == crate::yaml::Mark::default() {
+                        pending.push(v);
+                    } else {
+                        out.insert(v.mark.offset);
+                    }
+                }
+            }
+            NodeValue::Sequence(items, _) if node.mark == crate::yaml::Mark::default() => pending.extend(items),
+            _ => {}
+        }
+    }
 }
 
 #[cfg(test)]

@@ -374,3 +374,18 @@ machine:
             line
     ");
 }
+
+/// go-yaml never decodes the value of a key the Go struct does not have, so a wrong explicit tag
+/// there is not an error: the unknown key is (Talos checks unknown keys after decoding). Keys
+/// themselves are decoded, and a wrong tag on a known field still stops decoding first.
+#[test]
+fn a_wrong_tag_under_an_unknown_key_is_an_unknown_key() {
+    assert_eq!(
+        load_err(b"version: v1alpha1\nmachine:\n  type: worker\n  foo: !!int 'x'\n"),
+        "error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\nmachine:\n    foo: !!int 'x'\n"
+    );
+    assert_eq!(
+        load_err(b"version: v1alpha1\nmachine:\n  type: !!bool worker\n  foo: !!int 'x'\n"),
+        "error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: cannot construct !!str `worker` as a !!bool"
+    );
+}
