@@ -179,9 +179,9 @@ async fn outcomes(sim: &Sim, identity: &CertKey, claimed: &[&str]) -> String {
     };
     let mut out = Vec::new();
     let version = machine.version(to_worker((), claimed)).await.map(|_| ());
-    out.push(("Version", verdict(version)));
+    out.push(("Version".to_string(), verdict(version)));
     let services = machine.service_list(to_worker((), claimed)).await.map(|_| ());
-    out.push(("ServiceList", verdict(services)));
+    out.push(("ServiceList".to_string(), verdict(services)));
     let kubeconfig = async {
         let mut r = Request::new(());
         for role in claimed {
@@ -191,23 +191,52 @@ async fn outcomes(sim: &Sim, identity: &CertKey, claimed: &[&str]) -> String {
         while stream.message().await?.is_some() {}
         Ok(())
     };
-    out.push(("Kubeconfig (control plane)", verdict(kubeconfig.await)));
+    out.push(("Kubeconfig (control plane)".to_string(), verdict(kubeconfig.await)));
     let apply = machine::ApplyConfigurationRequest { dry_run: true, ..Default::default() };
     let apply = machine.apply_configuration(to_worker(apply, claimed)).await.map(|_| ());
-    out.push(("ApplyConfiguration", verdict(apply)));
-    for (what, ns, t) in [
-        ("List ResourceDefinitions", "meta", "ResourceDefinitions.meta.cosi.dev"),
-        ("List Members", "cluster", "Members.cluster.talos.dev"),
-        ("List MachineConfigs", "config", "MachineConfigs.config.talos.dev"),
-        ("List Nope.talos.dev", "config", "Nope.talos.dev"),
-        ("List Members in nope", "nope", "Members.cluster.talos.dev"),
-    ] {
+    out.push(("ApplyConfiguration".to_string(), verdict(apply)));
+    let logs = async {
+        let req = machine::LogsRequest {
+            namespace: "system".into(),
+            id: "machined".into(),
+            driver: 0,
+            follow: false,
+            tail_lines: 1,
+        };
+        let mut stream = machine.logs(to_worker(req, claimed)).await?.into_inner();
+        while stream.message().await?.is_some() {}
+        Ok(())
+    };
+    out.push(("Logs machined".to_string(), verdict(logs.await)));
+    // Every served type, in its default namespace, then the two refusals of the access filter.
+    let mut reads: Vec<(String, String, String)> = talos_sim::catalog::DEFINITIONS
+        .iter()
+        .map(|d| (format!("List {}", d.r#type), d.default_namespace.to_string(), d.r#type.to_string()))
+        .collect();
+    reads.push(("List Nope.talos.dev".into(), "config".into(), "Nope.talos.dev".into()));
+    reads.push(("List Members in nope".into(), "nope".into(), "Members.cluster.talos.dev".into()));
+    for (what, ns, t) in reads {
         let r = async {
-            let mut stream = state.list(to_worker(list(ns, t), claimed)).await?.into_inner();
+            let mut stream = state.list(to_worker(list(&ns, &t), claimed)).await?.into_inner();
             while stream.message().await?.is_some() {}
             Ok(())
         };
         out.push((what, verdict(r.await)));
+    }
+    for (ns, t) in [("cluster", "Members.cluster.talos.dev"), ("config", "MachineConfigs.config.talos.dev")] {
+        let watch = async {
+            let req = cosi::WatchRequest {
+                namespace: ns.into(),
+                r#type: t.into(),
+                id: None,
+                options: Some(cosi::WatchOptions { bootstrap_contents: true, ..Default::default() }),
+                api_version: 1,
+            };
+            let mut stream = state.watch(to_worker(req, claimed)).await?.into_inner();
+            stream.message().await?;
+            Ok(())
+        };
+        out.push((format!("Watch {t}"), verdict(watch.await)));
     }
     let get = cosi::GetRequest {
         namespace: "config".into(),
@@ -215,7 +244,7 @@ async fn outcomes(sim: &Sim, identity: &CertKey, claimed: &[&str]) -> String {
         id: "v1alpha1".into(),
         options: None,
     };
-    out.push(("Get MachineConfig", verdict(state.get(to_worker(get, claimed)).await.map(|_| ()))));
+    out.push(("Get MachineConfig".to_string(), verdict(state.get(to_worker(get, claimed)).await.map(|_| ()))));
     out.iter().map(|(what, v)| format!("{what}: {v}\n")).collect()
 }
 
@@ -243,66 +272,108 @@ async fn each_role_gets_what_talos_allows() {
         ServiceList: ok
         Kubeconfig (control plane): ok
         ApplyConfiguration: InvalidArgument: config not found
-        List ResourceDefinitions: ok
-        List Members: ok
-        List MachineConfigs: ok
+        Logs machined: ok
+        List HostnameStatuses.net.talos.dev: ok
+        List MachineConfigs.config.talos.dev: ok
+        List Members.cluster.talos.dev: ok
+        List Nodenames.kubernetes.talos.dev: ok
+        List Namespaces.meta.cosi.dev: ok
+        List ResourceDefinitions.meta.cosi.dev: ok
+        List Services.v1alpha1.talos.dev: ok
         List Nope.talos.dev: PermissionDenied: resource type "Nope.talos.dev" is not supported
         List Members in nope: PermissionDenied: namespace "nope" is not supported
+        Watch Members.cluster.talos.dev: ok
+        Watch MachineConfigs.config.talos.dev: ok
         Get MachineConfig: ok
         == os:operator
         Version: ok
         ServiceList: ok
         Kubeconfig (control plane): PermissionDenied: not authorized
         ApplyConfiguration: PermissionDenied: not authorized
-        List ResourceDefinitions: ok
-        List Members: ok
-        List MachineConfigs: PermissionDenied: not authorized
+        Logs machined: ok
+        List HostnameStatuses.net.talos.dev: ok
+        List MachineConfigs.config.talos.dev: PermissionDenied: not authorized
+        List Members.cluster.talos.dev: ok
+        List Nodenames.kubernetes.talos.dev: ok
+        List Namespaces.meta.cosi.dev: ok
+        List ResourceDefinitions.meta.cosi.dev: ok
+        List Services.v1alpha1.talos.dev: ok
         List Nope.talos.dev: PermissionDenied: resource type "Nope.talos.dev" is not supported
         List Members in nope: PermissionDenied: namespace "nope" is not supported
+        Watch Members.cluster.talos.dev: ok
+        Watch MachineConfigs.config.talos.dev: PermissionDenied: not authorized
         Get MachineConfig: PermissionDenied: not authorized
         == os:reader
         Version: ok
         ServiceList: ok
         Kubeconfig (control plane): PermissionDenied: not authorized
         ApplyConfiguration: PermissionDenied: not authorized
-        List ResourceDefinitions: ok
-        List Members: ok
-        List MachineConfigs: PermissionDenied: not authorized
+        Logs machined: ok
+        List HostnameStatuses.net.talos.dev: ok
+        List MachineConfigs.config.talos.dev: PermissionDenied: not authorized
+        List Members.cluster.talos.dev: ok
+        List Nodenames.kubernetes.talos.dev: ok
+        List Namespaces.meta.cosi.dev: ok
+        List ResourceDefinitions.meta.cosi.dev: ok
+        List Services.v1alpha1.talos.dev: ok
         List Nope.talos.dev: PermissionDenied: resource type "Nope.talos.dev" is not supported
         List Members in nope: PermissionDenied: namespace "nope" is not supported
+        Watch Members.cluster.talos.dev: ok
+        Watch MachineConfigs.config.talos.dev: PermissionDenied: not authorized
         Get MachineConfig: PermissionDenied: not authorized
         == os:future (no known role)
         Version: PermissionDenied: not authorized
         ServiceList: PermissionDenied: not authorized
         Kubeconfig (control plane): PermissionDenied: not authorized
         ApplyConfiguration: PermissionDenied: not authorized
-        List ResourceDefinitions: PermissionDenied: not authorized
-        List Members: PermissionDenied: not authorized
-        List MachineConfigs: PermissionDenied: not authorized
+        Logs machined: PermissionDenied: not authorized
+        List HostnameStatuses.net.talos.dev: PermissionDenied: not authorized
+        List MachineConfigs.config.talos.dev: PermissionDenied: not authorized
+        List Members.cluster.talos.dev: PermissionDenied: not authorized
+        List Nodenames.kubernetes.talos.dev: PermissionDenied: not authorized
+        List Namespaces.meta.cosi.dev: PermissionDenied: not authorized
+        List ResourceDefinitions.meta.cosi.dev: PermissionDenied: not authorized
+        List Services.v1alpha1.talos.dev: PermissionDenied: not authorized
         List Nope.talos.dev: PermissionDenied: not authorized
         List Members in nope: PermissionDenied: not authorized
+        Watch Members.cluster.talos.dev: PermissionDenied: not authorized
+        Watch MachineConfigs.config.talos.dev: PermissionDenied: not authorized
         Get MachineConfig: PermissionDenied: not authorized
         == os:impersonator as os:reader
         Version: ok
         ServiceList: ok
         Kubeconfig (control plane): PermissionDenied: not authorized
         ApplyConfiguration: PermissionDenied: not authorized
-        List ResourceDefinitions: ok
-        List Members: ok
-        List MachineConfigs: PermissionDenied: not authorized
+        Logs machined: ok
+        List HostnameStatuses.net.talos.dev: ok
+        List MachineConfigs.config.talos.dev: PermissionDenied: not authorized
+        List Members.cluster.talos.dev: ok
+        List Nodenames.kubernetes.talos.dev: ok
+        List Namespaces.meta.cosi.dev: ok
+        List ResourceDefinitions.meta.cosi.dev: ok
+        List Services.v1alpha1.talos.dev: ok
         List Nope.talos.dev: PermissionDenied: resource type "Nope.talos.dev" is not supported
         List Members in nope: PermissionDenied: namespace "nope" is not supported
+        Watch Members.cluster.talos.dev: ok
+        Watch MachineConfigs.config.talos.dev: PermissionDenied: not authorized
         Get MachineConfig: PermissionDenied: not authorized
         == os:reader claiming os:admin (ignored)
         Version: ok
         ServiceList: ok
         Kubeconfig (control plane): PermissionDenied: not authorized
         ApplyConfiguration: PermissionDenied: not authorized
-        List ResourceDefinitions: ok
-        List Members: ok
-        List MachineConfigs: PermissionDenied: not authorized
+        Logs machined: ok
+        List HostnameStatuses.net.talos.dev: ok
+        List MachineConfigs.config.talos.dev: PermissionDenied: not authorized
+        List Members.cluster.talos.dev: ok
+        List Nodenames.kubernetes.talos.dev: ok
+        List Namespaces.meta.cosi.dev: ok
+        List ResourceDefinitions.meta.cosi.dev: ok
+        List Services.v1alpha1.talos.dev: ok
         List Nope.talos.dev: PermissionDenied: resource type "Nope.talos.dev" is not supported
         List Members in nope: PermissionDenied: namespace "nope" is not supported
+        Watch Members.cluster.talos.dev: ok
+        Watch MachineConfigs.config.talos.dev: PermissionDenied: not authorized
         Get MachineConfig: PermissionDenied: not authorized
         "#);
 }

@@ -93,3 +93,24 @@ async fn python_ssl_completes_a_mutual_tls_handshake() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "TLSv1.3 h2\n");
 }
+
+/// `talos-client` also takes a key in PKCS#8 v2 (with the public key, as ring and other Rust
+/// tools write it): the admin key rewritten in that form still connects.
+#[tokio::test]
+async fn the_client_also_takes_a_pkcs8_v2_key() {
+    let sim = Sim::start().await.expect("sim");
+    let v1 = der_of(&sim.admin().key_pem);
+    let public = rcgen::KeyPair::from_pem(&sim.admin().key_pem).expect("key").public_key_raw().to_vec();
+    // ring's form: version 1, then the public key as `[1] { BIT STRING }`.
+    let mut v2 = vec![0x30, 0x53, 0x02, 0x01, 0x01];
+    v2.extend_from_slice(&v1[5..48]);
+    v2.extend_from_slice(&[0xa1, 0x23, 0x03, 0x21, 0x00]);
+    v2.extend_from_slice(&public);
+    let b64 = base64::engine::general_purpose::STANDARD.encode(&v2);
+    let key_pem = format!("-----BEGIN PRIVATE KEY-----\n{b64}\n-----END PRIVATE KEY-----\n");
+    let identity = talos_sim::CertKey { cert_pem: sim.admin().cert_pem.clone(), key_pem };
+    let cfg = Sim::talosconfig_with(&sim.controlplane.endpoint.to_string(), sim.pki().ca_pem(), &identity);
+    let client = talos_client::Client::connect(&cfg, talos_client::ClientOptions::default()).await.expect("connects");
+    let version = client.version(&talos_client::Target::Endpoint).await.expect("version");
+    assert_eq!(version.tag, "v1.13.10");
+}
