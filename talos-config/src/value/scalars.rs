@@ -366,6 +366,9 @@ impl Value for Duration {
                     Duration::default()
                 }
             },
+            // go-yaml v4 rc.4 takes the integer zero (`0`, `0x0`, `!!int 0`) as a zero duration;
+            // any other integer is refused.
+            Some((_, Resolved::Int(n))) if n == "0" || n == "-0" => Duration::default(),
             _ => {
                 construct_error(cx, node, "time.Duration");
                 Duration::default()

@@ -389,3 +389,64 @@ fn a_wrong_tag_under_an_unknown_key_is_an_unknown_key() {
         "error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: cannot construct !!str `worker` as a !!bool"
     );
 }
+
+/// Block value texts as Talos v1.13.9 reads them (issue 13's second check): the `FilesystemType`
+/// names of its enumer (`swapi`, no `nfs`), the percentage form chosen by any `%`, Go's
+/// `ParseFloat` for percentages (NaN passes the range check, `%v` prints the value), and
+/// go-yaml rc.4's integer zero for a `time.Duration`.
+#[test]
+fn block_texts_and_zero_durations_read_as_talos_reads_them() {
+    let user = |body: &str| {
+        load_err(
+            format!(
+                "apiVersion: v1alpha1\nkind: UserVolumeConfig\nname: d\nprovisioning:\n  diskSelector:\n    match: system_disk\n{body}"
+            )
+            .as_bytes(),
+        )
+    };
+    let ok = "  minSize: 1GiB\n";
+    insta::assert_snapshot!(
+        [
+            user(&format!("{ok}filesystem:\n  type: swap\n")),
+            user(&format!("{ok}filesystem:\n  type: nfs\n")),
+            user(&format!("{ok}filesystem:\n  type: swapi\n")),
+            user("  maxSize: 5%GB\n"),
+            user("  maxSize: NaN%\n"),
+            user("  maxSize: inf%\n"),
+            user("  maxSize: 1e400%\n"),
+            user("  maxSize: 1e21%\n"),
+            user("  maxSize: 0x1p4%\n"),
+            user("  minSize: 16EiB\n"),
+            user("  minSize: -16EiB\n"),
+            load_err(b"apiVersion: v1alpha1\nkind: WatchdogTimerConfig\ndevice: /dev/watchdog0\ntimeout: 0\n"),
+            load_err(b"apiVersion: v1alpha1\nkind: WatchdogTimerConfig\ndevice: /dev/watchdog0\ntimeout: 0x0\n"),
+            load_err(b"apiVersion: v1alpha1\nkind: WatchdogTimerConfig\ndevice: /dev/watchdog0\ntimeout: 5\n"),
+        ]
+        .join("\n"),
+        @r#"
+    error decoding document v1alpha1/UserVolumeConfig/d (line 1): error decoding UserVolumeConfig to *block.UserVolumeConfigV1Alpha1: yaml: construct errors:
+      line 9: swap does not belong to FilesystemType values
+    error decoding document v1alpha1/UserVolumeConfig/d (line 1): error decoding UserVolumeConfig to *block.UserVolumeConfigV1Alpha1: yaml: construct errors:
+      line 9: nfs does not belong to FilesystemType values
+    OK
+    error decoding document v1alpha1/UserVolumeConfig/d (line 1): error decoding UserVolumeConfig to *block.UserVolumeConfigV1Alpha1: yaml: construct errors:
+      line 7: percentage must end with '%'
+    OK
+    error decoding document v1alpha1/UserVolumeConfig/d (line 1): error decoding UserVolumeConfig to *block.UserVolumeConfigV1Alpha1: yaml: construct errors:
+      line 7: percentage must be between 0 and 100, got +Inf
+    error decoding document v1alpha1/UserVolumeConfig/d (line 1): error decoding UserVolumeConfig to *block.UserVolumeConfigV1Alpha1: yaml: construct errors:
+      line 7: invalid percentage value: strconv.ParseFloat: parsing "1e400": value out of range
+    error decoding document v1alpha1/UserVolumeConfig/d (line 1): error decoding UserVolumeConfig to *block.UserVolumeConfigV1Alpha1: yaml: construct errors:
+      line 7: percentage must be between 0 and 100, got 1e+21
+    OK
+    error decoding document v1alpha1/UserVolumeConfig/d (line 1): error decoding UserVolumeConfig to *block.UserVolumeConfigV1Alpha1: yaml: construct errors:
+      line 7: too large: 16EiB
+    error decoding document v1alpha1/UserVolumeConfig/d (line 1): error decoding UserVolumeConfig to *block.UserVolumeConfigV1Alpha1: yaml: construct errors:
+      line 7: too large: 16EiB
+    OK
+    OK
+    error decoding document v1alpha1/WatchdogTimerConfig/ (line 1): error decoding WatchdogTimerConfig to *runtime.WatchdogTimerV1Alpha1: yaml: construct errors:
+      line 4: cannot construct !!int `5` into time.Duration
+    "#
+    );
+}

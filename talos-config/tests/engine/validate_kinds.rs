@@ -495,6 +495,14 @@ fn user_volume() {
         "disk selector is required\nmin size is greater than max size"
     );
     assert_eq!(u(&format!("name: d\n{ok}filesystem:\n  type: iso9660\n")), "unsupported filesystem type: iso9660");
+    // v1.13.9's enumer spells the swap filesystem `swapi`.
+    assert_eq!(u(&format!("name: d\n{ok}filesystem:\n  type: swapi\n")), "unsupported filesystem type: swapi");
+    // The size constants of v1.13.9's disk CEL environment: `kB` (small k), no `KB`.
+    assert_eq!(u("name: d\nprovisioning:\n  diskSelector:\n    match: disk.size > 10u * kB\n  minSize: 1GiB\n"), "");
+    assert_eq!(
+        u("name: d\nprovisioning:\n  diskSelector:\n    match: disk.size > 1u * KB\n  minSize: 1GiB\n"),
+        "disk selector is invalid: ERROR: <input>:1:18: undeclared reference to 'KB' (in container '')\n | disk.size > 1u * KB\n | .................^"
+    );
     assert_eq!(
         u(&format!("name: d\n{ok}encryption:\n  provider: none\n  keys:\n    - slot: 0\n      tpm: {{}}\n")),
         "unsupported encryption provider: none"

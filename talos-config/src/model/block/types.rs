@@ -11,7 +11,7 @@ pub(crate) fn parse_bytes(text: &str) -> Result<f64, String> {
     let split = body.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).unwrap_or(body.len());
     let (num, unit) = body.split_at(split);
     let num: String = num.chars().filter(|&c| c != ',').collect();
-    let value: f64 = num.parse().map_err(|_| format!("strconv.ParseFloat: parsing {num:?}: invalid syntax"))?;
+    let value = go_parse_float(&num)?;
     let unit = unit.trim().to_lowercase();
     let mult: f64 = match unit.as_str() {
         "" | "b" => 1.0,
@@ -29,7 +29,36 @@ pub(crate) fn parse_bytes(text: &str) -> Result<f64, String> {
         "ei" | "eib" => 1024f64.powi(6),
         _ => return Err(format!("unhandled size name: {unit}")),
     };
+    // humanize: a size that does not fit a uint64 (2^64 and up).
+    if value * mult >= u64::MAX as f64 {
+        return Err(format!("too large: {body}"));
+    }
     Ok(value * mult)
+}
+
+/// Go's `strconv.ParseFloat(s, 64)` with its error text (`strconv.ParseFloat: parsing "x":
+/// invalid syntax`, or `value out of range` for a number too large for a float64).
+fn go_parse_float(num: &str) -> Result<f64, String> {
+    if let Some(value) = crate::yaml::resolve::go_parse_float(num) {
+        return Ok(value);
+    }
+    // Go's syntax is a superset of Rust's for finite decimals: a Rust infinity from digits is an
+    // overflow in Go.
+    let out_of_range = num.parse::<f64>().is_ok_and(|v| v.is_infinite())
+        && num.trim_start_matches(['+', '-']).starts_with(|c: char| c.is_ascii_digit() || c == '.');
+    let problem = if out_of_range { "value out of range" } else { "invalid syntax" };
+    Err(format!("strconv.ParseFloat: parsing {}: {problem}", talos_go::quote(num)))
+}
+
+/// A float64 as Go's `%v` prints it (`1e+21`, `+Inf`, `NaN`).
+fn go_value(value: f64) -> String {
+    if value.is_nan() {
+        "NaN".into()
+    } else if value.is_infinite() {
+        if value > 0.0 { "+Inf".into() } else { "-Inf".into() }
+    } else {
+        crate::yaml::resolve::format_float(value)
+    }
 }
 
 /// `block.ByteSize`: a byte count kept as the text it was written in (`2.5GiB`).
@@ -123,11 +152,10 @@ impl PercentageSize {
             return Err("percentage must end with '%'".into());
         };
         let num = num.strip_prefix('-').unwrap_or(num);
-        let value: f64 = num
-            .parse()
-            .map_err(|_| format!("invalid percentage value: strconv.ParseFloat: parsing {num:?}: invalid syntax"))?;
-        if !(0.0..=100.0).contains(&value) {
-            return Err(format!("percentage must be between 0 and 100, got {value}"));
+        let value = go_parse_float(num).map_err(|e| format!("invalid percentage value: {e}"))?;
+        // NaN passes, as Go's `value < 0 || value > 100` lets it.
+        if !value.is_nan() && !(0.0..=100.0).contains(&value) {
+            return Err(format!("percentage must be between 0 and 100, got {}", go_value(value)));
         }
         Ok(PercentageSize { raw: Some(text.to_string()) })
     }
@@ -151,7 +179,8 @@ impl Size {
         if text.is_empty() {
             return Ok(Size::default());
         }
-        if text.ends_with('%') {
+        // Upstream picks the percentage form for any text with a `%` in it.
+        if text.contains('%') {
             Ok(Size { percentage: Some(PercentageSize::parse(text)?), bytes: None })
         } else {
             Ok(Size { percentage: None, bytes: Some(ByteSize::parse(text)?) })
@@ -313,7 +342,7 @@ text_enum!(
     FilesystemType,
     "block.FilesystemType",
     "FilesystemType",
-    ["none", "xfs", "vfat", "ext4", "iso9660", "swap", "virtiofs", "nfs"]
+    ["none", "xfs", "vfat", "ext4", "iso9660", "swapi", "virtiofs"]
 );
 
 text_enum!(

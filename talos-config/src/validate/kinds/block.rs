@@ -5,10 +5,10 @@ use crate::go::errors::cel_undeclared;
 use crate::model::block::*;
 use crate::validate::{Context, Findings, Issue, Validate};
 
-/// Variables of Talos's `celenv.DiskLocator` environment (the disk, whether it is the system
-/// disk, and the size unit constants).
+/// Variables of Talos v1.13.9's `celenv.DiskLocator` environment: the disk, whether it is the
+/// system disk, and the size constants (`kB` with a small k; no `B`, no `KB`).
 const DISK_LOCATOR: &[&str] =
-    &["disk", "system_disk", "B", "KB", "MB", "GB", "TB", "PB", "EB", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    &["disk", "system_disk", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "kB", "MB", "GB", "TB", "PB", "EB"];
 
 /// A byte size's magnitude and sign (`block.ByteSize`).
 fn byte_size(b: &ByteSize) -> Option<(f64, bool)> {
