@@ -51,6 +51,16 @@ pub enum Error {
         /// Talos's message, intact (may span several lines).
         message: String,
     },
+    /// The node refused the call for the caller's role (Talos's `PermissionDenied: not
+    /// authorized`). Displayed as Talos's error, then which roles Talos's calls need.
+    #[error(
+        "{}rpc error: code = PermissionDenied desc = not authorized (the role in the talosconfig's certificate may not make this call: {ROLE_RULES}; use a talosconfig with the role it needs)",
+        node_prefix(node)
+    )]
+    NotAuthorized {
+        /// The node that refused, when known.
+        node: Option<String>,
+    },
     /// The configuration was checked locally exactly as the node would check it, and the node would refuse it.
     /// Nothing was sent. Displayed like the node's in-band error.
     #[error("{node}: rpc error: code = {} desc = {message}", code_name(*code))]
@@ -232,6 +242,9 @@ fn certificate_problem(problem: &rustls::CertificateError) -> String {
     }
 }
 
+/// Which role Talos v1.13.9's calls need (machined's rules and the sensitive resources).
+pub const ROLE_RULES: &str = "versions, services, logs and resources need os:reader, os:operator or os:admin; machine configs, the kubeconfig and applying a config need os:admin";
+
 fn node_prefix(node: &Option<String>) -> String {
     match node {
         Some(n) => format!("{n}: "),
@@ -244,6 +257,7 @@ impl Error {
     pub fn code(&self) -> Option<Code> {
         match self {
             Error::Rpc { code, .. } | Error::Rejected { code, .. } => Some(*code),
+            Error::NotAuthorized { .. } => Some(Code::PermissionDenied),
             Error::Timeout { .. } => Some(Code::DeadlineExceeded),
             _ => None,
         }
@@ -252,7 +266,7 @@ impl Error {
     /// The node the error belongs to, when known.
     pub fn node(&self) -> Option<&str> {
         match self {
-            Error::Rpc { node, .. } | Error::Protocol { node, .. } => node.as_deref(),
+            Error::Rpc { node, .. } | Error::Protocol { node, .. } | Error::NotAuthorized { node } => node.as_deref(),
             Error::Rejected { node, .. } => Some(node),
             _ => None,
         }
@@ -262,6 +276,7 @@ impl Error {
     pub fn message(&self) -> String {
         match self {
             Error::Rpc { message, .. } | Error::Rejected { message, .. } => message.clone(),
+            Error::NotAuthorized { .. } => "not authorized".to_string(),
             other => other.to_string(),
         }
     }
@@ -289,7 +304,16 @@ impl Error {
             }
             source = s.source();
         }
-        Error::Rpc { node: node.map(str::to_owned), code: status.code(), message }
+        Error::rpc(node.map(str::to_owned), status.code(), message)
+    }
+
+    /// A gRPC error from a node: [`Error::NotAuthorized`] for Talos's role refusal, else
+    /// [`Error::Rpc`].
+    pub(crate) fn rpc(node: Option<String>, code: Code, message: String) -> Error {
+        if code == Code::PermissionDenied && message == "not authorized" {
+            return Error::NotAuthorized { node };
+        }
+        Error::Rpc { node, code, message }
     }
 }
 

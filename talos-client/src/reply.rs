@@ -45,11 +45,11 @@ pub fn in_band_error<T: HasMetadata>(item: &T, fallback: &str) -> Option<Error> 
         let message = if status.message.is_empty() { md.error.clone() } else { status.message.clone() };
         let code = Code::from_i32(status.code);
         if code != Code::Ok {
-            return Some(Error::Rpc { node, code, message });
+            return Some(Error::rpc(node, code, message));
         }
     }
     let (code, message) = parse_grpc_error_text(&md.error).unwrap_or((Code::Unknown, md.error.clone()));
-    Some(Error::Rpc { node, code, message })
+    Some(Error::rpc(node, code, message))
 }
 
 /// Parses grpc-go's `rpc error: code = <Name> desc = <message>`.
@@ -160,6 +160,13 @@ mod tests {
         // A streaming error item: a Data with only metadata.
         let data = common::Data { metadata: md("10.5.0.3", "x", Some((7, "not authorized"))), bytes: vec![] };
         let err = in_band_error(&data, "n").unwrap();
-        assert_eq!(err.to_string(), "10.5.0.3: rpc error: code = PermissionDenied desc = not authorized");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "10.5.0.3: rpc error: code = PermissionDenied desc = not authorized (the role in the talosconfig's certificate may not make this call: {}; use a talosconfig with the role it needs)",
+                crate::error::ROLE_RULES
+            )
+        );
+        assert_eq!(err.message(), "not authorized");
     }
 }
