@@ -1300,6 +1300,14 @@ impl<'a> Scanner<'a> {
         start
     }
 
+    /// Records the comment text gathered so far as a foot comment; `marks` are its scan,
+    /// token, start and end marks.
+    fn push_foot(&mut self, marks: (Pos, Pos, Pos, Pos), text: &mut String) {
+        let (scan_mark, token_mark, start_mark, end_mark) = marks;
+        let foot = std::mem::take(text);
+        self.comments.push(Comment { scan_mark, token_mark, start_mark, end_mark, foot, ..Comment::default() });
+    }
+
     /// A comment on the line of the token just scanned becomes a line comment of the token at
     /// `token_mark`.
     fn scan_line_comment(&mut self, token_mark: Pos) {
@@ -1398,14 +1406,7 @@ impl<'a> Scanner<'a> {
                                 token_mark = start_mark;
                             }
                             let end_mark = self.mark_ahead(peek, line, column);
-                            self.comments.push(Comment {
-                                scan_mark,
-                                token_mark,
-                                start_mark,
-                                end_mark,
-                                foot: std::mem::take(&mut text),
-                                ..Comment::default()
-                            });
+                            self.push_foot((scan_mark, token_mark, start_mark, end_mark), &mut text);
                             scan_mark = end_mark;
                             token_mark = scan_mark;
                         }
@@ -1427,14 +1428,7 @@ impl<'a> Scanner<'a> {
                 && (close_flow || (column as isize) - 1 < next_indent as isize && column != start_mark.column)
             {
                 let end_mark = self.mark_ahead(peek, line, column);
-                self.comments.push(Comment {
-                    scan_mark,
-                    token_mark,
-                    start_mark,
-                    end_mark,
-                    foot: std::mem::take(&mut text),
-                    ..Comment::default()
-                });
+                self.push_foot((scan_mark, token_mark, start_mark, end_mark), &mut text);
                 scan_mark = end_mark;
                 token_mark = scan_mark;
             }
