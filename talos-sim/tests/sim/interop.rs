@@ -1,6 +1,7 @@
 //! The simulator's keys and certificates in the forms Talos writes, read by other TLS stacks:
-//! OpenSSL's `openssl pkey` reads the talosconfig key, and Python's `ssl` (OpenSSL) completes a
-//! mutual-TLS handshake with a simulated node using the admin identity. Both tools are on the
+//! OpenSSL's `openssl pkey` reads the talosconfig key (relabelled, as a real Talos key must be),
+//! and Python's `ssl` (OpenSSL) completes a mutual-TLS handshake with a simulated node using the
+//! admin identity. Both tools are on the
 //! CI machine; a missing one fails the test under `CI=true` and skips it (saying so) elsewhere.
 
 use std::io::Write;
@@ -9,9 +10,10 @@ use std::process::{Command, Stdio};
 use base64::Engine;
 use talos_sim::Sim;
 
-/// Whether `program` can run here; `false` (with a note) only outside CI.
-fn have(program: &str) -> bool {
-    let found = Command::new(program).arg("--version").output().is_ok_and(|o| o.status.success());
+/// Whether `program` runs here (`version_arg` is how it prints its version); `false` (with a
+/// note) only outside CI.
+fn have(program: &str, version_arg: &str) -> bool {
+    let found = Command::new(program).arg(version_arg).output().is_ok_and(|o| o.status.success());
     if !found {
         assert!(std::env::var("CI").as_deref() != Ok("true"), "{program} is missing on the CI machine");
         eprintln!("note: {program} is not installed: interop check skipped");
@@ -37,21 +39,29 @@ async fn keys_are_pkcs8_v1_as_go_writes_them() {
     );
 }
 
+/// `openssl pkey` reads the talosconfig key under the `PRIVATE KEY` label. OpenSSL 3.0 knows no
+/// `ED25519 PRIVATE KEY` label (the one Talos writes), so a real Talos talosconfig key needs the
+/// same relabelling; the DER is what counts (ring's PKCS#8 v2 form is refused under any label).
 #[tokio::test]
 async fn openssl_reads_the_talosconfig_key() {
-    if !have("openssl") {
+    if !have("openssl", "version") {
         return;
     }
     let sim = Sim::start().await.expect("sim");
-    let mut child = Command::new("openssl")
-        .args(["pkey", "-noout", "-text"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("openssl");
-    child.stdin.take().expect("stdin").write_all(sim.admin().talos_key_pem().as_bytes()).expect("write");
-    let out = child.wait_with_output().expect("openssl runs");
+    let pkey = |pem: &str| {
+        let mut child = Command::new("openssl")
+            .args(["pkey", "-noout", "-text"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("openssl");
+        child.stdin.take().expect("stdin").write_all(pem.as_bytes()).expect("write");
+        child.wait_with_output().expect("openssl runs")
+    };
+    let talos_form = sim.admin().talos_key_pem();
+    assert!(!pkey(&talos_form).status.success(), "OpenSSL 3.0 refuses the ED25519 PRIVATE KEY label");
+    let out = pkey(&talos_form.replace("ED25519 PRIVATE KEY", "PRIVATE KEY"));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("ED25519 Private-Key:"));
 }
@@ -62,7 +72,7 @@ async fn openssl_reads_the_talosconfig_key() {
 /// counts: ring's PKCS#8 v2 form is refused by OpenSSL 3.0 under any label).
 #[tokio::test]
 async fn python_ssl_completes_a_mutual_tls_handshake() {
-    if !have("python3") {
+    if !have("python3", "--version") {
         return;
     }
     let sim = Sim::start().await.expect("sim");
