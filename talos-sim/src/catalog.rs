@@ -205,20 +205,29 @@ impl Definition {
         if self.sensitive {
             yaml.push((Node::go_string("sensitivity"), Node::go_string("sensitive")));
         }
-        meta_resource(TYPE_RESOURCE_DEFINITION, self.id(), spec.encode_to_vec(), Node::mapping(yaml), created)
+        let id = ResourceId { namespace: NS_META, r#type: TYPE_RESOURCE_DEFINITION, id: self.id(), owner: NS_META };
+        resource(id, spec.encode_to_vec(), Node::mapping(yaml), created)
     }
 }
 
-/// A resource of the `meta` namespace.
-fn meta_resource(r#type: &str, id: String, proto_spec: Vec<u8>, yaml: Node, created: SystemTime) -> cosi::Resource {
+/// Where a resource is and who owns it.
+struct ResourceId<'a> {
+    namespace: &'a str,
+    r#type: &'a str,
+    id: String,
+    owner: &'a str,
+}
+
+/// A resource at version 1 since `created`, with both spec encodings.
+fn resource(id: ResourceId<'_>, proto_spec: Vec<u8>, yaml: Node, created: SystemTime) -> cosi::Resource {
     let at = crate::util::timestamp(created);
     cosi::Resource {
         metadata: Some(cosi::Metadata {
-            namespace: NS_META.to_string(),
-            r#type: r#type.to_string(),
-            id,
+            namespace: id.namespace.to_string(),
+            r#type: id.r#type.to_string(),
+            id: id.id,
             version: "1".to_string(),
-            owner: NS_META.to_string(),
+            owner: id.owner.to_string(),
             phase: "running".to_string(),
             created: at,
             updated: at,
@@ -240,7 +249,9 @@ pub fn meta_resources(r#type: &str, created: SystemTime) -> Option<Vec<cosi::Res
             .map(|(name, description)| {
                 let spec = NamespaceSpec { description: description.to_string() };
                 let yaml = Node::mapping(vec![(Node::go_string("description"), Node::go_string(*description))]);
-                meta_resource(TYPE_NAMESPACE, name.to_string(), spec.encode_to_vec(), yaml, created)
+                let id =
+                    ResourceId { namespace: NS_META, r#type: TYPE_NAMESPACE, id: name.to_string(), owner: NS_META };
+                resource(id, spec.encode_to_vec(), yaml, created)
             })
             .collect(),
         _ => return None,
@@ -305,12 +316,8 @@ pub fn identity_resources(r#type: &str, namespace: &str, node: &crate::Node) -> 
     if namespace != home {
         return Some(Vec::new());
     }
-    let mut resource = meta_resource(r#type, id.to_string(), proto_spec, yaml, node.booted());
-    if let Some(md) = resource.metadata.as_mut() {
-        md.namespace = home.to_string();
-        md.owner = String::new();
-    }
-    Some(vec![resource])
+    let id = ResourceId { namespace: home, r#type, id: id.to_string(), owner: "" };
+    Some(vec![resource(id, proto_spec, yaml, node.booted())])
 }
 
 /// machined's access filter for a read of `r#type` in `namespace` by a caller with `roles`:

@@ -24,6 +24,8 @@ use tonic::{Request, Response, Status};
 
 use talos_client::error::code_name;
 
+use crate::util::timestamp;
+
 use crate::node::{self, ApplyMode, ApplyRequest, ChangeKind, MachineType, Node};
 
 type DataStream = Pin<Box<dyn Stream<Item = Result<common::Data, Status>> + Send>>;
@@ -73,10 +75,6 @@ fn error_metadata(target: &str, status: &Status) -> Option<common::Metadata> {
             details: Vec::new(),
         }),
     })
-}
-
-fn ts(t: SystemTime) -> Option<prost_types::Timestamp> {
-    crate::util::timestamp(t)
 }
 
 fn values(md: &tonic::metadata::MetadataMap, key: &str) -> Vec<String> {
@@ -186,14 +184,14 @@ fn services_of(node: &Node) -> machine::ServiceList {
                     events: s
                         .events
                         .into_iter()
-                        .map(|e| machine::ServiceEvent { msg: e.msg, state: e.state, ts: ts(e.ts) })
+                        .map(|e| machine::ServiceEvent { msg: e.msg, state: e.state, ts: timestamp(e.ts) })
                         .collect(),
                 }),
                 health: Some(machine::ServiceHealth {
                     unknown: s.health.unknown,
                     healthy: s.health.healthy,
                     last_message: s.health.last_message,
-                    last_change: ts(s.health.last_change),
+                    last_change: timestamp(s.health.last_change),
                 }),
             })
             .collect(),
@@ -536,8 +534,8 @@ pub fn to_proto(r: &node::Resource) -> cosi::Resource {
             version: r.version.to_string(),
             owner: String::new(),
             phase: "running".to_string(),
-            created: ts(r.created),
-            updated: ts(r.updated),
+            created: timestamp(r.created),
+            updated: timestamp(r.updated),
             finalizers: Vec::new(),
             labels: Default::default(),
             annotations,
