@@ -48,10 +48,12 @@ mod document;
 mod error;
 mod go;
 mod json6902;
+pub mod kubelet;
 pub mod labels;
 pub mod model;
 pub mod net;
 mod patch;
+pub mod provenance;
 pub mod subnets;
 #[cfg(feature = "testing")]
 pub mod testing;

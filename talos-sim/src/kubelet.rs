@@ -1,168 +1,13 @@
 //! The kubelet as Talos v1.13 starts it (docs/kubelet-flags.md §2): the argv Talos builds from
 //! `machine.kubelet.extraArgs`, and how kubelet v1.36's flag parser reacts to it (§3, §4.1, §4.4).
-//! Only flag *names* are checked; values are not parsed (see the README).
+//! Only flag *names* are checked, with the table in `talos_config::kubelet`; values are not
+//! parsed (see the README).
 
 use std::collections::BTreeMap;
 
 use talos_go::quote;
 
-/// The extraArgs keys Talos refuses (the kubelet keeps its previous argv).
-pub const DENY_LIST: [&str; 6] =
-    ["bootstrap-kubeconfig", "kubeconfig", "container-runtime", "container-runtime-endpoint", "config", "cert-dir"];
-
-/// The long flag names kubelet v1.36.3 accepts on Linux (docs/kubelet-flags.md §3.2).
-pub const KNOWN_FLAGS: &[&str] = &[
-    "address",
-    "allowed-unsafe-sysctls",
-    "anonymous-auth",
-    "application-metrics-count-limit",
-    "authentication-token-webhook",
-    "authentication-token-webhook-cache-ttl",
-    "authorization-mode",
-    "authorization-webhook-cache-authorized-ttl",
-    "authorization-webhook-cache-unauthorized-ttl",
-    "boot-id-file",
-    "bootstrap-kubeconfig",
-    "cert-dir",
-    "cgroup-driver",
-    "cgroup-root",
-    "cgroups-per-qos",
-    "client-ca-file",
-    "cloud-provider",
-    "cluster-dns",
-    "cluster-domain",
-    "config",
-    "config-dir",
-    "container-hints",
-    "container-log-max-files",
-    "container-log-max-size",
-    "container-runtime-endpoint",
-    "containerd",
-    "containerd-namespace",
-    "contention-profiling",
-    "cpu-cfs-quota",
-    "cpu-cfs-quota-period",
-    "cpu-manager-policy",
-    "cpu-manager-policy-options",
-    "cpu-manager-reconcile-period",
-    "enable-controller-attach-detach",
-    "enable-debugging-handlers",
-    "enable-load-reader",
-    "enable-server",
-    "enforce-node-allocatable",
-    "event-burst",
-    "event-qps",
-    "event-storage-age-limit",
-    "event-storage-event-limit",
-    "eviction-hard",
-    "eviction-max-pod-grace-period",
-    "eviction-minimum-reclaim",
-    "eviction-pressure-transition-period",
-    "eviction-soft",
-    "eviction-soft-grace-period",
-    "exit-on-lock-contention",
-    "experimental-allocatable-ignore-eviction",
-    "experimental-mounter-path",
-    "fail-cgroupv1",
-    "fail-swap-on",
-    "feature-gates",
-    "file-check-frequency",
-    "global-housekeeping-interval",
-    "hairpin-mode",
-    "healthz-bind-address",
-    "healthz-port",
-    "help",
-    "hostname-override",
-    "housekeeping-interval",
-    "http-check-frequency",
-    "image-credential-provider-bin-dir",
-    "image-credential-provider-config",
-    "image-gc-high-threshold",
-    "image-gc-low-threshold",
-    "image-service-endpoint",
-    "kernel-memcg-notification",
-    "kube-api-burst",
-    "kube-api-content-type",
-    "kube-api-qps",
-    "kube-reserved",
-    "kube-reserved-cgroup",
-    "kubeconfig",
-    "kubelet-cgroups",
-    "local-storage-capacity-isolation",
-    "lock-file",
-    "log-cadvisor-usage",
-    "log-flush-frequency",
-    "log-json-info-buffer-size",
-    "log-json-split-stream",
-    "log-text-info-buffer-size",
-    "log-text-split-stream",
-    "logging-format",
-    "machine-id-file",
-    "make-iptables-util-chains",
-    "manifest-url",
-    "manifest-url-header",
-    "max-open-files",
-    "max-pods",
-    "maximum-dead-containers",
-    "maximum-dead-containers-per-container",
-    "memory-manager-policy",
-    "minimum-container-ttl-duration",
-    "minimum-image-ttl-duration",
-    "node-ip",
-    "node-labels",
-    "node-status-max-images",
-    "node-status-update-frequency",
-    "oom-score-adj",
-    "pod-cidr",
-    "pod-manifest-path",
-    "pod-max-pids",
-    "pods-per-core",
-    "port",
-    "protect-kernel-defaults",
-    "provider-id",
-    "qos-reserved",
-    "read-only-port",
-    "register-node",
-    "register-with-taints",
-    "registry-burst",
-    "registry-qps",
-    "reserved-cpus",
-    "reserved-memory",
-    "resolv-conf",
-    "root-dir",
-    "rotate-certificates",
-    "rotate-server-certificates",
-    "runonce",
-    "runtime-cgroups",
-    "runtime-request-timeout",
-    "seccomp-default",
-    "serialize-image-pulls",
-    "storage-driver-buffer-duration",
-    "storage-driver-db",
-    "storage-driver-host",
-    "storage-driver-password",
-    "storage-driver-secure",
-    "storage-driver-table",
-    "storage-driver-user",
-    "streaming-connection-idle-timeout",
-    "sync-frequency",
-    "system-cgroups",
-    "system-reserved",
-    "system-reserved-cgroup",
-    "tls-cert-file",
-    "tls-cipher-suites",
-    "tls-curve-preferences",
-    "tls-min-version",
-    "tls-private-key-file",
-    "topology-manager-policy",
-    "topology-manager-policy-options",
-    "topology-manager-scope",
-    "v",
-    "version",
-    "vmodule",
-    "volume-plugin-dir",
-    "volume-stats-agg-period",
-];
+use talos_config::kubelet::{DENY_LIST, Flag, check_flag};
 
 /// The kubelet argv (without the binary) Talos renders for a node: Talos's own flags, overwritten
 /// by extraArgs, sorted by key, one `--key=value` per value. `Err` carries Talos's deny-list
@@ -192,9 +37,7 @@ pub fn flag_error(argv: &[String]) -> Option<String> {
         if body.is_empty() || body.starts_with('-') || body.starts_with('=') {
             return Some(format!("failed to parse kubelet flag: bad flag syntax: {arg}"));
         }
-        let name = body.split('=').next().unwrap_or(body);
-        let normalized = name.replace('_', "-");
-        if !KNOWN_FLAGS.contains(&normalized.as_str()) {
+        if let Flag::Unknown { name, .. } = check_flag(body.split('=').next().unwrap_or(body)) {
             return Some(format!("failed to parse kubelet flag: unknown flag: --{name}"));
         }
     }
@@ -242,7 +85,6 @@ mod tests {
         extra.insert("max_pods".to_string(), vec!["150".to_string()]);
         extra.remove("max-pod");
         assert_eq!(flag_error(&argv(&extra, "h", "1.2.3.4").unwrap()), None);
-        assert_eq!(KNOWN_FLAGS.len(), 150);
     }
 
     #[test]

@@ -1,0 +1,453 @@
+//! The replay behind [`Provenance::trace`](super::Provenance::trace): each input's YAML tree
+//! merged into a tree of sites with the merge rules of `spec/merge.md` §7 and §8.
+
+use std::sync::Arc;
+
+use talos_yaml::node::deep;
+use talos_yaml::parse::parse_documents;
+use talos_yaml::{Mark, Node, NodeValue};
+
+use super::{Deletion, FieldPath, Leaf, Located, Provenance, Segment, Site};
+use crate::PatchSource;
+
+/// Lists a strategic patch replaces instead of appending to (`merge:"replace"`, §8.1), as
+/// `<kind>:<keys with [] for items>`.
+const REPLACED: [&str; 5] = [
+    "v1alpha1:cluster.network.podSubnets",
+    "v1alpha1:cluster.network.serviceSubnets",
+    "v1alpha1:cluster.apiServer.auditPolicy",
+    "NetworkRuleConfig:ingress",
+    "NetworkRuleConfig:portSelector.ports",
+];
+
+/// Lists whose items are matched by a key and merged (§8.2): the list's shape and the key.
+const KEYED: [(&str, &str); 5] = [
+    ("v1alpha1:machine.network.interfaces", "interface"),
+    ("v1alpha1:machine.network.interfaces[].vlans", "vlanId"),
+    ("v1alpha1:cluster.apiServer.admissionControl", "name"),
+    ("ExtensionServiceConfig:configFiles", "mountPath"),
+    ("ImageVerificationConfig:rules", "image"),
+];
+
+/// One document's tree.
+#[derive(Clone, Debug)]
+pub(super) struct Doc {
+    pub(super) key: String,
+    root: Value,
+}
+
+#[derive(Clone, Debug)]
+struct Value {
+    site: Site,
+    from_patch: bool,
+    replaced: Vec<Site>,
+    body: Body,
+}
+
+#[derive(Clone, Debug)]
+enum Body {
+    Scalar(String),
+    Map(Vec<(String, Value)>),
+    List(Vec<Value>),
+}
+
+impl Drop for Value {
+    /// Frees deep trees without deep recursion (inputs may nest 10,000 levels).
+    fn drop(&mut self) {
+        let mut pending = Vec::new();
+        take_children(&mut self.body, &mut pending);
+        while let Some(mut v) = pending.pop() {
+            take_children(&mut v.body, &mut pending);
+        }
+    }
+}
+
+fn take_children(body: &mut Body, pending: &mut Vec<Value>) {
+    match std::mem::replace(body, Body::Scalar(String::new())) {
+        Body::Scalar(_) => {}
+        Body::Map(entries) => pending.extend(entries.into_iter().map(|(_, v)| v)),
+        Body::List(items) => pending.extend(items),
+    }
+}
+
+/// What one input's replay needs to know.
+struct Input<'a> {
+    name: Arc<str>,
+    is_patch: bool,
+    document: String,
+    kind: String,
+    deletions: &'a mut Vec<Deletion>,
+}
+
+impl Input<'_> {
+    fn site(&self, mark: Mark) -> Site {
+        Site { input: self.name.clone(), line: mark.line, column: mark.column }
+    }
+
+    /// `<kind>:<path>` with indices as `[]`, the form of [`REPLACED`] and [`KEYED`].
+    fn shape(&self, path: &FieldPath) -> String {
+        let mut out = format!("{}:", self.kind);
+        for (i, s) in path.segments().iter().enumerate() {
+            match s {
+                Segment::Key(k) if i == 0 => out.push_str(k),
+                Segment::Key(k) => {
+                    out.push('.');
+                    out.push_str(k);
+                }
+                Segment::Index(_) => out.push_str("[]"),
+            }
+        }
+        out
+    }
+
+    fn in_extra_args(path: &FieldPath) -> bool {
+        path.segments().iter().any(|s| matches!(s, Segment::Key(k) if k == "extraArgs"))
+    }
+
+    fn build(&self, node: &Node, site: Site) -> Value {
+        deep(|| {
+            let body = match &node.value {
+                NodeValue::Scalar(s) => Body::Scalar(s.text.clone()),
+                NodeValue::Sequence(items, _) => {
+                    Body::List(items.iter().map(|item| self.build(item, self.site(item.mark))).collect())
+                }
+                NodeValue::Mapping(entries, _) => Body::Map(
+                    entries
+                        .iter()
+                        .filter(|(_, v)| !is_null(v))
+                        .filter_map(|(k, v)| Some((key_text(k)?, self.build(v, self.site(k.mark)))))
+                        .collect(),
+                ),
+            };
+            Value { site, from_patch: self.is_patch, replaced: Vec::new(), body }
+        })
+    }
+
+    fn merge_map(&mut self, left: &mut Vec<(String, Value)>, right: &[(Node, Node)], path: &FieldPath) {
+        for (k, v) in right {
+            let Some(key) = key_text(k) else { continue };
+            if key == "$patch" {
+                continue;
+            }
+            let site = self.site(k.mark);
+            let here = path.key(key.as_str());
+            let pos = left.iter().position(|(lk, _)| *lk == key);
+            if is_delete(v) {
+                if let Some(pos) = pos {
+                    let (_, removed) = left.remove(pos);
+                    self.deleted(here, site, removed.site.clone());
+                }
+                continue;
+            }
+            match pos {
+                Some(pos) => self.merge_value(&mut left[pos].1, v, site, &here),
+                None if is_null(v) => {}
+                None => left.push((key, self.build(v, site))),
+            }
+        }
+    }
+
+    fn merge_value(&mut self, left: &mut Value, right: &Node, site: Site, path: &FieldPath) {
+        deep(|| match (&mut left.body, &right.value) {
+            (_, NodeValue::Scalar(_)) if is_null(right) => {}
+            (_, NodeValue::Scalar(s)) if s.text.is_empty() && !Self::in_extra_args(path) => {}
+            (Body::Map(entries), NodeValue::Mapping(right_entries, _)) if !self.replaces(path) => {
+                left.site = site;
+                left.from_patch |= self.is_patch;
+                self.merge_map(entries, right_entries, path);
+            }
+            (Body::List(items), NodeValue::Sequence(right_items, _)) if !self.replaces(path) => {
+                left.site = site;
+                self.merge_list(items, right_items, path);
+            }
+            _ => {
+                let mut new = self.build(right, site);
+                new.replaced = std::mem::take(&mut left.replaced);
+                new.replaced.push(left.site.clone());
+                *left = new;
+            }
+        })
+    }
+
+    fn replaces(&self, path: &FieldPath) -> bool {
+        REPLACED.contains(&self.shape(path).as_str())
+    }
+
+    fn merge_list(&mut self, left: &mut Vec<Value>, right: &[Node], path: &FieldPath) {
+        let shape = self.shape(path);
+        let key = KEYED.iter().find(|(s, _)| *s == shape).map(|(_, k)| *k);
+        for item in right {
+            let site = self.site(item.mark);
+            let wanted = key.and_then(|k| Some((k, item.get(k)?.as_scalar()?.text.as_str())));
+            let matched = wanted.and_then(|(k, text)| left.iter().position(|l| l.entry_text(k) == Some(text)));
+            match matched {
+                Some(pos) => {
+                    let here = path.index(pos);
+                    self.merge_value(&mut left[pos], item, site, &here);
+                }
+                None => left.push(self.build(item, site)),
+            }
+        }
+    }
+
+    fn deleted(&mut self, path: FieldPath, site: Site, removed: Site) {
+        self.deletions.push(Deletion { document: self.document.clone(), path, site, removed });
+    }
+}
+
+impl Value {
+    /// The text of a mapping's scalar entry `key` (a keyed list item's key).
+    fn entry_text(&self, key: &str) -> Option<&str> {
+        let Body::Map(entries) = &self.body else { return None };
+        entries.iter().find(|(k, _)| k == key).and_then(|(_, v)| match &v.body {
+            Body::Scalar(text) => Some(text.as_str()),
+            _ => None,
+        })
+    }
+
+    fn child(&self, segment: &Segment) -> Option<&Value> {
+        match (&self.body, segment) {
+            (Body::Map(entries), Segment::Key(k)) => entries.iter().find(|(ek, _)| ek == k).map(|(_, v)| v),
+            (Body::List(items), Segment::Index(i)) => items.get(*i),
+            _ => None,
+        }
+    }
+
+    fn child_mut(&mut self, segment: &Segment) -> Option<&mut Value> {
+        match (&mut self.body, segment) {
+            (Body::Map(entries), Segment::Key(k)) => entries.iter_mut().find(|(ek, _)| ek == k).map(|(_, v)| v),
+            (Body::List(items), Segment::Index(i)) => items.get_mut(*i),
+            _ => None,
+        }
+    }
+
+    fn leaves(&self, document: &str, path: &FieldPath, out: &mut Vec<Leaf>) {
+        let leaf = || Leaf {
+            document: document.to_string(),
+            path: path.clone(),
+            site: self.site.clone(),
+            replaced: self.replaced.clone(),
+        };
+        deep(|| match &self.body {
+            Body::Scalar(_) => out.push(leaf()),
+            Body::Map(entries) if entries.is_empty() => out.push(leaf()),
+            Body::List(items) if items.is_empty() => out.push(leaf()),
+            Body::Map(entries) => entries.iter().for_each(|(k, v)| v.leaves(document, &path.key(k.as_str()), out)),
+            Body::List(items) => items.iter().enumerate().for_each(|(i, v)| v.leaves(document, &path.index(i), out)),
+        })
+    }
+
+    /// The first scalar at or under this value that a patch set.
+    fn first_patch_leaf(&self) -> Option<&Site> {
+        deep(|| match &self.body {
+            Body::Scalar(_) => self.from_patch.then_some(&self.site),
+            Body::Map(entries) => entries.iter().find_map(|(_, v)| v.first_patch_leaf()),
+            Body::List(items) => items.iter().find_map(Value::first_patch_leaf),
+        })
+    }
+}
+
+impl Doc {
+    pub(super) fn locate(&self, path: &FieldPath) -> Located {
+        let mut here = &self.root;
+        let mut found = FieldPath::root();
+        for s in path.segments() {
+            match here.child(s) {
+                Some(next) => {
+                    here = next;
+                    found = match s {
+                        Segment::Key(k) => found.key(k.as_str()),
+                        Segment::Index(i) => found.index(*i),
+                    };
+                }
+                None => break,
+            }
+        }
+        let exact = found == *path;
+        Located { site: here.site.clone(), path: found, exact }
+    }
+
+    pub(super) fn leaves(&self, out: &mut Vec<Leaf>) {
+        self.root.leaves(&self.key, &FieldPath::root(), out);
+    }
+
+    pub(super) fn first_patch_site_under(&self, path: &FieldPath) -> Option<Site> {
+        let mut here = &self.root;
+        for s in path.segments() {
+            here = here.child(s)?;
+        }
+        here.first_patch_leaf().cloned()
+    }
+}
+
+/// Replays one input into `out`.
+pub(super) fn apply(out: &mut Provenance, source: &PatchSource, is_patch: bool) {
+    let Ok(roots) = parse_documents(&source.bytes) else { return };
+    let name: Arc<str> = Arc::from(source.name.as_str());
+    for root in &roots {
+        match &root.value {
+            NodeValue::Sequence(ops, _) if is_patch => json6902(out, &name, ops),
+            NodeValue::Mapping(entries, _) => document(out, &name, is_patch, root, entries),
+            NodeValue::Scalar(_) | NodeValue::Sequence(..) => {}
+        }
+    }
+}
+
+/// `v1alpha1` for the legacy document, `Kind` or `Kind/name` for the others (validation's
+/// document ids).
+fn document_key(root: &Node) -> Option<(String, String)> {
+    let text = |k: &str| root.get(k).and_then(Node::as_scalar).map(|s| s.text.clone());
+    match text("kind") {
+        Some(kind) => match text("name").filter(|n| !n.is_empty()) {
+            Some(name) => Some((format!("{kind}/{name}"), kind)),
+            None => Some((kind.clone(), kind)),
+        },
+        // A patch for the legacy document need not repeat `version`.
+        None => Some(("v1alpha1".to_string(), "v1alpha1".to_string())),
+    }
+}
+
+fn document(out: &mut Provenance, name: &Arc<str>, is_patch: bool, root: &Node, entries: &[(Node, Node)]) {
+    let Some((key, kind)) = document_key(root) else { return };
+    let Provenance { docs, deletions } = out;
+    let mut input = Input { name: name.clone(), is_patch, document: key.clone(), kind, deletions };
+    let site = input.site(root.mark);
+    let existing = docs.iter().rposition(|d| d.key == key);
+    if is_delete(root) {
+        if let Some(pos) = existing {
+            let removed = docs.remove(pos);
+            input.deleted(FieldPath::root(), site, removed.root.site.clone());
+        }
+        return;
+    }
+    match existing {
+        Some(pos) => {
+            let Body::Map(left) = &mut docs[pos].root.body else { return };
+            input.merge_map(left, entries, &FieldPath::root());
+        }
+        None => {
+            let root = input.build(root, site);
+            docs.push(Doc { key, root });
+        }
+    }
+}
+
+/// A JSON6902 patch: each operation sets or removes what its `path` names in the legacy
+/// document (JSON6902 patches apply to single-document configs).
+fn json6902(out: &mut Provenance, name: &Arc<str>, ops: &[Node]) {
+    let Some(pos) = out.docs.iter().position(|d| d.key == "v1alpha1") else { return };
+    let Provenance { docs, deletions } = out;
+    let mut input =
+        Input { name: name.clone(), is_patch: true, document: "v1alpha1".into(), kind: "v1alpha1".into(), deletions };
+    let root = &mut docs[pos].root;
+    for op in ops {
+        let text = |k: &str| op.get(k).and_then(Node::as_scalar).map(|s| s.text.as_str());
+        let (Some(verb), Some(pointer)) = (text("op"), text("path")) else { continue };
+        let site = input.site(op.mark);
+        let path = pointer_path(root, pointer);
+        match verb {
+            "add" | "replace" => {
+                if let Some(value) = op.get("value") {
+                    let new = input.build(value, site);
+                    set_at(root, &path, new);
+                }
+            }
+            "remove" => {
+                if let Some(removed) = remove_at(root, &path) {
+                    input.deleted(path, site, removed.site.clone());
+                }
+            }
+            "copy" | "move" => {
+                let Some(from) = text("from").map(|f| pointer_path(root, f)) else { continue };
+                let moved = if verb == "move" { remove_at(root, &from) } else { value_at(root, &from).cloned() };
+                if let Some(mut v) = moved {
+                    v.site = site;
+                    v.from_patch = true;
+                    set_at(root, &path, v);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A JSON Pointer read against the tree: a segment is an index where the value there is a
+/// list (`-` is one past the end).
+fn pointer_path(root: &Value, pointer: &str) -> FieldPath {
+    let mut path = FieldPath::root();
+    let mut here = Some(root);
+    for raw in pointer.split('/').skip(1) {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        let segment = match here.map(|v| &v.body) {
+            Some(Body::List(items)) if token == "-" => Segment::Index(items.len()),
+            Some(Body::List(_)) => match token.parse() {
+                Ok(i) => Segment::Index(i),
+                Err(_) => Segment::Key(token),
+            },
+            _ => Segment::Key(token),
+        };
+        here = here.and_then(|v| v.child(&segment));
+        path = match segment {
+            Segment::Key(k) => path.key(k),
+            Segment::Index(i) => path.index(i),
+        };
+    }
+    path
+}
+
+fn parent_mut<'a, 'p>(root: &'a mut Value, path: &'p FieldPath) -> Option<(&'a mut Value, &'p Segment)> {
+    let (last, init) = path.segments().split_last()?;
+    let mut here = root;
+    for s in init {
+        here = here.child_mut(s)?;
+    }
+    Some((here, last))
+}
+
+fn value_at<'a>(root: &'a Value, path: &FieldPath) -> Option<&'a Value> {
+    path.segments().iter().try_fold(root, |v, s| v.child(s))
+}
+
+fn set_at(root: &mut Value, path: &FieldPath, mut new: Value) {
+    let Some((parent, last)) = parent_mut(root, path) else { return };
+    match (&mut parent.body, last) {
+        (Body::Map(entries), Segment::Key(k)) => match entries.iter_mut().find(|(ek, _)| ek == k) {
+            Some((_, old)) => {
+                new.replaced = std::mem::take(&mut old.replaced);
+                new.replaced.push(old.site.clone());
+                *old = new;
+            }
+            None => entries.push((k.clone(), new)),
+        },
+        (Body::List(items), Segment::Index(i)) if *i <= items.len() => items.insert(*i, new),
+        _ => {}
+    }
+}
+
+fn remove_at(root: &mut Value, path: &FieldPath) -> Option<Value> {
+    let (parent, last) = parent_mut(root, path)?;
+    match (&mut parent.body, last) {
+        (Body::Map(entries), Segment::Key(k)) => {
+            let pos = entries.iter().position(|(ek, _)| ek == k)?;
+            Some(entries.remove(pos).1)
+        }
+        (Body::List(items), Segment::Index(i)) if *i < items.len() => Some(items.remove(*i)),
+        _ => None,
+    }
+}
+
+fn key_text(node: &Node) -> Option<String> {
+    node.as_scalar().map(|s| s.text.clone())
+}
+
+fn is_null(node: &Node) -> bool {
+    node.tag.is_none()
+        && node.as_scalar().is_some_and(|s| {
+            s.style == talos_yaml::ScalarStyle::Plain && matches!(s.text.as_str(), "" | "~" | "null" | "Null" | "NULL")
+        })
+}
+
+/// A mapping holding `$patch: delete`.
+fn is_delete(node: &Node) -> bool {
+    node.get("$patch").and_then(Node::as_scalar).is_some_and(|s| s.text == "delete")
+}
