@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod atomic;
 #[cfg(feature = "lab")]
 mod lab;
+mod lint;
 mod merge;
 #[cfg(feature = "lab")]
 mod sim;
@@ -42,6 +43,15 @@ or `<config> is valid for <mode> mode` on stdout. `--config -` reads standard in
 `labctl merge base.yaml -p @patch.yaml | labctl validate --config - --mode container` checks a \
 patch before it reaches a node.")]
     Validate(validate::ValidateArgs),
+    /// Find what Talos accepts but the node then breaks on (unknown kubelet flags, overlapping
+    /// subnets, secrets in patches, ...), with the patch line that caused it.
+    #[command(long_about = "Merge the patches onto the config exactly as `labctl merge` does, validate the result as \
+`labctl validate` does (Talos's errors stay errors, with Talos's text), then run the lint rules: what Talos accepts \
+and the node then breaks on. Every finding names the rule, its severity, the field, the file, line and column of the \
+patch (or base) line that set the value, and a fix where there is one. Nothing is written.\n\n\
+Exit codes: 0 no errors (warnings and infos allowed), 1 errors (or warnings with --strict), 2 usage error. \
+Findings go to stdout in the chosen --output format; a one-line summary goes to stderr.")]
+    Lint(lint::LintArgs),
     /// Drive and check the lab's nine steps (lab/steps.md) against the lab's cluster or a simulated one.
     #[cfg(feature = "lab")]
     #[command(subcommand)]
@@ -122,7 +132,15 @@ fn main() -> ExitCode {
             // --help and --version go to stdout with success; usage errors to stderr, code 1
             // (talosctl exits 1 on every error).
             let _ = err.print();
-            return if err.use_stderr() { ExitCode::FAILURE } else { ExitCode::SUCCESS };
+            if !err.use_stderr() {
+                return ExitCode::SUCCESS;
+            }
+            // `lint` is for CI, where 2 tells a usage error from findings (1).
+            return if std::env::args().nth(1).as_deref() == Some("lint") {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            };
         }
     };
     // The command runs on a worker thread so that a bug (a panic) still ends with a message and
@@ -131,6 +149,7 @@ fn main() -> ExitCode {
     let worker = std::thread::Builder::new().spawn(move || match cli.command {
         Command::Merge(args) => merge::run(&args),
         Command::Validate(args) => validate::run(&args),
+        Command::Lint(args) => lint::run(&args),
         #[cfg(feature = "lab")]
         Command::Lab(LabCommand::Run(args)) => lab::run(&args),
         #[cfg(feature = "lab")]

@@ -50,6 +50,7 @@ mod go;
 mod json6902;
 pub mod kubelet;
 pub mod labels;
+pub mod lint;
 pub mod model;
 pub mod net;
 mod patch;

@@ -46,6 +46,12 @@ impl FieldPath {
         out
     }
 
+    /// The enclosing path; `None` for the root.
+    pub fn parent(&self) -> Option<FieldPath> {
+        let (_, init) = self.0.split_last()?;
+        Some(FieldPath(init.to_vec()))
+    }
+
     /// The steps, outermost first.
     pub fn segments(&self) -> &[Segment] {
         &self.0

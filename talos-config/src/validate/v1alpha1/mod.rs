@@ -464,7 +464,15 @@ fn validate_node_metadata(machine: &MachineConfig, out: &mut Out) {
     ];
     for (prefix, path, errs) in groups {
         if !errs.is_empty() {
-            let children = errs.into_iter().map(|e| Issue::new(e.message, None)).collect();
+            // Each item names its key, so that a tool can point at the line that wrote it.
+            let children = errs
+                .into_iter()
+                .map(|e| {
+                    let key_path =
+                        (!e.key.is_empty()).then(|| crate::provenance::FieldPath::parse(path).key(e.key).to_string());
+                    Issue::new(e.message, key_path.as_deref())
+                })
+                .collect();
             out.errors.push(Issue::list(prefix, Some(path), children));
         }
     }

@@ -1,0 +1,192 @@
+//! Lint: what Talos accepts and the node then breaks on, found offline.
+//!
+//! [`lint`] merges a base config and patches exactly like [`apply_patches`](crate::apply_patches),
+//! validates the result like `talosctl validate` (its errors stay errors, with Talos's text),
+//! then runs the [`RULES`]. Every [`Finding`] carries the field path it is about and, through
+//! [`Provenance`], the input, line and column that set that value.
+//!
+//! ```
+//! use talos_config::PatchSource;
+//! use talos_config::lint::{LintOptions, Severity, lint};
+//!
+//! let base = PatchSource::new("worker.yaml", "version: v1alpha1\nmachine:\n  type: worker\n  token: t\n  ca:\n    crt: c\ncluster:\n  controlPlane:\n    endpoint: https://1.2.3.4:6443\n");
+//! let patch = PatchSource::new("08-kubelet.yaml", "machine:\n  kubelet:\n    extraArgs:\n      max-pod: \"150\"\n");
+//! let report = lint(&base, &[patch], &LintOptions::default())?;
+//! let finding = report.findings.iter().find(|f| f.rule == "kubelet-unknown-flag").unwrap();
+//! assert_eq!(finding.severity, Severity::Error);
+//! assert_eq!(finding.path.as_ref().unwrap().to_string(), "machine.kubelet.extraArgs.max-pod");
+//! assert_eq!(finding.site.as_ref().unwrap().to_string(), "08-kubelet.yaml:4:7");
+//! assert_eq!(finding.suggestion.as_deref(), Some("did you mean `max-pods`? Rename the key."));
+//! # Ok::<(), talos_config::Error>(())
+//! ```
+
+mod rules;
+
+use crate::net::Prefix;
+use crate::provenance::{FieldPath, Provenance, Site};
+use crate::{Config, Error, Mode, Options, PatchSource, apply_patches, load_patches};
+
+/// How bad a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The node will refuse the config or break on it.
+    Error,
+    /// Probably wrong, or on its way out.
+    Warning,
+    /// Worth knowing; also used when a rule cannot decide.
+    Info,
+}
+
+impl Severity {
+    /// `error`, `warning` or `info`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// One problem found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The rule's id (one of [`RULES`]).
+    pub rule: &'static str,
+    /// How bad it is.
+    pub severity: Severity,
+    /// What is wrong, in the user's terms (Talos's own text for validation errors).
+    pub message: String,
+    /// The document (`v1alpha1`, `Kind` or `Kind/name`), when the finding is about one.
+    pub document: Option<String>,
+    /// The field the finding is about, inside `document`.
+    pub path: Option<FieldPath>,
+    /// The input, line and column that set that field (or the closest enclosing one).
+    pub site: Option<Site>,
+    /// How to fix it, when there is a clear way.
+    pub suggestion: Option<String>,
+}
+
+/// A rule, documented: what it finds, why it matters, an example and the fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// The id findings carry.
+    pub id: &'static str,
+    /// The severity of its main finding.
+    pub severity: Severity,
+    /// What it finds.
+    pub summary: &'static str,
+    /// Why Talos does not catch it, and what happens on the node.
+    pub why: &'static str,
+    /// A patch that triggers it.
+    pub example: &'static str,
+    /// How to fix it.
+    pub fix: &'static str,
+}
+
+pub use rules::RULES;
+
+/// What [`lint`] is told beyond the inputs.
+#[derive(Clone, Debug)]
+pub struct LintOptions {
+    /// The runtime mode Talos's validation runs for (`container` for the lab's Docker nodes).
+    pub mode: Mode,
+    /// Address ranges the cluster must not use (the host network, a VPN, the lab's host
+    /// cluster): pod and service subnets overlapping them are reported.
+    pub host_ranges: Vec<Prefix>,
+}
+
+impl Default for LintOptions {
+    fn default() -> LintOptions {
+        LintOptions { mode: Mode::Container, host_ranges: Vec::new() }
+    }
+}
+
+/// What [`lint`] found.
+#[derive(Clone, Debug, Default)]
+pub struct LintReport {
+    /// Every finding: Talos's validation errors and warnings first, then the rules' findings
+    /// in the order of [`RULES`].
+    pub findings: Vec<Finding>,
+}
+
+impl LintReport {
+    /// How many findings have this severity.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings.iter().filter(|f| f.severity == severity).count()
+    }
+
+    /// Whether the result should fail a CI job: any error, or with `strict` any warning.
+    pub fn fails(&self, strict: bool) -> bool {
+        self.count(Severity::Error) > 0 || (strict && self.count(Severity::Warning) > 0)
+    }
+}
+
+/// Merges `patches` onto `base` (as `talosctl machineconfig patch`), validates the result for
+/// `options.mode`, and runs every rule. Nothing is written.
+///
+/// `Err` is the merge's own error (a patch that does not load or apply), with its input and
+/// position where known; the config could not be built, so nothing else is checked.
+pub fn lint(base: &PatchSource, patches: &[PatchSource], options: &LintOptions) -> Result<LintReport, Error> {
+    let loaded = load_patches(patches.iter().cloned())?;
+    let merged = apply_patches(&base.bytes, &loaded).map_err(|e| match e {
+        Error::Decode { .. } if e.location().input.is_none() => e.in_input(&base.name),
+        other => other,
+    })?;
+    let config = Config::from_vec(merged).map_err(|e| e.in_input(&base.name))?;
+    let trace = Provenance::trace(base, patches);
+    let mut findings = validation_findings(&config, options.mode);
+    let cx = rules::Cx { config: &config, trace: &trace, options, base: &base.name };
+    findings.extend(rules::run(&cx));
+    for f in &mut findings {
+        if f.site.is_none()
+            && let (Some(doc), Some(path)) = (&f.document, &f.path)
+        {
+            f.site = trace.locate(doc, path).map(|l| l.site);
+        }
+    }
+    Ok(LintReport { findings })
+}
+
+/// Talos's validation, one finding per error leaf and per warning.
+fn validation_findings(config: &Config, mode: Mode) -> Vec<Finding> {
+    let report = config.validate(mode, Options { strict: false, installed: false });
+    let mut out = Vec::new();
+    if let Some(err) = &report.error {
+        for (path, message) in err.fields() {
+            let (document, path) = split_document(path);
+            out.push(Finding {
+                rule: "talos-validation",
+                severity: Severity::Error,
+                message: message.to_string(),
+                document: Some(document),
+                path,
+                site: None,
+                suggestion: None,
+            });
+        }
+    }
+    for w in &report.warnings {
+        out.push(Finding {
+            rule: "talos-warning",
+            severity: Severity::Warning,
+            message: w.clone(),
+            document: None,
+            path: None,
+            site: None,
+            suggestion: None,
+        });
+    }
+    out
+}
+
+/// A validation path is plain for the legacy document and `Kind/name:path` for the others.
+fn split_document(path: Option<&str>) -> (String, Option<FieldPath>) {
+    match path {
+        None => ("v1alpha1".to_string(), None),
+        Some(p) => match p.rsplit_once(':').filter(|(doc, _)| doc.starts_with(|c: char| c.is_ascii_uppercase())) {
+            Some((doc, rest)) => (doc.to_string(), Some(FieldPath::parse(rest))),
+            None => ("v1alpha1".to_string(), Some(FieldPath::parse(p))),
+        },
+    }
+}

@@ -1,0 +1,371 @@
+//! The lint rules: each reads the merged config (and, for secrets, where values came from) and
+//! returns findings with the field path they are about.
+
+use super::{Finding, LintOptions, Rule, Severity};
+use crate::Config;
+use crate::kubelet::{self, Flag, Suggestion};
+use crate::model::v1alpha1;
+use crate::net::{Prefix, overlaps, parse_prefix};
+use crate::provenance::{FieldPath, Provenance};
+
+/// What every rule may read.
+pub(super) struct Cx<'a> {
+    pub(super) config: &'a Config,
+    pub(super) trace: &'a Provenance,
+    pub(super) options: &'a LintOptions,
+    /// The base config's input name: values set there are not "in a patch".
+    pub(super) base: &'a str,
+}
+
+impl Cx<'_> {
+    fn legacy(&self) -> Option<&v1alpha1::Config> {
+        self.config.get::<v1alpha1::Config>()
+    }
+}
+
+/// Every rule, in the order findings are reported.
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "talos-validation",
+        severity: Severity::Error,
+        summary: "Talos's own validation error (`talosctl validate`, and the node on apply).",
+        why: "The node refuses the config; the text is Talos's.",
+        example: "machine:\n  nodeLabels:\n    lab.talos.dev/team name: platform\n",
+        fix: "Change the value as the message says.",
+    },
+    Rule {
+        id: "talos-warning",
+        severity: Severity::Warning,
+        summary: "Talos's own validation warning.",
+        why: "The node accepts the config and logs the warning; `talosctl validate --strict` refuses it.",
+        example: "machine:\n  install:\n    extraKernelArgs: [talos.platform=metal]\n",
+        fix: "Change the value as the message says.",
+    },
+    Rule {
+        id: "kubelet-unknown-flag",
+        severity: Severity::Error,
+        summary: "A `machine.kubelet.extraArgs` key kubelet v1.36 does not know, a key Talos refuses, or a deprecated flag.",
+        why: "Talos passes every key on as `--key=value` without checking it. An unknown flag makes the kubelet exit at start; Talos restarts it every 5 s and the node never becomes Ready. A key on Talos's deny-list is refused by the kubelet controller, which then keeps the kubelet's previous arguments.",
+        example: "machine:\n  kubelet:\n    extraArgs:\n      max-pod: \"150\"\n",
+        fix: "Use the flag's exact name (`max-pods`), or set config-file fields through `machine.kubelet.extraConfig`.",
+    },
+    Rule {
+        id: "subnet-overlap",
+        severity: Severity::Error,
+        summary: "Pod and service subnets overlapping each other, the node's own addresses and routes, or the ranges given with `--host-ranges`.",
+        why: "Talos accepts overlapping subnets. Pods or services then shadow real addresses, and traffic to them goes to the wrong place.",
+        example: "cluster:\n  network:\n    podSubnets: [10.96.0.0/16]\n",
+        fix: "Pick pod and service subnets that overlap nothing else.",
+    },
+    Rule {
+        id: "secret-in-patch",
+        severity: Severity::Warning,
+        summary: "A patch that carries key material or tokens (CA keys, bootstrap tokens, encryption secrets, private keys).",
+        why: "Patches live in git. Secrets belong in the base config generated per cluster (or in a secrets bundle), not in reviewable patches.",
+        example: "cluster:\n  secretboxEncryptionSecret: 3MhqYwbW...\n",
+        fix: "Move the value out of the patch into the generated base config or a secret store.",
+    },
+];
+
+/// Runs every rule.
+pub(super) fn run(cx: &Cx<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    kubelet_flags(cx, &mut out);
+    subnet_overlap(cx, &mut out);
+    secrets_in_patches(cx, &mut out);
+    out
+}
+
+fn finding(rule: &'static str, severity: Severity, message: String, path: FieldPath) -> Finding {
+    Finding {
+        rule,
+        severity,
+        message,
+        document: Some("v1alpha1".to_string()),
+        path: Some(path),
+        site: None,
+        suggestion: None,
+    }
+}
+
+fn path(text: &str) -> FieldPath {
+    FieldPath::parse(text)
+}
+
+// ---------------------------------------------------------------------------------------------
+// kubelet-unknown-flag
+
+const KUBELET_RULE: &str = "kubelet-unknown-flag";
+
+fn kubelet_flags(cx: &Cx<'_>, out: &mut Vec<Finding>) {
+    let Some(kubelet) = cx.legacy().and_then(|c| c.machine.as_ref()).and_then(|m| m.kubelet.as_ref()) else {
+        return;
+    };
+    if kubelet.extra_args.0.is_empty() {
+        return;
+    }
+    let args = path("machine.kubelet.extraArgs");
+    match kubelet::kubelet_version(&kubelet.image) {
+        Some((major, minor, _)) if (major, minor) == kubelet::FLAGS_VERSION => {}
+        version => {
+            let shown = version.map_or_else(|| "an unknown version".to_string(), |(a, b, c)| format!("v{a}.{b}.{c}"));
+            let (fa, fb) = kubelet::FLAGS_VERSION;
+            let mut f = finding(
+                KUBELET_RULE,
+                Severity::Info,
+                format!(
+                    "the kubelet image `{}` runs {shown}; the flag table is for v{fa}.{fb}, so extraArgs were not checked",
+                    kubelet.image
+                ),
+                path("machine.kubelet.image"),
+            );
+            f.suggestion = Some(format!("check the flags against the kubelet's own `--help` for {shown}"));
+            out.push(f);
+            return;
+        }
+    }
+    for (key, value) in &kubelet.extra_args.0 {
+        let here = args.key(key.as_str());
+        if value.values().is_empty() {
+            let mut f = finding(
+                KUBELET_RULE,
+                Severity::Info,
+                format!("extraArgs `{key}` is empty, so Talos passes no flag for it"),
+                here,
+            );
+            f.suggestion = Some("remove the key with `$patch: delete` if that is not meant".to_string());
+            out.push(f);
+            continue;
+        }
+        if let Some(f) = flag_finding(key, here) {
+            out.push(f);
+        }
+    }
+}
+
+fn flag_finding(key: &str, here: FieldPath) -> Option<Finding> {
+    let (fa, fb) = kubelet::FLAGS_VERSION;
+    let (severity, message, suggestion) = match kubelet::check_flag(key) {
+        Flag::Known { deprecated: None, .. } => return None,
+        Flag::Known { name, deprecated: Some(d) } => (
+            Severity::Warning,
+            format!("kubelet flag `--{name}` is deprecated: {}", d.message()),
+            config_field_for(name).map_or_else(
+                || "plan to drop the flag before the kubelet removes it".to_string(),
+                |field| format!("set `machine.kubelet.extraConfig.{field}` instead"),
+            ),
+        ),
+        Flag::Denied => (
+            Severity::Error,
+            format!(
+                "extra arg {} is not allowed: Talos sets this kubelet flag itself, refuses the key, and keeps the kubelet's previous arguments",
+                crate::gofmt::quote(key)
+            ),
+            "remove the key; Talos manages this flag".to_string(),
+        ),
+        Flag::BadSyntax => (
+            Severity::Error,
+            format!(
+                "`--{key}=...` is not a flag: the kubelet exits at start (bad flag syntax) and the node never becomes Ready"
+            ),
+            "remove the key or fix its name".to_string(),
+        ),
+        Flag::Unknown { name, suggestion } => (
+            Severity::Error,
+            format!(
+                "kubelet v{fa}.{fb} has no flag `--{name}`: it exits at start (`unknown flag: --{name}`), Talos restarts it every 5 s, and the node never becomes Ready"
+            ),
+            match suggestion {
+                Some(Suggestion::DidYouMean(flag)) => format!("did you mean `{flag}`? Rename the key."),
+                Some(Suggestion::Removed(version)) => {
+                    format!("`--{name}` was removed in Kubernetes {version}; remove the key")
+                }
+                Some(Suggestion::ConfigField(field)) => {
+                    format!(
+                        "`{field}` is a kubelet config-file field: set `machine.kubelet.extraConfig.{field}` instead"
+                    )
+                }
+                None => "remove the key, or check the name against `kubelet --help`".to_string(),
+            },
+        ),
+    };
+    let mut f = finding(KUBELET_RULE, severity, message, here);
+    f.suggestion = Some(suggestion);
+    Some(f)
+}
+
+/// The config-file field a deprecated flag mirrors, when the name maps directly
+/// (`max-pods` -> `maxPods`) and Talos lets `extraConfig` set it.
+fn config_field_for(flag: &str) -> Option<&'static str> {
+    let camel: String = flag
+        .split('-')
+        .enumerate()
+        .map(|(i, part)| {
+            if i == 0 {
+                part.to_string()
+            } else {
+                let mut c = part.chars();
+                c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+            }
+        })
+        .collect();
+    kubelet::CONFIG_FIELDS.iter().find(|f| **f == camel && !kubelet::PROTECTED_CONFIG_FIELDS.contains(f)).copied()
+}
+
+// ---------------------------------------------------------------------------------------------
+// subnet-overlap
+
+const SUBNET_RULE: &str = "subnet-overlap";
+
+/// A subnet with the path it came from.
+struct Named {
+    path: FieldPath,
+    prefix: Prefix,
+    /// Talos's default, not written in the config.
+    defaulted: bool,
+}
+
+fn subnet_overlap(cx: &Cx<'_>, out: &mut Vec<Finding>) {
+    let Ok(found) = crate::subnets::subnets_overlap_host(cx.config, &cx.options.host_ranges) else {
+        return;
+    };
+    let cluster: Vec<Named> =
+        found.iter().map(|c| Named { path: path(&c.path), prefix: c.subnet, defaulted: c.defaulted }).collect();
+    let (pods, services) = cluster.split_at(found.pod_subnets.len());
+    for p in pods {
+        for s in services.iter().filter(|s| overlaps(&p.prefix, &s.prefix)) {
+            let mut f = finding(
+                SUBNET_RULE,
+                Severity::Error,
+                format!(
+                    "pod subnet {}{} overlaps service subnet {}{}",
+                    p.prefix,
+                    default_note(p),
+                    s.prefix,
+                    default_note(s)
+                ),
+                if p.defaulted { s.path.clone() } else { p.path.clone() },
+            );
+            f.suggestion = Some("choose pod and service subnets that do not overlap".to_string());
+            out.push(f);
+        }
+    }
+    let host = node_networks(cx);
+    for c in &cluster {
+        for h in host.iter().filter(|h| overlaps(&c.prefix, &h.prefix)) {
+            let mut f = finding(
+                SUBNET_RULE,
+                Severity::Error,
+                format!("{}{} overlaps the node's own network {} (`{}`)", c.prefix, default_note(c), h.prefix, h.path),
+                c.path.clone(),
+            );
+            f.suggestion = Some("move the pod or service subnet away from the node's addresses and routes".to_string());
+            out.push(f);
+        }
+        for h in &found.iter().find(|x| x.path == c.path.to_string()).map(|x| x.overlaps.clone()).unwrap_or_default() {
+            let mut f = finding(
+                SUBNET_RULE,
+                Severity::Error,
+                format!("{}{} overlaps the host range {h}", c.prefix, default_note(c)),
+                c.path.clone(),
+            );
+            let list = c.path.parent().filter(|_| !c.defaulted).unwrap_or_else(|| c.path.clone());
+            let ranges: Vec<String> = cx.options.host_ranges.iter().map(ToString::to_string).collect();
+            f.suggestion = Some(format!("set `{list}` to a range outside {}", ranges.join(", ")));
+            out.push(f);
+        }
+    }
+}
+
+fn default_note(n: &Named) -> &'static str {
+    if n.defaulted { " (Talos's default)" } else { "" }
+}
+
+/// The node's static addresses and route destinations (`machine.network.interfaces`), as
+/// prefixes. Default routes are skipped: they overlap everything by design.
+fn node_networks(cx: &Cx<'_>) -> Vec<Named> {
+    let mut out = Vec::new();
+    let Some(network) = cx.legacy().and_then(|c| c.machine.as_ref()).and_then(|m| m.network.as_ref()) else {
+        return out;
+    };
+    for (i, dev) in network.interfaces.0.iter().enumerate() {
+        let Some(dev) = dev else { continue };
+        let base = path("machine.network.interfaces").index(i);
+        for (j, addr) in dev.addresses.iter().enumerate() {
+            if let Ok(prefix) = parse_prefix(addr) {
+                out.push(Named { path: base.key("addresses").index(j), prefix: prefix.masked(), defaulted: false });
+            }
+        }
+        for (j, route) in dev.routes.iter().enumerate() {
+            let Some(route) = route else { continue };
+            if let Ok(prefix) = parse_prefix(&route.network)
+                && prefix.bits() > 0
+            {
+                out.push(Named { path: base.key("routes").index(j).key("network"), prefix, defaulted: false });
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// secret-in-patch
+
+const SECRET_RULE: &str = "secret-in-patch";
+
+/// The legacy document's secret fields, with indices written `[]`.
+const SECRET_PATHS: [&str; 12] = [
+    "machine.token",
+    "machine.ca.key",
+    "cluster.token",
+    "cluster.secret",
+    "cluster.ca.key",
+    "cluster.aggregatorCA.key",
+    "cluster.serviceAccount.key",
+    "cluster.etcd.ca.key",
+    "cluster.secretboxEncryptionSecret",
+    "cluster.aescbcEncryptionSecret",
+    "machine.network.interfaces[].wireguard.privateKey",
+    "machine.network.kubespan.privateKey",
+];
+
+fn secrets_in_patches(cx: &Cx<'_>, out: &mut Vec<Finding>) {
+    for leaf in cx.trace.leaves() {
+        if &*leaf.site.input == cx.base {
+            continue;
+        }
+        let shape = shape_of(&leaf.path);
+        let secret_field = (leaf.document == "v1alpha1" && SECRET_PATHS.contains(&shape.as_str()))
+            || (leaf.document.starts_with("WireguardConfig") && shape == "privateKey");
+        if !secret_field {
+            continue;
+        }
+        let mut f = finding(
+            SECRET_RULE,
+            Severity::Warning,
+            format!("the patch {} sets `{}`, a secret: patches are kept in git", leaf.site.input, leaf.path),
+            leaf.path.clone(),
+        );
+        f.document = Some(leaf.document.clone());
+        f.site = Some(leaf.site.clone());
+        f.suggestion = Some("keep secrets in the generated base config or a secret store, not in a patch".to_string());
+        out.push(f);
+    }
+}
+
+/// A path with its indices written `[]`.
+fn shape_of(path: &FieldPath) -> String {
+    let mut out = String::new();
+    for s in path.segments() {
+        match s {
+            crate::provenance::Segment::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            crate::provenance::Segment::Index(_) => out.push_str("[]"),
+        }
+    }
+    out
+}
