@@ -97,12 +97,12 @@ pub fn run(args: &LintArgs) -> Result<(), CliError> {
 /// A merge that failed is one error finding, at the input and position the error names.
 fn merge_failure(err: Error) -> LintReport {
     let loc = err.location();
-    let site = match (&loc.input, loc.line) {
-        (Some(input), Some(line)) => {
-            Some(talos_config::provenance::Site { input: input.as_str().into(), line, column: loc.column.unwrap_or(1) })
-        }
-        _ => None,
-    };
+    // Without a line, the finding points at the start of the input that failed.
+    let site = loc.input.as_ref().map(|input| talos_config::provenance::Site {
+        input: input.as_str().into(),
+        line: loc.line.unwrap_or(1),
+        column: loc.column.unwrap_or(1),
+    });
     LintReport {
         findings: vec![Finding {
             rule: "talos-merge",

@@ -20,6 +20,7 @@
 //! # Ok::<(), talos_config::Error>(())
 //! ```
 
+mod more;
 mod rules;
 
 use crate::net::Prefix;
@@ -129,10 +130,7 @@ impl LintReport {
 /// position where known; the config could not be built, so nothing else is checked.
 pub fn lint(base: &PatchSource, patches: &[PatchSource], options: &LintOptions) -> Result<LintReport, Error> {
     let loaded = load_patches(patches.iter().cloned())?;
-    let merged = apply_patches(&base.bytes, &loaded).map_err(|e| match e {
-        Error::Decode { .. } if e.location().input.is_none() => e.in_input(&base.name),
-        other => other,
-    })?;
+    let merged = apply_patches(&base.bytes, &loaded).map_err(|e| attribute(e, base, patches))?;
     let config = Config::from_vec(merged).map_err(|e| e.in_input(&base.name))?;
     let trace = Provenance::trace(base, patches);
     let mut findings = validation_findings(&config, options.mode);
@@ -146,6 +144,25 @@ pub fn lint(base: &PatchSource, patches: &[PatchSource], options: &LintOptions) 
         }
     }
     Ok(LintReport { findings })
+}
+
+/// Names the input a merge error came from when the error itself does not: the base when it
+/// does not load alone, else the first patch whose step fails (found by merging one patch more
+/// at a time; lint runs on a handful of patches, so the repeated merges cost little).
+fn attribute(err: Error, base: &PatchSource, patches: &[PatchSource]) -> Error {
+    if err.location().input.is_some() {
+        return err;
+    }
+    if Config::from_bytes(&base.bytes).is_err() {
+        return err.in_input(&base.name);
+    }
+    for k in 1..=patches.len() {
+        let step = load_patches(patches[..k].iter().cloned()).and_then(|l| apply_patches(&base.bytes, &l));
+        if step.is_err() {
+            return err.in_input(&patches[k - 1].name);
+        }
+    }
+    err
 }
 
 /// Talos's validation, one finding per error leaf and per warning.

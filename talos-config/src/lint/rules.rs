@@ -18,7 +18,7 @@ pub(super) struct Cx<'a> {
 }
 
 impl Cx<'_> {
-    fn legacy(&self) -> Option<&v1alpha1::Config> {
+    pub(super) fn legacy(&self) -> Option<&v1alpha1::Config> {
         self.config.get::<v1alpha1::Config>()
     }
 }
@@ -58,6 +58,46 @@ pub const RULES: &[Rule] = &[
         fix: "Pick pod and service subnets that overlap nothing else.",
     },
     Rule {
+        id: "extra-args-denied",
+        severity: Severity::Error,
+        summary: "An `extraArgs` key of the API server, controller manager, scheduler, kube-proxy or etcd that Talos refuses.",
+        why: "Talos sets these flags itself. Validation accepts the key, but the controller that renders the component fails with `extra arg \"<key>\" is not allowed` and retries forever: the component is not (re)started with the new config.",
+        example: "cluster:\n  apiServer:\n    extraArgs:\n      etcd-servers: https://10.0.0.1:2379\n",
+        fix: "Remove the key; Talos manages that flag.",
+    },
+    Rule {
+        id: "node-label-restricted",
+        severity: Severity::Error,
+        summary: "On a worker, `nodeLabels` keys that Kubernetes' NodeRestriction admission refuses, and any `nodeTaints`.",
+        why: "Talos applies a worker's labels and taints with the kubelet's own node identity, in one update of the Node. NodeRestriction (always on in Talos) refuses labels under `kubernetes.io` and `k8s.io` outside the kubelet's allowed list, anything under `node-restriction.kubernetes.io`, and any taint change by a node. The whole update is refused, so none of the node's labels, annotations or taints are applied, and Talos logs `controller failed` again and again. Control-plane nodes use admin credentials and are not affected.",
+        example: "machine:\n  type: worker\n  nodeLabels:\n    node-role.kubernetes.io/worker: \"\"\n",
+        fix: "Use a label outside `kubernetes.io`/`k8s.io` (or under `node.kubernetes.io/`), or set it once as a cluster admin with `kubectl label node`; Talos then adopts the existing label.",
+    },
+    Rule {
+        id: "files",
+        severity: Severity::Error,
+        summary: "`machine.files` entries the node cannot write: an unknown `op`, `create` outside `/var`, a relative path.",
+        why: "Talos validation does not look at `machine.files`. The node writes them during boot; an error there stops the boot (`writeUserFiles failed, rebooting in 35 minutes`) and the node reboots in a loop.",
+        example: "machine:\n  files:\n    - path: /etc/motd\n      content: hello\n      op: create\n",
+        fix: "Use `op: create` under `/var`, or `append`/`overwrite` on a file that exists; paths must be absolute.",
+    },
+    Rule {
+        id: "endpoint-certsans",
+        severity: Severity::Warning,
+        summary: "Certificate SANs that can never match (a URL, a port, a space), and what the Talos API certificate does not cover.",
+        why: "Talos accepts any text in `machine.certSANs` and `cluster.apiServer.certSANs` and puts what is not an IP address into the certificate as a DNS name, so `https://lb.example.com:6443` never matches a client's host. (The cluster endpoint's own host needs no entry: Talos adds it to the API server's certificate itself.)",
+        example: "cluster:\n  apiServer:\n    certSANs:\n      - https://lb.example.com:6443\n",
+        fix: "List bare host names or IP addresses.",
+    },
+    Rule {
+        id: "superseded-setting",
+        severity: Severity::Warning,
+        summary: "A v1alpha1 setting that a new-style document silently overrides (the same link, registry or environment variable configured twice).",
+        why: "Talos refuses some duplicates (hostname, resolvers, time, KubeSpan) but accepts others and lets the new-style document win, so the v1alpha1 value is dead text that still looks in force.",
+        example: "machine:\n  network:\n    interfaces:\n      - interface: eth0\n        mtu: 9000\n---\napiVersion: v1alpha1\nkind: LinkConfig\nname: eth0\nmtu: 1500\n",
+        fix: "Keep the setting in one place: move it into the new-style document and remove it from v1alpha1.",
+    },
+    Rule {
         id: "secret-in-patch",
         severity: Severity::Warning,
         summary: "A patch that carries key material or tokens (CA keys, bootstrap tokens, encryption secrets, private keys).",
@@ -71,12 +111,17 @@ pub const RULES: &[Rule] = &[
 pub(super) fn run(cx: &Cx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     kubelet_flags(cx, &mut out);
+    super::more::extra_args_denied(cx, &mut out);
     subnet_overlap(cx, &mut out);
+    super::more::node_labels(cx, &mut out);
+    super::more::files(cx, &mut out);
+    super::more::cert_sans(cx, &mut out);
+    super::more::superseded(cx, &mut out);
     secrets_in_patches(cx, &mut out);
     out
 }
 
-fn finding(rule: &'static str, severity: Severity, message: String, path: FieldPath) -> Finding {
+pub(super) fn finding(rule: &'static str, severity: Severity, message: String, path: FieldPath) -> Finding {
     Finding {
         rule,
         severity,
@@ -88,7 +133,7 @@ fn finding(rule: &'static str, severity: Severity, message: String, path: FieldP
     }
 }
 
-fn path(text: &str) -> FieldPath {
+pub(super) fn path(text: &str) -> FieldPath {
     FieldPath::parse(text)
 }
 
