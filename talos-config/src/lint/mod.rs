@@ -20,6 +20,7 @@
 //! # Ok::<(), talos_config::Error>(())
 //! ```
 
+mod cx;
 mod more;
 mod rules;
 
@@ -134,8 +135,8 @@ pub fn lint(base: &PatchSource, patches: &[PatchSource], options: &LintOptions) 
     let config = Config::from_vec(merged).map_err(|e| e.in_input(&base.name))?;
     let trace = Provenance::trace(base, patches);
     let mut findings = validation_findings(&config, options.mode);
-    let cx = rules::Cx { config: &config, trace: &trace, options, base: &base.name };
-    findings.extend(rules::run(&cx));
+    let cx = cx::Cx { config: &config, trace: &trace, options, base: &base.name };
+    findings.extend(run_rules(&cx));
     for f in &mut findings {
         if f.site.is_none()
             && let (Some(doc), Some(path)) = (&f.document, &f.path)
@@ -144,6 +145,20 @@ pub fn lint(base: &PatchSource, patches: &[PatchSource], options: &LintOptions) 
         }
     }
     Ok(LintReport { findings })
+}
+
+/// Runs every rule, in the order of [`RULES`].
+fn run_rules(cx: &cx::Cx<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    rules::kubelet_flags(cx, &mut out);
+    more::extra_args_denied(cx, &mut out);
+    rules::subnet_overlap(cx, &mut out);
+    more::node_labels(cx, &mut out);
+    more::files(cx, &mut out);
+    more::cert_sans(cx, &mut out);
+    more::superseded(cx, &mut out);
+    rules::secrets_in_patches(cx, &mut out);
+    out
 }
 
 /// Names the input a merge error came from when the error itself does not: the base when it
@@ -183,13 +198,14 @@ fn validation_findings(config: &Config, mode: Mode) -> Vec<Finding> {
             });
         }
     }
-    for w in &report.warnings {
+    for (path, w) in report.warning_fields() {
+        let (document, path) = split_document(path);
         out.push(Finding {
             rule: "talos-warning",
             severity: Severity::Warning,
-            message: w.clone(),
-            document: None,
-            path: None,
+            message: w.to_string(),
+            document: Some(document),
+            path,
             site: None,
             suggestion: None,
         });

@@ -2,7 +2,7 @@
 //! [`RULES`](super::RULES) says it): control-plane extraArgs deny-lists, node labels under NodeRestriction, user
 //! files, certificate SANs, and v1alpha1 settings a new-style document overrides.
 
-use super::rules::{Cx, finding, path};
+use super::cx::{Cx, finding, path};
 use super::{Finding, Severity};
 use crate::gofmt::quote;
 use crate::model::v1alpha1::Args;

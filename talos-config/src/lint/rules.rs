@@ -1,27 +1,11 @@
-//! The lint rules: each reads the merged config (and, for secrets, where values came from) and
-//! returns findings with the field path they are about.
+//! The rule catalogue, and the rules about values Talos passes on unchecked: kubelet flags,
+//! subnets, and secrets in patches (which also reads where each value came from).
 
-use super::{Finding, LintOptions, Rule, Severity};
-use crate::Config;
+use super::cx::{Cx, finding, path};
+use super::{Finding, Rule, Severity};
 use crate::kubelet::{self, Flag, Suggestion};
-use crate::model::v1alpha1;
 use crate::net::{Prefix, overlaps, parse_prefix};
-use crate::provenance::{FieldPath, Provenance};
-
-/// What every rule may read.
-pub(super) struct Cx<'a> {
-    pub(super) config: &'a Config,
-    pub(super) trace: &'a Provenance,
-    pub(super) options: &'a LintOptions,
-    /// The base config's input name: values set there are not "in a patch".
-    pub(super) base: &'a str,
-}
-
-impl Cx<'_> {
-    pub(super) fn legacy(&self) -> Option<&v1alpha1::Config> {
-        self.config.get::<v1alpha1::Config>()
-    }
-}
+use crate::provenance::FieldPath;
 
 /// Every rule, in the order findings are reported.
 pub const RULES: &[Rule] = &[
@@ -107,42 +91,12 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-/// Runs every rule.
-pub(super) fn run(cx: &Cx<'_>) -> Vec<Finding> {
-    let mut out = Vec::new();
-    kubelet_flags(cx, &mut out);
-    super::more::extra_args_denied(cx, &mut out);
-    subnet_overlap(cx, &mut out);
-    super::more::node_labels(cx, &mut out);
-    super::more::files(cx, &mut out);
-    super::more::cert_sans(cx, &mut out);
-    super::more::superseded(cx, &mut out);
-    secrets_in_patches(cx, &mut out);
-    out
-}
-
-pub(super) fn finding(rule: &'static str, severity: Severity, message: String, path: FieldPath) -> Finding {
-    Finding {
-        rule,
-        severity,
-        message,
-        document: Some("v1alpha1".to_string()),
-        path: Some(path),
-        site: None,
-        suggestion: None,
-    }
-}
-
-pub(super) fn path(text: &str) -> FieldPath {
-    FieldPath::parse(text)
-}
-
 // ---------------------------------------------------------------------------------------------
 // kubelet-unknown-flag
 
 const KUBELET_RULE: &str = "kubelet-unknown-flag";
 
-fn kubelet_flags(cx: &Cx<'_>, out: &mut Vec<Finding>) {
+pub(super) fn kubelet_flags(cx: &Cx<'_>, out: &mut Vec<Finding>) {
     let Some(kubelet) = cx.legacy().and_then(|c| c.machine.as_ref()).and_then(|m| m.kubelet.as_ref()) else {
         return;
     };
@@ -172,20 +126,40 @@ fn kubelet_flags(cx: &Cx<'_>, out: &mut Vec<Finding>) {
     for (key, value) in &kubelet.extra_args.0 {
         let here = args.key(key.as_str());
         if value.values().is_empty() {
-            let mut f = finding(
-                KUBELET_RULE,
-                Severity::Info,
-                format!("extraArgs `{key}` is empty, so Talos passes no flag for it"),
-                here,
-            );
-            f.suggestion = Some("remove the key with `$patch: delete` if that is not meant".to_string());
-            out.push(f);
+            out.push(empty_arg(key, here));
             continue;
         }
         if let Some(f) = flag_finding(key, here) {
             out.push(f);
         }
     }
+}
+
+/// The kubelet flags Talos sets itself that an extraArgs key (even an empty one) takes over.
+const TALOS_SET: [&str; 3] = ["node-ip", "hostname-override", "cloud-provider"];
+
+/// An empty extraArgs value: no flag at all. For a flag Talos sets itself, that also drops
+/// Talos's own value (`spec/kubelet-flags.md` §2.2).
+fn empty_arg(key: &str, here: FieldPath) -> Finding {
+    let mut f = if TALOS_SET.contains(&key) {
+        finding(
+            KUBELET_RULE,
+            Severity::Warning,
+            format!(
+                "extraArgs `{key}` is empty: the kubelet then gets no `--{key}` at all, not even the one Talos sets"
+            ),
+            here,
+        )
+    } else {
+        finding(
+            KUBELET_RULE,
+            Severity::Info,
+            format!("extraArgs `{key}` is empty, so Talos passes no flag for it"),
+            here,
+        )
+    };
+    f.suggestion = Some("remove the key with `$patch: delete` if that is not meant".to_string());
+    f
 }
 
 fn flag_finding(key: &str, here: FieldPath) -> Option<Finding> {
@@ -270,7 +244,7 @@ struct Named {
     defaulted: bool,
 }
 
-fn subnet_overlap(cx: &Cx<'_>, out: &mut Vec<Finding>) {
+pub(super) fn subnet_overlap(cx: &Cx<'_>, out: &mut Vec<Finding>) {
     let Ok(found) = crate::subnets::subnets_overlap_host(cx.config, &cx.options.host_ranges) else {
         return;
     };
@@ -297,12 +271,13 @@ fn subnet_overlap(cx: &Cx<'_>, out: &mut Vec<Finding>) {
     }
     let host = node_networks(cx);
     for c in &cluster {
+        // Reported at the node's address or route: that is the value a patch usually adds.
         for h in host.iter().filter(|h| overlaps(&c.prefix, &h.prefix)) {
             let mut f = finding(
                 SUBNET_RULE,
                 Severity::Error,
-                format!("{}{} overlaps the node's own network {} (`{}`)", c.prefix, default_note(c), h.prefix, h.path),
-                c.path.clone(),
+                format!("the node's network {} overlaps {}{} (`{}`)", h.prefix, c.prefix, default_note(c), c.path),
+                h.path.clone(),
             );
             f.suggestion = Some("move the pod or service subnet away from the node's addresses and routes".to_string());
             out.push(f);
@@ -374,7 +349,7 @@ const SECRET_PATHS: [&str; 12] = [
     "machine.network.kubespan.privateKey",
 ];
 
-fn secrets_in_patches(cx: &Cx<'_>, out: &mut Vec<Finding>) {
+pub(super) fn secrets_in_patches(cx: &Cx<'_>, out: &mut Vec<Finding>) {
     for leaf in cx.trace.leaves() {
         if &*leaf.site.input == cx.base {
             continue;

@@ -48,6 +48,30 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// The rejection, if any.
     pub error: Option<ValidationError>,
+    /// The field of each warning, in the same order (`None` where Talos's check names none).
+    warning_paths: Vec<Option<String>>,
+}
+
+impl Report {
+    /// Every warning with the YAML path of its field, where known (paths as in
+    /// [`ValidationError::fields`]).
+    ///
+    /// ```
+    /// use talos_config::{Config, Mode, Options};
+    /// let cfg = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: controlplane\n  token: t\n  ca:\n    crt: c\ncluster:\n  controlPlane:\n    endpoint: https://1.2.3.4:6443\n  network:\n    cni:\n      name: custom\n").unwrap();
+    /// let report = cfg.validate(Mode::Container, Options::default());
+    /// assert_eq!(
+    ///     report.warning_fields(),
+    ///     [(Some("cluster.network.cni.urls"), "\"urls\" field should not be empty for \"custom\" CNI")]
+    /// );
+    /// ```
+    pub fn warning_fields(&self) -> Vec<(Option<&str>, &str)> {
+        self.warnings
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (self.warning_paths.get(i).and_then(|p| p.as_deref()), w.as_str()))
+            .collect()
+    }
 }
 
 impl Config {
@@ -77,9 +101,12 @@ impl Config {
         }
         for doc in docs.iter().filter(|d| d.kind() != "v1alpha1") {
             let found = doc.validate(&cx);
-            warnings.extend(found.warnings);
+            let id = doc_id(*doc);
+            warnings.extend(found.warnings.into_iter().map(|mut w| {
+                w.qualify_paths(&id);
+                w
+            }));
             if !found.errors.is_empty() {
-                let id = doc_id(*doc);
                 let mut errors = found.errors;
                 errors.iter_mut().for_each(|e| e.qualify_paths(&id));
                 issues.push(Issue::joined(id, errors));
@@ -88,7 +115,11 @@ impl Config {
         for doc in &docs {
             issues.extend(doc.conflicts(&cx));
         }
-        Report { warnings, error: (!issues.is_empty()).then_some(ValidationError { issues }) }
+        Report {
+            warning_paths: warnings.iter().map(|w| w.path.clone()).collect(),
+            warnings: warnings.into_iter().map(|w| w.message).collect(),
+            error: (!issues.is_empty()).then_some(ValidationError { issues }),
+        }
     }
 }
 

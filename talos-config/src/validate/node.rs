@@ -73,6 +73,6 @@ pub fn check_apply(bytes: &[u8], mode: Mode, installed: bool) -> Result<Vec<Stri
         return Err(Rejection { code: Code::InvalidArgument, message: err.to_string(), validation: Some(err) });
     }
     let mut warnings = report.warnings;
-    warnings.extend(runtime.warnings);
+    warnings.extend(runtime.warnings.into_iter().map(|w| w.message));
     Ok(warnings)
 }

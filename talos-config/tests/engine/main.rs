@@ -15,6 +15,7 @@ mod hostile;
 mod json6902_e2e;
 mod labels;
 mod large;
+mod lint;
 mod model_kinds;
 mod model_kinds_common;
 mod model_kinds_merge;

@@ -44,7 +44,10 @@ fn step7_label_with_a_space() {
         err.to_string(),
         "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid machine node labels: 1 error occurred:\n\t* name \"team name\" is invalid\n\n\n\n\n\n"
     );
-    assert_eq!(err.fields(), vec![(Some("machine.nodeLabels"), "name \"team name\" is invalid")]);
+    assert_eq!(
+        err.fields(),
+        vec![(Some(r#"machine.nodeLabels["lab.talos.dev/team name"]"#), "name \"team name\" is invalid")]
+    );
     insta::assert_snapshot!(render(&report));
 }
 

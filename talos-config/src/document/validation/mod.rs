@@ -25,8 +25,8 @@ pub struct Options {
 pub struct Findings {
     /// Error items, in Talos's order.
     pub errors: Vec<Issue>,
-    /// Warnings, in Talos's order.
-    pub warnings: Vec<String>,
+    /// Warnings, in Talos's order, each with the field it is about where known.
+    pub warnings: Vec<Issue>,
 }
 
 /// Everything a document's checks may look at.

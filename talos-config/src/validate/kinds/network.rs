@@ -80,7 +80,7 @@ impl Validate for BondConfig {
                     (self.downdelay.is_none(), "downdelay"),
                 ] {
                     if missing {
-                        warnings.push(format!("{key}{WARN}"));
+                        warnings.push(crate::Issue::new(format!("{key}{WARN}"), Some(key)));
                     }
                 }
             }

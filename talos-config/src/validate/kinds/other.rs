@@ -230,16 +230,25 @@ impl Validate for ImageVerificationConfig {
             }
             const TAIL: &str = "but matching only applies to the image registry and repository, not the tag or digest";
             if image.contains('@') {
-                warnings.push(format!("rule {i}: imagePattern contains '@' {TAIL}"));
+                warnings.push(crate::Issue::new(
+                    format!("rule {i}: imagePattern contains '@' {TAIL}"),
+                    Some(&format!("{path}.image")),
+                ));
             }
             if let Some((_, without_registry)) = image.split_once('/')
                 && without_registry.contains(':')
             {
-                warnings.push(format!("rule {i}: imagePattern contains ':' {TAIL}"));
+                warnings.push(crate::Issue::new(
+                    format!("rule {i}: imagePattern contains ':' {TAIL}"),
+                    Some(&format!("{path}.image")),
+                ));
             }
             if !image.contains('/') && image != "*" && !image.is_empty() {
-                warnings.push(format!(
-                    "rule {i}: imagePattern does not contain a '/', image references like 'nginx' are matched as 'docker.io/nginx' (normalized)"
+                warnings.push(crate::Issue::new(
+                    format!(
+                        "rule {i}: imagePattern does not contain a '/', image references like 'nginx' are matched as 'docker.io/nginx' (normalized)"
+                    ),
+                    Some(&format!("{path}.image")),
                 ));
             }
             let skip = rule.skip.unwrap_or(false);

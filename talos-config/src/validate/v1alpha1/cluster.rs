@@ -196,7 +196,7 @@ pub(super) fn validate_cni(cni: Option<&CNIConfig>, out: &mut Out) {
     }
     if name == "custom" {
         if cni.urls.is_empty() {
-            out.warnings.push(format!(r#""urls" field should not be empty for {} CNI"#, q(name)));
+            out.warn(format!(r#""urls" field should not be empty for {} CNI"#, q(name)), "cluster.network.cni.urls");
         }
     } else if !cni.urls.is_empty() {
         out.err(format!(r#""urls" field should be empty for {} CNI"#, q(name)), "cluster.network.cni.urls");

@@ -64,12 +64,16 @@ impl MachineType {
 #[derive(Default)]
 pub(crate) struct Out {
     pub errors: Vec<Issue>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Issue>,
 }
 
 impl Out {
     pub(crate) fn err(&mut self, message: impl Into<String>, path: &str) {
         self.errors.push(Issue::new(message, Some(path)));
+    }
+
+    pub(crate) fn warn(&mut self, message: impl Into<String>, path: &str) {
+        self.warnings.push(Issue::new(message, Some(path)));
     }
 }
 
@@ -152,7 +156,10 @@ impl Validate for Config {
 
         // 4.5 machine type warning
         if mtype != MachineType::Unknown && mtype.name() != machine.r#type {
-            out.warnings.push(format!("use {} instead of {} for machine type", q(mtype.name()), q(&machine.r#type)));
+            out.warn(
+                format!("use {} instead of {} for machine type", q(mtype.name()), q(&machine.r#type)),
+                "machine.type",
+            );
         }
 
         // 4.6 CA presence
@@ -229,7 +236,7 @@ impl Validate for Config {
                 }
             }
             if !seen.is_empty() {
-                out.warnings.push(EXTENSIONS_DEPRECATED.to_string());
+                out.warn(EXTENSIONS_DEPRECATED, "machine.install.extensions");
             }
         }
         validate_node_metadata(machine, &mut out);
@@ -252,7 +259,7 @@ impl Validate for Config {
         // 2.3 strict
         if cx.options.strict {
             for w in std::mem::take(&mut out.warnings) {
-                out.errors.push(Issue::new(format!("warning: {w}"), None));
+                out.errors.push(Issue::new(format!("warning: {}", w.message), w.path.as_deref()));
             }
         }
         Findings { errors: out.errors, warnings: out.warnings }
@@ -580,7 +587,7 @@ pub fn runtime_validate(config: &Config, mode: Mode, installed: bool) -> Finding
             out.err(format!("install disk selector is invalid: {e}"), "machine.install.diskSelector");
         }
         if machine.install.as_ref().is_some_and(|i| !i.extensions.is_empty()) {
-            out.warnings.push(EXTENSIONS_DEPRECATED.to_string());
+            out.warn(EXTENSIONS_DEPRECATED, "machine.install.extensions");
         }
         let kubelet_image = machine
             .kubelet
@@ -725,7 +732,8 @@ mod tests {
             render_list(&found.errors),
             "1 error occurred:\n\t* install disk selector is invalid: selector on name is not supported\n\n"
         );
-        assert_eq!(found.warnings, vec![EXTENSIONS_DEPRECATED.to_string()]);
+        let messages: Vec<&str> = found.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(messages, [EXTENSIONS_DEPRECATED]);
         let found = runtime_validate(cfg.get::<Config>().unwrap(), Mode::Metal, true);
         assert!(found.errors.is_empty());
     }

@@ -268,9 +268,12 @@ fn check_addressing(d: &Device, secondary: &HashMap<&str, &str>, path: &str, out
         if let Err(e) = goparse::validate_ip_or_cidr(&d.cidr) {
             out.err(format!("[networking.os.device.CIDR] {iface}: {e}"), &format!("{path}.cidr"));
         }
-        out.warnings.push(format!(
-            "{iface}: machine.network.interface.cidr is deprecated, please use machine.network.interface.addresses"
-        ));
+        out.warn(
+            format!(
+                "{iface}: machine.network.interface.cidr is deprecated, please use machine.network.interface.addresses"
+            ),
+            &format!("{path}.cidr"),
+        );
     }
     for a in &d.addresses {
         if let Err(e) = goparse::validate_ip_or_cidr(a) {

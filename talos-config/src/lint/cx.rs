@@ -1,0 +1,39 @@
+//! What every rule reads, and the shape of a finding before its position is looked up.
+
+use super::{Finding, LintOptions, Severity};
+use crate::Config;
+use crate::model::v1alpha1;
+use crate::provenance::{FieldPath, Provenance};
+
+/// What every rule may read.
+pub(super) struct Cx<'a> {
+    pub(super) config: &'a Config,
+    pub(super) trace: &'a Provenance,
+    pub(super) options: &'a LintOptions,
+    /// The base config's input name: values set there are not "in a patch".
+    pub(super) base: &'a str,
+}
+
+impl Cx<'_> {
+    pub(super) fn legacy(&self) -> Option<&v1alpha1::Config> {
+        self.config.get::<v1alpha1::Config>()
+    }
+}
+
+/// A finding about a field of the legacy document; its position is looked up later.
+pub(super) fn finding(rule: &'static str, severity: Severity, message: String, path: FieldPath) -> Finding {
+    Finding {
+        rule,
+        severity,
+        message,
+        document: Some("v1alpha1".to_string()),
+        path: Some(path),
+        site: None,
+        suggestion: None,
+    }
+}
+
+/// A path written as validation writes it.
+pub(super) fn path(text: &str) -> FieldPath {
+    FieldPath::parse(text)
+}
