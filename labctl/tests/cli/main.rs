@@ -5,5 +5,6 @@
 
 #[cfg(feature = "lab")]
 mod lab_cli;
+mod lint_cli;
 mod merge_cli;
 mod validate_cli;

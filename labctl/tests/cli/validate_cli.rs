@@ -56,7 +56,10 @@ fn step7_rejection_offline_through_a_pipe() {
 fn step7_explained_with_the_field() {
     let merged = labctl(&["merge", "fixtures/worker.yaml", "-p", "@fixtures/07-bad.yaml"], b"");
     let out = labctl(&["validate", "-c", "-", "-m", "container", "--explain"], &merged.stdout);
-    assert_eq!(text(&out.stderr), format!("{STEP7}\nlabctl: machine.nodeLabels: name \"team name\" is invalid\n"));
+    assert_eq!(
+        text(&out.stderr),
+        format!("{STEP7}\nlabctl: machine.nodeLabels[\"lab.talos.dev/team name\"]: name \"team name\" is invalid\n")
+    );
     assert_eq!(out.status.code(), Some(1));
 }
 
