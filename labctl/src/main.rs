@@ -12,6 +12,7 @@ mod atomic;
 mod lab;
 mod lint;
 mod merge;
+mod report;
 #[cfg(feature = "lab")]
 mod sim;
 mod validate;

@@ -8,9 +8,11 @@ use std::path::Path;
 
 use clap::Args;
 use talos_config::Config;
-use talos_config::{Mode, Options};
+use talos_config::lint::validation_findings_of;
+use talos_config::{Mode, Options, PatchSource};
 
 use crate::CliError;
+use crate::report::{Format, render};
 
 /// Arguments of `labctl validate` (talosctl's `validate` flags).
 #[derive(Debug, Args)]
@@ -31,6 +33,11 @@ pub struct ValidateArgs {
     /// (Talos's own text does not say which field is wrong).
     #[arg(long)]
     pub explain: bool,
+
+    /// `text` prints exactly what talosctl prints; `json`, `sarif` and `github` print each error
+    /// and warning for CI, with the field, line and column (see `labctl lint --help`).
+    #[arg(long = "output", value_name = "FORMAT", default_value = "text")]
+    pub output: Format,
 }
 
 /// talosctl prints usage after an error whose text mentions flags, commands or arguments.
@@ -50,6 +57,9 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     } else {
         crate::merge::read_file(Path::new(&args.config))?
     };
+    if args.output != Format::Text {
+        return ci_output(args, mode_arg, bytes);
+    }
     let config = Config::from_vec(bytes).map_err(|e| with_usage(CliError::new(e.to_string())))?;
     let mode = Mode::parse(mode_arg).map_err(|e| with_usage(CliError::new(e)))?;
     let report = config.validate(mode, Options { strict: args.strict, installed: false });
@@ -70,6 +80,23 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
         return Err(cli);
     }
     println!("{} is valid for {mode_arg} mode", args.config);
+    Ok(())
+}
+
+/// `--output json|sarif|github`: Talos's errors and warnings as findings with positions on
+/// stdout; exit 1 when the config is rejected (or does not load).
+fn ci_output(args: &ValidateArgs, mode_arg: &str, bytes: Vec<u8>) -> Result<(), CliError> {
+    let mode = Mode::parse(mode_arg).map_err(CliError::new)?;
+    let name = if args.config == "-" { "<stdin>".to_string() } else { args.config.clone() };
+    let source = PatchSource::new(name, bytes);
+    let options = Options { strict: args.strict, installed: false };
+    let report = validation_findings_of(&source, mode, options).map_err(|e| CliError::new(e.to_string()))?;
+    print!("{}", render(&report, args.output));
+    if report.fails(false) {
+        let mut err = CliError::new(format!("labctl validate: {}", crate::report::summary(&report)));
+        err.exit_code = Some(1);
+        return Err(err);
+    }
     Ok(())
 }
 

@@ -142,3 +142,24 @@ fn step4_host_ranges() {
     insta::assert_snapshot!("lint_step4_host_ranges", text(&out.stdout));
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn validate_prints_ci_formats_too() {
+    let out = labctl(&["validate", "-c", "fixtures/worker.yaml", "-m", "container", "--output", "sarif"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_valid_sarif(&serde_json::from_str(&text(&out.stdout)).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("step7.yaml");
+    let merged = labctl(&["merge", "fixtures/worker.yaml", "-p", "@fixtures/07-bad.yaml", "-o", bad.to_str().unwrap()]);
+    assert_eq!(merged.status.code(), Some(0));
+    let out = labctl(&["validate", "-c", bad.to_str().unwrap(), "-m", "container", "--output", "github"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "::error file={},line=28,col=9,title=talos-validation::name \"team name\" is invalid (field machine.nodeLabels[\"lab.talos.dev/team name\"])\n",
+            bad.display()
+        )
+    );
+    assert_eq!(text(&out.stderr), "labctl validate: 1 error, 0 warnings, 0 infos\n");
+}

@@ -134,17 +134,42 @@ pub fn lint(base: &PatchSource, patches: &[PatchSource], options: &LintOptions) 
     let merged = apply_patches(&base.bytes, &loaded).map_err(|e| attribute(e, base, patches))?;
     let config = Config::from_vec(merged).map_err(|e| e.in_input(&base.name))?;
     let trace = Provenance::trace(base, patches);
-    let mut findings = validation_findings(&config, options.mode);
+    let mut findings = validation_findings(&config, options.mode, Options { strict: false, installed: false });
     let cx = cx::Cx { config: &config, trace: &trace, options, base: &base.name };
     findings.extend(run_rules(&cx));
-    for f in &mut findings {
+    locate(&mut findings, &trace);
+    Ok(LintReport { findings })
+}
+
+/// Talos's validation alone (what `talosctl validate` checks) as findings with positions: for
+/// CI output of a config that needs no merging. `Err` when the config does not load.
+///
+/// ```
+/// use talos_config::lint::validation_findings_of;
+/// use talos_config::{Mode, Options, PatchSource};
+///
+/// let config = PatchSource::new("node.yaml", "version: v1alpha1\npersist: true\n");
+/// let report = validation_findings_of(&config, Mode::Container, Options::default())?;
+/// assert_eq!(report.findings[0].message, "machine instructions are required");
+/// # Ok::<(), talos_config::Error>(())
+/// ```
+pub fn validation_findings_of(config: &PatchSource, mode: Mode, options: Options) -> Result<LintReport, Error> {
+    let loaded = Config::from_bytes(&config.bytes).map_err(|e| e.in_input(&config.name))?;
+    let trace = Provenance::trace(config, &[]);
+    let mut findings = validation_findings(&loaded, mode, options);
+    locate(&mut findings, &trace);
+    Ok(LintReport { findings })
+}
+
+/// Fills in each finding's position from its document and path.
+fn locate(findings: &mut [Finding], trace: &Provenance) {
+    for f in findings {
         if f.site.is_none()
             && let (Some(doc), Some(path)) = (&f.document, &f.path)
         {
             f.site = trace.locate(doc, path).map(|l| l.site);
         }
     }
-    Ok(LintReport { findings })
 }
 
 /// Runs every rule, in the order of [`RULES`].
@@ -181,8 +206,8 @@ fn attribute(err: Error, base: &PatchSource, patches: &[PatchSource]) -> Error {
 }
 
 /// Talos's validation, one finding per error leaf and per warning.
-fn validation_findings(config: &Config, mode: Mode) -> Vec<Finding> {
-    let report = config.validate(mode, Options { strict: false, installed: false });
+fn validation_findings(config: &Config, mode: Mode, options: Options) -> Vec<Finding> {
+    let report = config.validate(mode, options);
     let mut out = Vec::new();
     if let Some(err) = &report.error {
         for (path, message) in err.fields() {

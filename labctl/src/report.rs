@@ -1,0 +1,244 @@
+//! How findings are printed: for a person (`text`), or for CI (`json`, a versioned document;
+//! `sarif`, SARIF 2.1.0 for code-scanning UIs; `github`, GitHub Actions workflow commands).
+//! `labctl lint` and `labctl validate --output` share it.
+
+use clap::ValueEnum;
+use serde_json::{Value, json};
+use talos_config::lint::{LintReport, RULES, Severity};
+
+/// The output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One finding per line: `file:line:column: severity[rule]: message`, then its path and fix.
+    Text,
+    /// The versioned JSON document of docs/lint-output.md.
+    Json,
+    /// SARIF 2.1.0, for code-scanning UIs.
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=...::message`).
+    Github,
+}
+
+/// The version of the `--output json` document; raised on any incompatible change.
+const JSON_VERSION: u64 = 1;
+
+/// The report in `format`.
+pub fn render(report: &LintReport, format: Format) -> String {
+    match format {
+        Format::Text => text(report),
+        Format::Json => json_text(&json_report(report)),
+        Format::Sarif => json_text(&sarif(report)),
+        Format::Github => github(report),
+    }
+}
+
+/// `1 error, 2 warnings, 0 infos`.
+pub fn summary(report: &LintReport) -> String {
+    let n = |s: Severity, one: &str, many: &str| {
+        let c = report.count(s);
+        format!("{c} {}", if c == 1 { one } else { many })
+    };
+    format!(
+        "{}, {}, {}",
+        n(Severity::Error, "error", "errors"),
+        n(Severity::Warning, "warning", "warnings"),
+        n(Severity::Info, "info", "infos")
+    )
+}
+
+fn json_text(value: &Value) -> String {
+    let mut out = serde_json::to_string_pretty(value).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+fn text(report: &LintReport) -> String {
+    let mut out = String::new();
+    for f in &report.findings {
+        let at = f.site.as_ref().map_or_else(|| "(no position)".to_string(), ToString::to_string);
+        out.push_str(&format!("{at}: {}[{}]: {}\n", f.severity.as_str(), f.rule, f.message));
+        if let Some(path) = &f.path {
+            match f.document.as_deref() {
+                Some("v1alpha1") | None => out.push_str(&format!("  field: {path}\n")),
+                Some(doc) => out.push_str(&format!("  field: {doc}: {path}\n")),
+            }
+        }
+        if let Some(s) = &f.suggestion {
+            out.push_str(&format!("  fix: {s}\n"));
+        }
+    }
+    out
+}
+
+fn json_report(report: &LintReport) -> Value {
+    let findings: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|f| {
+            json!({
+                "rule": f.rule,
+                "severity": f.severity.as_str(),
+                "message": f.message,
+                "document": f.document,
+                "path": f.path.as_ref().map(ToString::to_string),
+                "location": f.site.as_ref().map(|s| json!({"file": &*s.input, "line": s.line, "column": s.column})),
+                "suggestion": f.suggestion,
+            })
+        })
+        .collect();
+    json!({
+        "version": JSON_VERSION,
+        "tool": {"name": "labctl", "version": env!("CARGO_PKG_VERSION")},
+        "summary": {
+            "errors": report.count(Severity::Error),
+            "warnings": report.count(Severity::Warning),
+            "infos": report.count(Severity::Info),
+        },
+        "findings": findings,
+    })
+}
+
+/// SARIF's `level` for a severity.
+fn sarif_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// Every rule a finding can carry, in [`RULES`] order, then `talos-merge`.
+fn sarif_rules() -> Vec<Value> {
+    let mut rules: Vec<Value> = RULES
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "shortDescription": {"text": r.summary},
+                "fullDescription": {"text": r.why},
+                "help": {"text": format!("{}\n\nExample:\n{}", r.fix, r.example)},
+                "defaultConfiguration": {"level": sarif_level(r.severity)},
+            })
+        })
+        .collect();
+    rules.push(json!({
+        "id": "talos-merge",
+        "shortDescription": {"text": "A patch that does not load or apply (`talosctl machineconfig patch` fails)."},
+        "fullDescription": {"text": "The config could not be built, so nothing else was checked."},
+        "help": {"text": "Fix the patch as the message says."},
+        "defaultConfiguration": {"level": "error"},
+    }));
+    rules
+}
+
+fn sarif(report: &LintReport) -> Value {
+    let rules = sarif_rules();
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|f| {
+            let index = rules.iter().position(|r| r["id"] == f.rule).unwrap_or(0);
+            let mut location = serde_json::Map::new();
+            if let Some(site) = f.site.as_ref().filter(|s| is_file(&s.input)) {
+                location.insert(
+                    "physicalLocation".into(),
+                    json!({
+                        "artifactLocation": {"uri": uri(&site.input)},
+                        "region": {"startLine": site.line, "startColumn": site.column},
+                    }),
+                );
+            }
+            if let Some(path) = &f.path {
+                let name = match f.document.as_deref() {
+                    Some("v1alpha1") | None => path.to_string(),
+                    Some(doc) => format!("{doc}:{path}"),
+                };
+                location.insert("logicalLocations".into(), json!([{"fullyQualifiedName": name, "kind": "member"}]));
+            }
+            let mut message = f.message.clone();
+            if let Some(s) = &f.suggestion {
+                message.push_str(&format!("\nFix: {s}"));
+            }
+            let mut result = json!({
+                "ruleId": f.rule,
+                "ruleIndex": index,
+                "level": sarif_level(f.severity),
+                "message": {"text": message},
+            });
+            if !location.is_empty() {
+                result["locations"] = json!([Value::Object(location)]);
+            }
+            result
+        })
+        .collect();
+    json!({
+        "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "labctl",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://www.talos.dev/",
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    })
+}
+
+/// A relative URI reference for a file name: `/` kept, everything outside RFC 3986's unreserved
+/// set percent-encoded.
+fn uri(path: &str) -> String {
+    let mut out = String::new();
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// GitHub Actions workflow commands: `::error file=F,line=L,col=C,title=T::message`.
+fn github(report: &LintReport) -> String {
+    let mut out = String::new();
+    for f in &report.findings {
+        let command = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        let mut props = Vec::new();
+        if let Some(site) = f.site.as_ref().filter(|s| is_file(&s.input)) {
+            props.push(format!("file={}", escape_property(&site.input)));
+            props.push(format!("line={}", site.line));
+            props.push(format!("col={}", site.column));
+        }
+        props.push(format!("title={}", escape_property(f.rule)));
+        let mut message = f.message.clone();
+        if let Some(path) = &f.path {
+            message.push_str(&format!(" (field {path})"));
+        }
+        if let Some(s) = &f.suggestion {
+            message.push_str(&format!("\nFix: {s}"));
+        }
+        out.push_str(&format!("::{command} {}::{}\n", props.join(","), escape_data(&message)));
+    }
+    out
+}
+
+/// The escaping GitHub's runner undoes in a command's message.
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// The escaping GitHub's runner undoes in a command's properties.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// Whether an input name is a file a UI can open (not an inline `-p` patch or standard input).
+fn is_file(input: &str) -> bool {
+    !input.starts_with("inline patch #") && input != "<stdin>"
+}
