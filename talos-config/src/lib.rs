@@ -25,7 +25,12 @@
 //! - [`node`]: what a node answers to `ApplyConfiguration` ([`node::check_apply`]);
 //! - [`labels`]: Kubernetes label, annotation and taint checks with Talos's texts;
 //! - [`net`]: CIDR prefixes parsed as Go's `netip` does, and overlap tests;
-//! - [`subnets`]: pod/service subnets against host ranges (a check Talos never makes).
+//! - [`subnets`]: pod/service subnets against host ranges (a check Talos never makes);
+//! - [`lint`]: what Talos accepts and the node then breaks on (unknown kubelet flags, refused
+//!   extraArgs, NodeRestriction labels, user files, ...), each finding at the patch line that
+//!   caused it;
+//! - [`provenance`]: which input (and line) set each value of a merged config;
+//! - [`kubelet`]: the flags kubelet v1.36 accepts, as Talos starts it.
 //!
 //! The YAML layer is the crate `talos-yaml` and Go's quoting the crate `talos-go`;
 //! `talos-client` and `talos-sim` use them too. Inside, the engine is layered: `value` (per-type

@@ -1,6 +1,6 @@
 //! Lint: what Talos accepts and the node then breaks on, found offline.
 //!
-//! [`lint`] merges a base config and patches exactly like [`apply_patches`](crate::apply_patches),
+//! [`lint`] merges a base config and patches exactly like [`apply_patches`](crate::apply_patches()),
 //! validates the result like `talosctl validate` (its errors stay errors, with Talos's text),
 //! then runs the [`RULES`]. Every [`Finding`] carries the field path it is about and, through
 //! [`Provenance`], the input, line and column that set that value.

@@ -309,3 +309,16 @@ fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+#[test]
+fn every_rule_is_documented() {
+    let docs = std::fs::read_to_string(workspace().join("docs/lint.md")).unwrap();
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    for rule in RULES {
+        assert!(docs.contains(&format!("`{}`", rule.id)), "docs/lint.md lacks {}", rule.id);
+        assert!(readme.contains(&format!("| `{}` |", rule.id)), "README.md's rule table lacks {}", rule.id);
+        for text in [rule.summary, rule.why, rule.example, rule.fix] {
+            assert!(!text.is_empty() && !text.contains("TODO"), "{}", rule.id);
+        }
+    }
+}
