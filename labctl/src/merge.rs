@@ -10,6 +10,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use talos_config::provenance::{Provenance, annotate};
 use talos_config::{Error, PatchArg, PatchSource, apply_patches, load_patches};
 
 use crate::CliError;
@@ -44,6 +45,12 @@ pub struct MergeArgs {
     /// target is written), an existing file keeps its mode, a new one gets 0644 less the umask.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
+
+    /// Print the merged config with a `# <file>:<line>:<column>` comment after every value,
+    /// naming the input that set it last (and the settings it replaced), then the values
+    /// `$patch: delete` removed. For reading only: the comments are not Talos's output.
+    #[arg(long, conflicts_with = "output")]
+    pub provenance: bool,
 }
 
 /// Runs `labctl merge`.
@@ -61,7 +68,7 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
         });
     }
 
-    let patches = load_patches(sources).map_err(talos_error)?;
+    let patches = load_patches(sources.iter().cloned()).map_err(talos_error)?;
     // A decode error that names no input comes from the config itself, as long as the first
     // step reads the file as written (a JSON6902 step first would re-encode it).
     let config_name = args.config.display().to_string();
@@ -73,6 +80,9 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
         })
         .map_err(talos_error)?;
 
+    if args.provenance {
+        return print_provenance(&args.config, &config, &sources, &out);
+    }
     match &args.output {
         Some(path) => write_atomically(path, &out),
         None => {
@@ -84,6 +94,19 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
                 .map_err(|e| CliError::new(format!("write /dev/stdout: {}", go_errno_text(&e))))
         }
     }
+}
+
+/// `--provenance`: the merged config annotated with where each value came from.
+fn print_provenance(config_path: &Path, config: &[u8], sources: &[PatchSource], merged: &[u8]) -> Result<(), CliError> {
+    let base = PatchSource::new(config_path.display().to_string(), config.to_vec());
+    let trace = Provenance::trace(&base, sources);
+    let text = annotate(merged, &trace)
+        .map_err(|e| CliError::new(format!("labctl: cannot annotate the merged config: {e}")))?;
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| CliError::new(format!("write /dev/stdout: {}", go_errno_text(&e))))
 }
 
 /// Talos's error text, plus a `labctl:` hint line naming the input and position when known.

@@ -726,3 +726,33 @@ fn deeply_nested_patch_merges() {
     let expected = format!("            x:\n{}{}[]\n", " ".repeat(16), "- ".repeat(depth - 1));
     assert!(stdout.contains(&expected), "the nested list is printed on one dash line");
 }
+
+#[test]
+fn provenance_names_the_patch_line_of_each_label_and_the_removed_flag() {
+    let out = Command::new(env!("CARGO_BIN_EXE_labctl"))
+        .args([
+            "merge",
+            "fixtures/worker.yaml",
+            "-p",
+            "@fixtures/05-labels.yaml",
+            "-p",
+            "@fixtures/08-kubelet.yaml",
+            "-p",
+            "@fixtures/08-fix.yaml",
+            "--provenance",
+        ])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.contains("    nodeLabels:\n        lab.talos.dev/pool: blue  # fixtures/05-labels.yaml:3:5\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("# removed: machine.kubelet.extraArgs.max-pod (set at fixtures/08-kubelet.yaml:4:7) by fixtures/08-fix.yaml:4:7\n"),
+        "{text}"
+    );
+    insta::assert_snapshot!("merge_provenance_lab", text);
+}

@@ -20,11 +20,13 @@
 //! assert!(found.exact);
 //! ```
 
+mod annotate;
 mod path;
 mod replay;
 
 use std::sync::Arc;
 
+pub use annotate::annotate;
 pub use path::{FieldPath, Segment};
 
 use crate::PatchSource;
@@ -109,6 +111,13 @@ impl Provenance {
     pub fn locate(&self, document: &str, path: &FieldPath) -> Option<Located> {
         let doc = self.docs.iter().rev().find(|d| d.key == document)?;
         Some(doc.locate(path))
+    }
+
+    /// Where the value at exactly `path` was last set, and the earlier settings it replaced;
+    /// `None` when that path is not in the trace.
+    pub fn exact(&self, document: &str, path: &FieldPath) -> Option<(Site, Vec<Site>)> {
+        let doc = self.docs.iter().rev().find(|d| d.key == document)?;
+        doc.exact(path)
     }
 
     /// Every scalar (and every empty collection) of every document, in document order, each

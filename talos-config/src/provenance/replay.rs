@@ -267,6 +267,11 @@ impl Doc {
         Located { site: here.site.clone(), path: found, exact }
     }
 
+    pub(super) fn exact(&self, path: &FieldPath) -> Option<(Site, Vec<Site>)> {
+        let value = value_at(&self.root, path)?;
+        Some((value.site.clone(), value.replaced.clone()))
+    }
+
     pub(super) fn leaves(&self, out: &mut Vec<Leaf>) {
         self.root.leaves(&self.key, &FieldPath::root(), out);
     }

@@ -28,6 +28,7 @@ mod model_v1alpha1;
 mod module_graph;
 mod net;
 mod properties;
+mod provenance;
 mod rules;
 mod stack_depth;
 mod validate_kinds;

@@ -513,9 +513,25 @@ pub async fn rejected_field(s: &Session) -> Result<String, LabError> {
         LabError::new(format!("{} merged into the worker's config passes validation", names::BAD_PATCH))
     })?;
     let fields = rejection.validation.as_ref().map(|v| v.fields()).unwrap_or_default();
-    fields.iter().find_map(|(path, _)| *path).map(str::to_string).ok_or_else(|| {
+    // The lab asks for the form `machine.x`: the section, not the label key the error names.
+    fields.iter().find_map(|(path, _)| *path).map(section_of).ok_or_else(|| {
         LabError::new(format!("the rejection of {} names no field: {}", names::BAD_PATCH, rejection.message))
     })
+}
+
+/// The first two keys of a validation path (`machine.nodeLabels["a b"]` -> `machine.nodeLabels`).
+fn section_of(path: &str) -> String {
+    let parsed = talos_config::provenance::FieldPath::parse(path);
+    let keys: Vec<&str> = parsed
+        .segments()
+        .iter()
+        .take(2)
+        .map_while(|s| match s {
+            talos_config::provenance::Segment::Key(k) => Some(k.as_str()),
+            talos_config::provenance::Segment::Index(_) => None,
+        })
+        .collect();
+    keys.join(".")
 }
 
 /// How often the worker container restarted since step 5.
