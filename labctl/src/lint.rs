@@ -5,12 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use talos_config::lint::{Finding, LintOptions, LintReport, Severity, lint};
+use talos_config::lint::{LintOptions, lint};
 use talos_config::net::{Prefix, parse_prefix};
-use talos_config::{Error, Mode, PatchArg, PatchSource};
+use talos_config::{Mode, PatchArg, PatchSource};
 
 use crate::CliError;
-use crate::report::{Format, render, summary};
+use crate::report::{Format, merge_failure, render, summary};
 
 /// Arguments of `labctl lint`.
 #[derive(Debug, Args)]
@@ -70,26 +70,4 @@ pub fn run(args: &LintArgs) -> Result<(), CliError> {
     }
     eprintln!("labctl lint: {summary}");
     Ok(())
-}
-
-/// A merge that failed is one error finding, at the input and position the error names.
-fn merge_failure(err: Error) -> LintReport {
-    let loc = err.location();
-    // Without a line, the finding points at the start of the input that failed.
-    let site = loc.input.as_ref().map(|input| talos_config::provenance::Site {
-        input: input.as_str().into(),
-        line: loc.line.unwrap_or(1),
-        column: loc.column.unwrap_or(1),
-    });
-    LintReport {
-        findings: vec![Finding {
-            rule: "talos-merge",
-            severity: Severity::Error,
-            message: err.to_string(),
-            document: None,
-            path: None,
-            site,
-            suggestion: Some("fix the patch so that `labctl merge` applies it; nothing else was checked".to_string()),
-        }],
-    }
 }

@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use talos_config::provenance::{Provenance, annotate};
-use talos_config::{Error, PatchArg, PatchSource, apply_patches, load_patches};
+use talos_config::{Error, PatchArg, PatchSource, merge_sources};
 
 use crate::CliError;
 use crate::atomic::{AtomicWrite, FileMode, WriteStep};
+use crate::report::{Format, merge_failure, render, summary};
 
 /// Arguments of `labctl merge` (talosctl's `machineconfig patch` flags).
 #[derive(Debug, Args)]
@@ -51,6 +52,11 @@ pub struct MergeArgs {
     /// `$patch: delete` removed. For reading only: the comments are not Talos's output.
     #[arg(long, conflicts_with = "output")]
     pub provenance: bool,
+
+    /// How a merge error is reported: `text` is talosctl's text on stderr; `json`, `sarif` and
+    /// `github` print it on stdout for CI, at the input and line that failed (as `labctl lint`).
+    #[arg(long = "error-format", value_name = "FORMAT", default_value = "text")]
+    pub error_format: Format,
 }
 
 /// Runs `labctl merge`.
@@ -68,20 +74,11 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
         });
     }
 
-    let patches = load_patches(sources.iter().cloned()).map_err(talos_error)?;
-    // A decode error that names no input comes from the config itself, as long as the first
-    // step reads the file as written (a JSON6902 step first would re-encode it).
-    let config_name = args.config.display().to_string();
-    let first_reads_file = patches.first().is_some_and(|p| !p.is_json6902());
-    let out = apply_patches(&config, &patches)
-        .map_err(|e| match e {
-            Error::Decode { .. } if e.location().input.is_none() && first_reads_file => e.in_input(&config_name),
-            other => other,
-        })
-        .map_err(talos_error)?;
+    let base = PatchSource::new(args.config.display().to_string(), config);
+    let out = merge_sources(&base, &sources).map_err(|e| failure(e, args.error_format))?;
 
     if args.provenance {
-        return print_provenance(&args.config, &config, &sources, &out);
+        return print_provenance(&base, &sources, &out);
     }
     match &args.output {
         Some(path) => write_atomically(path, &out),
@@ -97,9 +94,8 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
 }
 
 /// `--provenance`: the merged config annotated with where each value came from.
-fn print_provenance(config_path: &Path, config: &[u8], sources: &[PatchSource], merged: &[u8]) -> Result<(), CliError> {
-    let base = PatchSource::new(config_path.display().to_string(), config.to_vec());
-    let trace = Provenance::trace(&base, sources);
+fn print_provenance(base: &PatchSource, sources: &[PatchSource], merged: &[u8]) -> Result<(), CliError> {
+    let trace = Provenance::trace(base, sources);
     let text = annotate(merged, &trace)
         .map_err(|e| CliError::new(format!("labctl: cannot annotate the merged config: {e}")))?;
     let mut stdout = io::stdout().lock();
@@ -107,6 +103,16 @@ fn print_provenance(config_path: &Path, config: &[u8], sources: &[PatchSource], 
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| CliError::new(format!("write /dev/stdout: {}", go_errno_text(&e))))
+}
+
+/// A Talos error in the chosen format: talosctl's text on stderr, or a finding on stdout.
+fn failure(err: Error, format: Format) -> CliError {
+    if format == Format::Text {
+        return talos_error(err);
+    }
+    let report = merge_failure(err);
+    print!("{}", render(&report, format));
+    CliError::new(format!("labctl merge: {}", summary(&report)))
 }
 
 /// Talos's error text, plus a `labctl:` hint line naming the input and position when known.

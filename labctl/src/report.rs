@@ -4,7 +4,8 @@
 
 use clap::ValueEnum;
 use serde_json::{Value, json};
-use talos_config::lint::{LintReport, RULES, Severity};
+use talos_config::Error;
+use talos_config::lint::{Finding, LintReport, RULES, Severity};
 
 /// The output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -21,6 +22,28 @@ pub enum Format {
 
 /// The version of the `--output json` document; raised on any incompatible change.
 const JSON_VERSION: u64 = 1;
+
+/// A merge that failed is one error finding, at the input and position the error names.
+pub fn merge_failure(err: Error) -> LintReport {
+    let loc = err.location();
+    // Without a line, the finding points at the start of the input that failed.
+    let site = loc.input.as_ref().map(|input| talos_config::provenance::Site {
+        input: input.as_str().into(),
+        line: loc.line.unwrap_or(1),
+        column: loc.column.unwrap_or(1),
+    });
+    LintReport {
+        findings: vec![Finding {
+            rule: "talos-merge",
+            severity: Severity::Error,
+            message: err.to_string(),
+            document: None,
+            path: None,
+            site,
+            suggestion: Some("fix the patch so that `labctl merge` applies it; nothing else was checked".to_string()),
+        }],
+    }
+}
 
 /// The report in `format`.
 pub fn render(report: &LintReport, format: Format) -> String {

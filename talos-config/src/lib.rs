@@ -69,7 +69,7 @@ mod value;
 pub use config::Config;
 pub use document::{Document, Kind};
 pub use error::{Error, Location};
-pub use patch::{Patch, PatchArg, PatchSource, apply_patches, apply_patches_to_config, load_patches};
+pub use patch::{Patch, PatchArg, PatchSource, apply_patches, apply_patches_to_config, load_patches, merge_sources};
 pub use validate::node;
 pub use validate::{Issue, Mode, Options, Report, ValidationError};
 

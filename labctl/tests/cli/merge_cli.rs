@@ -756,3 +756,17 @@ fn provenance_names_the_patch_line_of_each_label_and_the_removed_flag() {
     );
     insta::assert_snapshot!("merge_provenance_lab", text);
 }
+
+#[test]
+fn a_merge_error_in_ci_formats() {
+    let out = labctl(&["merge", "fixtures/worker.yaml", "-p", "@fixtures/08-fix.yaml", "--error-format", "github"]);
+    assert_eq!(
+        text(&out.stdout),
+        "::error file=fixtures/08-fix.yaml,line=1,col=1,title=talos-merge::patch delete: path 'machine.kubelet.extraArgs.max-pod' in document '/v1alpha1': failed to delete path 'machine.kubelet.extraArgs.max-pod': lookup failed%0AFix: fix the patch so that `labctl merge` applies it; nothing else was checked\n"
+    );
+    assert_eq!(text(&out.stderr), "labctl merge: 1 error, 0 warnings, 0 infos\n");
+    assert_eq!(out.status.code(), Some(1));
+    let out = labctl(&["merge", "fixtures/worker.yaml", "-p", "@fixtures/05-labels.yaml", "--error-format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with("version: v1alpha1\n"), "a good merge prints the config as always");
+}

@@ -26,7 +26,7 @@ mod rules;
 
 use crate::net::Prefix;
 use crate::provenance::{FieldPath, Provenance, Site};
-use crate::{Config, Error, Mode, Options, PatchSource, apply_patches, load_patches};
+use crate::{Config, Error, Mode, Options, PatchSource, merge_sources};
 
 /// How bad a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -130,8 +130,7 @@ impl LintReport {
 /// `Err` is the merge's own error (a patch that does not load or apply), with its input and
 /// position where known; the config could not be built, so nothing else is checked.
 pub fn lint(base: &PatchSource, patches: &[PatchSource], options: &LintOptions) -> Result<LintReport, Error> {
-    let loaded = load_patches(patches.iter().cloned())?;
-    let merged = apply_patches(&base.bytes, &loaded).map_err(|e| attribute(e, base, patches))?;
+    let merged = merge_sources(base, patches)?;
     let config = Config::from_vec(merged).map_err(|e| e.in_input(&base.name))?;
     let trace = Provenance::trace(base, patches);
     let mut findings = validation_findings(&config, options.mode, Options { strict: false, installed: false });
@@ -184,25 +183,6 @@ fn run_rules(cx: &cx::Cx<'_>) -> Vec<Finding> {
     more::superseded(cx, &mut out);
     rules::secrets_in_patches(cx, &mut out);
     out
-}
-
-/// Names the input a merge error came from when the error itself does not: the base when it
-/// does not load alone, else the first patch whose step fails (found by merging one patch more
-/// at a time; lint runs on a handful of patches, so the repeated merges cost little).
-fn attribute(err: Error, base: &PatchSource, patches: &[PatchSource]) -> Error {
-    if err.location().input.is_some() {
-        return err;
-    }
-    if Config::from_bytes(&base.bytes).is_err() {
-        return err.in_input(&base.name);
-    }
-    for k in 1..=patches.len() {
-        let step = load_patches(patches[..k].iter().cloned()).and_then(|l| apply_patches(&base.bytes, &l));
-        if step.is_err() {
-            return err.in_input(&patches[k - 1].name);
-        }
-    }
-    err
 }
 
 /// Talos's validation, one finding per error leaf and per warning.

@@ -129,6 +129,43 @@ pub fn load_patches<I: IntoIterator<Item = PatchSource>>(sources: I) -> Result<V
     Ok(out)
 }
 
+/// Loads `patches` and applies them to `base`, as [`load_patches`] then [`apply_patches`] do,
+/// with every error naming the input it came from: the patch that does not load, the base when
+/// it does not decode, or the first patch whose step fails (found by applying one patch more at a
+/// time, only once something failed).
+///
+/// ```
+/// use talos_config::{PatchSource, merge_sources};
+/// let base = PatchSource::new("base.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
+/// let ok = PatchSource::new("ok.yaml", "machine:\n  nodeLabels:\n    a: b\n");
+/// let bad = PatchSource::new("bad.yaml", "machine:\n  kubelet:\n    extraArgs:\n      x:\n        $patch: delete\n");
+/// let err = merge_sources(&base, &[ok, bad]).unwrap_err();
+/// assert_eq!(err.location().input.as_deref(), Some("bad.yaml"));
+/// ```
+pub fn merge_sources(base: &PatchSource, patches: &[PatchSource]) -> Result<Vec<u8>, Error> {
+    let loaded = load_patches(patches.iter().cloned())?;
+    apply_patches(&base.bytes, &loaded).map_err(|e| attribute(e, base, patches, &loaded))
+}
+
+/// Names the input of an apply error that names none.
+fn attribute(err: Error, base: &PatchSource, patches: &[PatchSource], loaded: &[Patch]) -> Error {
+    if err.location().input.is_some() {
+        return err;
+    }
+    // A decode error comes from the base as long as the first step reads it as written (a
+    // JSON6902 step first re-encodes it).
+    if matches!(err, Error::Decode { .. }) && loaded.first().is_none_or(|p| !p.is_json6902()) {
+        return err.in_input(&base.name);
+    }
+    for k in 1..=patches.len() {
+        let step = load_patches(patches[..k].iter().cloned()).and_then(|l| apply_patches(&base.bytes, &l));
+        if step.is_err() {
+            return err.in_input(&patches[k - 1].name);
+        }
+    }
+    err
+}
+
 /// The state of `Apply`: raw bytes (the caller's input is borrowed, not copied), or a decoded
 /// config.
 enum State<'a> {
