@@ -12,6 +12,7 @@ mod atomic;
 mod lab;
 mod lint;
 mod merge;
+mod plan;
 mod report;
 #[cfg(feature = "lab")]
 mod sim;
@@ -53,6 +54,15 @@ patch (or base) line that set the value, and a fix where there is one. Nothing i
 Exit codes: 0 no errors (warnings and infos allowed), 1 errors (or warnings with --strict), 2 usage error. \
 Findings go to stdout in the chosen --output format; a one-line summary goes to stderr.")]
     Lint(lint::LintArgs),
+    /// Predict whether a change applies live or reboots the node (`apply-config --mode auto`).
+    #[command(
+        long_about = "Predict, offline, what a node running CONFIG does when it is sent CONFIG plus the patches \
+with `talosctl apply-config`: whether `--mode auto` applies it live or reboots, which fields force the reboot (with the \
+patch line that set each), and whether `--mode no-reboot` and `--mode try` are accepted. The rule is Talos v1.13.9's \
+(docs/explain.md); the simulated cluster answers by the same rule. Nothing is sent or written.\n\n\
+Exit codes: 0, or 1 with --fail-on-reboot when a reboot is needed; 1 when an input cannot be read or merged."
+    )]
+    Plan(plan::PlanArgs),
     /// Drive and check the lab's nine steps (lab/steps.md) against the lab's cluster or a simulated one.
     #[cfg(feature = "lab")]
     #[command(subcommand)]
@@ -151,6 +161,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Lint(args) => lint::run(&args),
+        Command::Plan(args) => plan::run(&args),
         #[cfg(feature = "lab")]
         Command::Lab(LabCommand::Run(args)) => lab::run(&args),
         #[cfg(feature = "lab")]

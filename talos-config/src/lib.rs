@@ -30,7 +30,9 @@
 //!   extraArgs, NodeRestriction labels, user files, ...), each finding at the patch line that
 //!   caused it;
 //! - [`provenance`]: which input (and line) set each value of a merged config;
-//! - [`kubelet`]: the flags kubelet v1.36 accepts, as Talos starts it.
+//! - [`kubelet`]: the flags kubelet v1.36 accepts, as Talos starts it;
+//! - [`plan`]: whether a node applies a new config live or reboots (`--mode auto`), and why;
+//! - [`diff`]: Talos's config diff (the dry run's `Config diff`).
 //!
 //! The YAML layer is the crate `talos-yaml` and Go's quoting the crate `talos-go`;
 //! `talos-client` and `talos-sim` use them too. Inside, the engine is layered: `value` (per-type
@@ -49,6 +51,7 @@ use talos_yaml as yaml;
 
 mod config;
 mod delete;
+pub mod diff;
 mod document;
 mod error;
 mod go;
@@ -59,6 +62,7 @@ pub mod lint;
 pub mod model;
 pub mod net;
 mod patch;
+pub mod plan;
 pub mod provenance;
 pub mod subnets;
 #[cfg(feature = "testing")]

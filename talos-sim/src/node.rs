@@ -352,50 +352,18 @@ fn canonical(bytes: &[u8]) -> String {
     }
 }
 
-/// The simulator's `CanApplyImmediate` (conservative): in the v1alpha1 document, only the paths
-/// on Talos's live-apply list may change (`debug`, `cluster`, and `machine.` `ca`, `acceptedCAs`,
-/// `time`, `certSANs`, `install`, `network`, `sysfs`, `sysctls`, `logging`, `controlPlane`,
-/// `kubelet`, `kernel`, `registries`, `pods`, `seccompProfiles`, `nodeLabels`,
-/// `nodeAnnotations`, `nodeTaints`). Any other v1alpha1 change, including any change under
-/// `machine.features`, needs a reboot. Other documents may change freely.
+/// `CanApplyImmediate`: the library's prediction (`talos_config::plan`, Talos v1.13.9's rule),
+/// so that the simulator and `labctl plan` always agree. The refusal's diff has the values of
+/// secret-looking keys replaced (README).
 pub fn can_apply_immediate(old: &[u8], new: &[u8]) -> Result<(), String> {
-    use talos_config::model::v1alpha1::Config as V1;
-    fn stripped(bytes: &[u8]) -> Option<V1> {
-        let config = talos_config::Config::from_bytes(bytes).ok()?;
-        let mut v1 = config.get::<V1>()?.clone();
-        v1.debug = None;
-        v1.cluster = None;
-        if let Some(m) = v1.machine.as_mut() {
-            m.ca = None;
-            m.accepted_cas.clear();
-            m.time = None;
-            m.cert_sans.clear();
-            m.install = None;
-            m.network = None;
-            m.sysfs.clear();
-            m.sysctls.clear();
-            m.logging = None;
-            m.control_plane = None;
-            m.kubelet = None;
-            m.kernel = None;
-            m.registries = Default::default();
-            m.pods.clear();
-            m.seccomp_profiles.clear();
-            m.node_labels.clear();
-            m.node_annotations.clear();
-            m.node_taints.clear();
-        }
-        Some(v1)
-    }
-    let same = match (stripped(old), stripped(new)) {
-        (Some(a), Some(b)) => a == b,
-        _ => false,
+    let (Ok(current), Ok(next)) = (talos_config::Config::from_bytes(old), talos_config::Config::from_bytes(new)) else {
+        return Err("this config change can't be applied in immediate mode\ndiff:\n".to_string());
     };
-    if same {
-        return Ok(());
+    let plan = talos_config::plan::plan_apply(&current, &next)?;
+    match plan.refusal {
+        None => Ok(()),
+        Some(text) => Err(crate::util::redact_secrets(&text)),
     }
-    let diff = crate::util::redact_secrets(&unified_diff(&canonical(old), &canonical(new)).unwrap_or_default());
-    Err(format!("this config change can't be applied in immediate mode\ndiff:\n{diff}"))
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -1012,8 +980,41 @@ mod tests {
             .await
             .unwrap();
         assert!(!out.details.contains("tbywgp") && !out.details.contains("zzzzzz"), "{}", out.details);
-        assert!(out.details.contains("\n+    token: <redacted>\n-    token: <redacted>\n"), "{}", out.details);
+        assert!(out.details.contains("\n-    token: <redacted>\n+    token: <redacted>\n"), "{}", out.details);
         assert_eq!(node.config_state().1, 1, "a dry run changes nothing");
+    }
+
+    /// The simulator's `auto` answers what `talos_config::plan` predicts, change by change.
+    #[tokio::test]
+    async fn auto_mode_agrees_with_the_library_prediction() {
+        let base = String::from_utf8(crate::WORKER_CONFIG.to_vec()).unwrap();
+        let patches = [
+            "machine:\n  nodeLabels:\n    pool: blue\n",
+            "machine:\n  env:\n    A: b\n",
+            "machine:\n  files:\n    - path: /var/f\n      content: x\n      op: create\n",
+            "machine:\n  features:\n    kubePrism:\n      port: 7446\n",
+            "machine:\n  features:\n    rbac: false\n",
+            "machine:\n  install:\n    image: ghcr.io/siderolabs/installer:v1.13.9\n",
+            "apiVersion: v1alpha1\nkind: HostnameConfig\nauto: off\nhostname: w1\n",
+        ];
+        for patch in patches {
+            let node = worker();
+            let source = talos_config::PatchSource::new("p", patch);
+            let base_source = talos_config::PatchSource::new("base", base.clone());
+            let new = talos_config::merge_sources(&base_source, &[source]).unwrap();
+            let current = talos_config::Config::from_bytes(base.as_bytes()).unwrap();
+            let predicted =
+                talos_config::plan::plan_apply(&current, &talos_config::Config::from_bytes(&new).unwrap()).unwrap();
+            let out = node
+                .apply(ApplyRequest { data: new, mode: ApplyMode::Auto, dry_run: true, try_timeout: None })
+                .await
+                .unwrap();
+            let expected = match predicted.auto {
+                talos_config::plan::Outcome::NoReboot => ApplyMode::NoReboot,
+                talos_config::plan::Outcome::Reboot => ApplyMode::Reboot,
+            };
+            assert_eq!(out.mode, expected, "{patch}");
+        }
     }
 
     #[tokio::test]

@@ -1,5 +1,5 @@
-//! Small helpers: UTC calendar fields, Go's log timestamp and duration formats, and a unified
-//! line diff (`--- a` / `+++ b`, 3 lines of context) for dry-run summaries.
+//! Small helpers: UTC calendar fields, Go's log timestamp and duration formats, and the
+//! simulator's redaction of secret lines in the diffs it shows.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -52,109 +52,6 @@ pub fn go_log_time(t: SystemTime) -> String {
 /// Go's `time.Duration.String()` (`1m0s`, `1.5s`, `500ms`): the model's Go duration does it.
 pub fn go_duration(d: Duration) -> String {
     talos_config::model::Duration::from(d).to_string()
-}
-
-/// Above this many LCS cells the diff degrades to one hunk replacing everything.
-const MAX_CELLS: usize = 4_000_000;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Op {
-    Keep,
-    Del,
-    Add,
-}
-
-fn ops(a: &[&str], b: &[&str]) -> Vec<(Op, usize, usize)> {
-    let (n, m) = (a.len(), b.len());
-    let mut out = Vec::with_capacity(n + m);
-    if n.saturating_mul(m) > MAX_CELLS {
-        out.extend((0..n).map(|i| (Op::Del, i, 0)));
-        out.extend((0..m).map(|j| (Op::Add, n, j)));
-        return out;
-    }
-    // lcs[i][j] = LCS length of a[i..], b[j..].
-    let w = m + 1;
-    let mut lcs = vec![0u32; (n + 1) * w];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[i * w + j] =
-                if a[i] == b[j] { lcs[(i + 1) * w + j + 1] + 1 } else { lcs[(i + 1) * w + j].max(lcs[i * w + j + 1]) };
-        }
-    }
-    let (mut i, mut j) = (0, 0);
-    while i < n || j < m {
-        if i < n && j < m && a[i] == b[j] {
-            out.push((Op::Keep, i, j));
-            i += 1;
-            j += 1;
-        } else if j < m && (i == n || lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]) {
-            out.push((Op::Add, i, j));
-            j += 1;
-        } else {
-            out.push((Op::Del, i, j));
-            i += 1;
-        }
-    }
-    out
-}
-
-fn range(start: usize, len: usize) -> String {
-    match len {
-        0 => format!("{start},0"),
-        1 => format!("{}", start + 1),
-        _ => format!("{},{len}", start + 1),
-    }
-}
-
-/// A unified diff of two texts with headers `--- a` / `+++ b` and 3 lines of context, or `None`
-/// when they are equal.
-pub fn unified_diff(old: &str, new: &str) -> Option<String> {
-    if old == new {
-        return None;
-    }
-    let a: Vec<&str> = old.split_inclusive('\n').collect();
-    let b: Vec<&str> = new.split_inclusive('\n').collect();
-    let ops = ops(&a, &b);
-    let changed: Vec<usize> = ops.iter().enumerate().filter(|(_, o)| o.0 != Op::Keep).map(|(k, _)| k).collect();
-    let (Some(&first), Some(_)) = (changed.first(), changed.last()) else {
-        return None;
-    };
-    const CTX: usize = 3;
-    // Group changes whose gap of kept lines is at most 2*CTX.
-    let mut groups: Vec<(usize, usize)> = vec![(first, first)];
-    for &k in &changed[1..] {
-        if let Some(last) = groups.last_mut()
-            && k - last.1 <= 2 * CTX + 1
-        {
-            last.1 = k;
-            continue;
-        }
-        groups.push((k, k));
-    }
-    let mut out = String::from("--- a\n+++ b\n");
-    for (s, e) in groups {
-        let lo = s.saturating_sub(CTX);
-        let hi = (e + CTX + 1).min(ops.len());
-        let slice = &ops[lo..hi];
-        let a_start = slice.first().map(|o| o.1).unwrap_or(0);
-        let b_start = slice.first().map(|o| o.2).unwrap_or(0);
-        let a_len = slice.iter().filter(|o| o.0 != Op::Add).count();
-        let b_len = slice.iter().filter(|o| o.0 != Op::Del).count();
-        out.push_str(&format!("@@ -{} +{} @@\n", range(a_start, a_len), range(b_start, b_len)));
-        for &(op, i, j) in slice {
-            let (mark, line) = match op {
-                Op::Keep => (' ', a[i]),
-                Op::Del => ('-', a[i]),
-                Op::Add => ('+', b[j]),
-            };
-            out.push(mark);
-            out.push_str(line);
-            if !line.ends_with('\n') {
-                out.push_str("\n\\ No newline at end of file\n");
-            }
-        }
-    }
-    Some(out)
 }
 
 /// Whether a YAML key names a secret (`token`, `key`, `secret`, or ending in `Token`, `Key`,
@@ -263,15 +160,10 @@ mod tests {
         let t = UNIX_EPOCH + Duration::from_secs(1_787_653_207);
         assert_eq!(go_log_time(t), "2026/08/25 10:20:07");
     }
+}
 
-    #[test]
-    fn diff_like_talos() {
-        let old = "version: v1alpha1\nmachine:\n    type: worker\n    token: foo\n    certSANs: []\ncluster: null\n";
-        let new = format!("{old}---\napiVersion: v1alpha1\nkind: SideroLinkConfig\napiUrl: https://example.com\n");
-        assert_eq!(
-            unified_diff(old, &new).unwrap(),
-            "--- a\n+++ b\n@@ -4,3 +4,7 @@\n     token: foo\n     certSANs: []\n cluster: null\n+---\n+apiVersion: v1alpha1\n+kind: SideroLinkConfig\n+apiUrl: https://example.com\n"
-        );
-        assert_eq!(unified_diff("a\n", "a\n"), None);
-    }
+/// Talos's config diff (`talos_config::diff::unified`), or `None` when the texts are equal.
+pub fn unified_diff(old: &str, new: &str) -> Option<String> {
+    let diff = talos_config::diff::unified(old, new);
+    (!diff.is_empty()).then_some(diff)
 }

@@ -27,6 +27,7 @@ mod model_network_util;
 mod model_v1alpha1;
 mod module_graph;
 mod net;
+mod plan;
 mod properties;
 mod provenance;
 mod rules;
