@@ -133,6 +133,12 @@ pub fn timestamp(t: SystemTime) -> Option<prost_types::Timestamp> {
     Some(prost_types::Timestamp { seconds: d.as_secs() as i64, nanos: d.subsec_nanos() as i32 })
 }
 
+/// Talos's config diff (`talos_config::diff::unified`), or `None` when the texts are equal.
+pub fn unified_diff(old: &str, new: &str) -> Option<String> {
+    let diff = talos_config::diff::unified(old, new);
+    (!diff.is_empty()).then_some(diff)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,10 +166,4 @@ mod tests {
         let t = UNIX_EPOCH + Duration::from_secs(1_787_653_207);
         assert_eq!(go_log_time(t), "2026/08/25 10:20:07");
     }
-}
-
-/// Talos's config diff (`talos_config::diff::unified`), or `None` when the texts are equal.
-pub fn unified_diff(old: &str, new: &str) -> Option<String> {
-    let diff = talos_config::diff::unified(old, new);
-    (!diff.is_empty()).then_some(diff)
 }
