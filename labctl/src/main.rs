@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod atomic;
+mod diff;
 #[cfg(feature = "lab")]
 mod lab;
 mod lint;
@@ -63,6 +64,13 @@ patch line that set each), and whether `--mode no-reboot` and `--mode try` are a
 Exit codes: 0, or 1 with --fail-on-reboot when a reboot is needed; 1 when an input cannot be read or merged."
     )]
     Plan(plan::PlanArgs),
+    /// Compare two configs document by document, secrets redacted.
+    #[command(long_about = "Compare two machine configurations document by document (matched by kind and name), each \
+encoded as Talos encodes it, as Talos's unified diff (`--- a` / `+++ b`). The values of the secret fields Talos's \
+RedactSecrets knows (tokens, CA and service-account keys, encryption secrets, registry passwords, WireGuard keys, ...) \
+are replaced by REDACTED; removed values and documents are listed at the end. `--output json` gives typed changes \
+(path, old, new, kind). Nothing is written; the exit code is 0 unless an input cannot be read.")]
+    Diff(diff::DiffArgs),
     /// Drive and check the lab's nine steps (lab/steps.md) against the lab's cluster or a simulated one.
     #[cfg(feature = "lab")]
     #[command(subcommand)]
@@ -162,6 +170,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
         Command::Lint(args) => lint::run(&args),
         Command::Plan(args) => plan::run(&args),
+        Command::Diff(args) => diff::run(&args),
         #[cfg(feature = "lab")]
         Command::Lab(LabCommand::Run(args)) => lab::run(&args),
         #[cfg(feature = "lab")]

@@ -53,6 +53,11 @@ pub struct MergeArgs {
     #[arg(long, conflicts_with = "output")]
     pub provenance: bool,
 
+    /// Print what the patches change instead of the merged config: `labctl diff` of CONFIG and
+    /// the result, secrets redacted.
+    #[arg(long, conflicts_with_all = ["output", "provenance"])]
+    pub diff: bool,
+
     /// How a merge error is reported: `text` is talosctl's text on stderr; `json`, `sarif` and
     /// `github` print it on stdout for CI, at the input and line that failed (as `labctl lint`).
     #[arg(long = "error-format", value_name = "FORMAT", default_value = "text")]
@@ -77,6 +82,13 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     let base = PatchSource::new(args.config.display().to_string(), config);
     let out = merge_sources(&base, &sources).map_err(|e| failure(e, args.error_format))?;
 
+    if args.diff {
+        let old = talos_config::Config::from_bytes(&base.bytes).map_err(|e| CliError::new(e.to_string()))?;
+        let new = talos_config::Config::from_bytes(&out).map_err(|e| CliError::new(e.to_string()))?;
+        let names = (base.name.clone(), "the merged config".to_string());
+        print!("{}", crate::diff::render(&old, &new, &names, "text"));
+        return Ok(());
+    }
     if args.provenance {
         return print_provenance(&base, &sources, &out);
     }

@@ -1,6 +1,13 @@
 //! Talos's config diff: the unified line diff `talosctl apply-config --dry-run` and a node's
 //! "can't be applied in immediate mode" refusal print (Talos v1.13.9's `textdiff.Diff`, over
-//! the neticdk Myers differ; see docs/explain.md).
+//! the neticdk Myers differ; see docs/explain.md), and [`compare`]: two configs document by
+//! document, with typed changes and secrets redacted.
+
+use talos_yaml::node::deep;
+use talos_yaml::{Node, NodeValue};
+
+use crate::Config;
+use crate::provenance::{FieldPath, Segment};
 
 /// Above this many lines in both texts together, Talos prints only a one-line header.
 const MAX_LINES: usize = 75_000;
@@ -120,6 +127,302 @@ pub fn unified(old: &str, new: &str) -> String {
         }
     }
     out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparing two configs, secrets redacted
+
+/// What replaces a secret's value in [`compare`]'s output.
+pub const REDACTED: &str = "REDACTED";
+
+/// The fields Talos's `RedactSecrets` replaces (v1alpha1 `Config.Redact` and every
+/// `SecretDocument`, docs/explain.md), per document kind; `*` is any map key, `[]` any item.
+const SECRETS: &[(&str, &str)] = &[
+    ("v1alpha1", "machine.token"),
+    ("v1alpha1", "machine.ca.key"),
+    ("v1alpha1", "machine.registries.config.*.auth.password"),
+    ("v1alpha1", "machine.registries.config.*.auth.auth"),
+    ("v1alpha1", "machine.registries.config.*.auth.identityToken"),
+    ("v1alpha1", "machine.registries.config.*.tls.clientIdentity.key"),
+    ("v1alpha1", "machine.network.interfaces.[].wireguard.privateKey"),
+    ("v1alpha1", "machine.network.interfaces.[].vip.equinixMetal.apiToken"),
+    ("v1alpha1", "machine.network.interfaces.[].vip.hcloud.apiToken"),
+    ("v1alpha1", "machine.network.interfaces.[].vlans.[].vip.equinixMetal.apiToken"),
+    ("v1alpha1", "machine.network.interfaces.[].vlans.[].vip.hcloud.apiToken"),
+    ("v1alpha1", "machine.systemDiskEncryption.*.keys.[].static.passphrase"),
+    ("v1alpha1", "cluster.secret"),
+    ("v1alpha1", "cluster.token"),
+    ("v1alpha1", "cluster.aescbcEncryptionSecret"),
+    ("v1alpha1", "cluster.secretboxEncryptionSecret"),
+    ("v1alpha1", "cluster.serviceAccount.key"),
+    ("v1alpha1", "cluster.ca.key"),
+    ("v1alpha1", "cluster.aggregatorCA.key"),
+    ("v1alpha1", "cluster.etcd.ca.key"),
+    ("VolumeConfig", "encryption.keys.[].static.passphrase"),
+    ("RawVolumeConfig", "encryption.keys.[].static.passphrase"),
+    ("SwapVolumeConfig", "encryption.keys.[].static.passphrase"),
+    ("UserVolumeConfig", "encryption.keys.[].static.passphrase"),
+    ("RegistryAuthConfig", "password"),
+    ("RegistryAuthConfig", "auth"),
+    ("RegistryAuthConfig", "identityToken"),
+    ("RegistryTLSConfig", "clientIdentity.key"),
+    ("HCloudVIPConfig", "apiToken"),
+    ("WireguardConfig", "privateKey"),
+    ("WireguardConfig", "peers.[].presharedKey"),
+    ("SideroLinkConfig", "uniqueToken"),
+];
+
+/// How a value changed between two configs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ChangeKind {
+    /// Only the second config has it.
+    Added,
+    /// Only the first config has it.
+    Removed,
+    /// Both have it, with different values.
+    Changed,
+}
+
+impl ChangeKind {
+    /// `added`, `removed` or `changed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::Added => "added",
+            ChangeKind::Removed => "removed",
+            ChangeKind::Changed => "changed",
+        }
+    }
+}
+
+/// One changed value (the smallest changed section), secrets redacted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The document (`v1alpha1`, `Kind` or `Kind/name`).
+    pub document: String,
+    /// The value's path inside the document (the root for a whole document).
+    pub path: FieldPath,
+    /// Added, removed or changed.
+    pub kind: ChangeKind,
+    /// The first config's value as YAML (a scalar's text), when it has one.
+    pub old: Option<String>,
+    /// The second config's value as YAML (a scalar's text), when it has one.
+    pub new: Option<String>,
+}
+
+/// One document's diff.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocumentDiff {
+    /// The document (`v1alpha1`, `Kind` or `Kind/name`).
+    pub document: String,
+    /// Added, removed or changed as a whole.
+    pub kind: ChangeKind,
+    /// The unified diff of the document's two encodings ([`unified`]), secrets redacted.
+    pub diff: String,
+}
+
+/// What [`compare`] found: per-document diffs and typed changes, in document order (the
+/// first config's, then the documents only the second has).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConfigDiff {
+    /// The documents that differ.
+    pub documents: Vec<DocumentDiff>,
+    /// Every changed value.
+    pub changes: Vec<Change>,
+}
+
+/// Compares two configs document by document (matched by kind and name), each encoded as Talos
+/// encodes it, with the values of the secret fields Talos's `RedactSecrets` knows replaced by
+/// [`REDACTED`] (and a SideroLink join token inside `apiUrl`). Equal secrets are not reported;
+/// a changed secret shows as changed, with both values redacted.
+///
+/// ```
+/// use talos_config::Config;
+/// use talos_config::diff::{ChangeKind, compare};
+///
+/// let a = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n  token: aaaaaa.aaaaaaaaaaaaaaaa\n")?;
+/// let b = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n  token: bbbbbb.bbbbbbbbbbbbbbbb\n")?;
+/// let diff = compare(&a, &b);
+/// assert_eq!(diff.changes[0].path.to_string(), "machine.token");
+/// assert_eq!((diff.changes[0].kind, diff.changes[0].old.as_deref()), (ChangeKind::Changed, Some("REDACTED")));
+/// assert!(!diff.documents[0].diff.contains("aaaaaa") && !diff.documents[0].diff.contains("bbbbbb"));
+/// # Ok::<(), talos_config::Error>(())
+/// ```
+pub fn compare(a: &Config, b: &Config) -> ConfigDiff {
+    let left = encoded_documents(a);
+    let right = encoded_documents(b);
+    let mut out = ConfigDiff::default();
+    for (id, kind, tree, raw) in &left {
+        match right.iter().find(|(rid, ..)| rid == id) {
+            Some((_, _, rtree, rraw)) => {
+                let mut found = Vec::new();
+                tree_changes(raw, rraw, &FieldPath::root(), &mut found);
+                if found.is_empty() {
+                    continue;
+                }
+                let doc = DocumentDiff {
+                    document: id.clone(),
+                    kind: ChangeKind::Changed,
+                    diff: unified(&emit(tree), &emit(rtree)),
+                };
+                out.documents.push(doc);
+                push_changes(&mut out.changes, id, kind, &found);
+            }
+            None => {
+                out.documents.push(DocumentDiff {
+                    document: id.clone(),
+                    kind: ChangeKind::Removed,
+                    diff: unified(&emit(tree), ""),
+                });
+                out.changes.push(whole(id, ChangeKind::Removed, Some(emit(tree)), None));
+            }
+        }
+    }
+    for (id, _, tree, _) in right.iter().filter(|(id, ..)| !left.iter().any(|(lid, ..)| lid == id)) {
+        out.documents.push(DocumentDiff {
+            document: id.clone(),
+            kind: ChangeKind::Added,
+            diff: unified("", &emit(tree)),
+        });
+        out.changes.push(whole(id, ChangeKind::Added, None, Some(emit(tree))));
+    }
+    out
+}
+
+fn whole(id: &str, kind: ChangeKind, old: Option<String>, new: Option<String>) -> Change {
+    Change { document: id.to_string(), path: FieldPath::root(), kind, old, new }
+}
+
+/// Each document: its id, kind, redacted tree and raw tree (for finding changed secrets).
+fn encoded_documents(config: &Config) -> Vec<(String, String, Node, Node)> {
+    config
+        .docs()
+        .map(|d| {
+            let id = if d.named() { format!("{}/{}", d.kind(), d.name()) } else { d.kind().to_string() };
+            let raw = d.encode();
+            let mut redacted = raw.clone();
+            redact(d.kind(), &mut redacted, &mut Vec::new());
+            (id, d.kind().to_string(), redacted, raw)
+        })
+        .collect()
+}
+
+fn emit(node: &Node) -> String {
+    crate::yaml::emit_v4::emit_v4(node)
+}
+
+/// Whether the path (keys, `[]` for items) is one of `kind`'s secret fields.
+fn is_secret(kind: &str, path: &[String]) -> bool {
+    SECRETS.iter().filter(|(k, _)| *k == kind).any(|(_, pattern)| {
+        let parts: Vec<&str> = pattern.split('.').collect();
+        parts.len() == path.len() && parts.iter().zip(path).all(|(p, s)| *p == "*" && s != "[]" || p == s)
+    })
+}
+
+/// Replaces secret scalars (non-empty ones, as Talos does) in an encoded document.
+fn redact(kind: &str, node: &mut Node, path: &mut Vec<String>) {
+    deep(|| match &mut node.value {
+        NodeValue::Scalar(s) => {
+            if !s.text.is_empty() && is_secret(kind, path) {
+                s.text = REDACTED.to_string();
+            } else if kind == "SideroLinkConfig" && path.len() == 1 && path[0] == "apiUrl" {
+                s.text = redact_join_token(&s.text);
+            }
+        }
+        NodeValue::Sequence(items, _) => {
+            for item in items {
+                path.push("[]".to_string());
+                redact(kind, item, path);
+                path.pop();
+            }
+        }
+        NodeValue::Mapping(entries, _) => {
+            for (k, v) in entries {
+                path.push(k.as_scalar().map(|s| s.text.clone()).unwrap_or_default());
+                redact(kind, v, path);
+                path.pop();
+            }
+        }
+    })
+}
+
+/// `...?jointoken=<secret>&...` with the token replaced.
+fn redact_join_token(url: &str) -> String {
+    let Some(start) = url.find("jointoken=").map(|i| i + "jointoken=".len()) else { return url.to_string() };
+    let end = url[start..].find(['&', '#']).map_or(url.len(), |i| start + i);
+    format!("{}{REDACTED}{}", &url[..start], &url[end..])
+}
+
+/// Typed changes of one document; values of secret fields are redacted.
+fn push_changes(out: &mut Vec<Change>, id: &str, kind: &str, found: &[(FieldPath, Option<&Node>, Option<&Node>)]) {
+    for (path, old, new) in found {
+        let secret_path: Vec<String> = path
+            .segments()
+            .iter()
+            .map(|s| match s {
+                Segment::Key(k) => k.clone(),
+                Segment::Index(_) => "[]".to_string(),
+            })
+            .collect();
+        let show = |n: &Option<&Node>| {
+            n.map(|n| {
+                let mut n = n.clone();
+                let mut p = secret_path.clone();
+                redact(kind, &mut n, &mut p);
+                match n.as_scalar() {
+                    Some(s) => s.text.clone(),
+                    None => emit(&n),
+                }
+            })
+        };
+        let change_kind = match (old, new) {
+            (None, Some(_)) => ChangeKind::Added,
+            (Some(_), None) => ChangeKind::Removed,
+            _ => ChangeKind::Changed,
+        };
+        out.push(Change {
+            document: id.to_string(),
+            path: path.clone(),
+            kind: change_kind,
+            old: show(old),
+            new: show(new),
+        });
+    }
+}
+
+/// The smallest differing sections of two encoded trees: `(path, old, new)`, `None` where one
+/// side has no value there.
+pub(crate) fn tree_changes<'a>(
+    a: &'a Node,
+    b: &'a Node,
+    path: &FieldPath,
+    out: &mut Vec<(FieldPath, Option<&'a Node>, Option<&'a Node>)>,
+) {
+    deep(|| match (&a.value, &b.value) {
+        (NodeValue::Mapping(left, _), NodeValue::Mapping(right, _)) => {
+            let text = |k: &Node| k.as_scalar().map(|s| s.text.clone()).unwrap_or_default();
+            for (k, v) in left {
+                let key = text(k);
+                match right.iter().find(|(rk, _)| text(rk) == key) {
+                    Some((_, rv)) => tree_changes(v, rv, &path.key(key), out),
+                    None => out.push((path.key(key), Some(v), None)),
+                }
+            }
+            for (k, v) in right {
+                let key = text(k);
+                if !left.iter().any(|(lk, _)| text(lk) == key) {
+                    out.push((path.key(key), None, Some(v)));
+                }
+            }
+        }
+        (NodeValue::Sequence(left, _), NodeValue::Sequence(right, _)) if left.len() == right.len() => {
+            for (i, (l, r)) in left.iter().zip(right).enumerate() {
+                tree_changes(l, r, &path.index(i), out);
+            }
+        }
+        _ if a == b => {}
+        _ => out.push((path.clone(), Some(a), Some(b))),
+    })
 }
 
 #[cfg(test)]

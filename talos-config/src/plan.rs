@@ -22,8 +22,7 @@
 //! # Ok::<(), talos_config::Error>(())
 //! ```
 
-use talos_yaml::node::deep;
-use talos_yaml::{Node, NodeValue};
+use talos_yaml::Node;
 
 use crate::Config;
 use crate::document::Document;
@@ -72,8 +71,9 @@ pub fn plan_apply(current: &Config, new: &Config) -> Result<ApplyPlan, String> {
         return Ok(ApplyPlan { auto: Outcome::NoReboot, reboot_fields: Vec::new(), refusal: None });
     }
     let (before, after) = (cur.encode(), new.encode());
-    let mut reboot_fields = Vec::new();
-    changed_paths(&before, &after, &FieldPath::root(), &mut reboot_fields);
+    let mut found = Vec::new();
+    crate::diff::tree_changes(&before, &after, &FieldPath::root(), &mut found);
+    let reboot_fields = found.into_iter().map(|(path, _, _)| path).collect();
     let diff = crate::diff::unified(&emit(before), &emit(after));
     Ok(ApplyPlan {
         auto: Outcome::Reboot,
@@ -116,33 +116,4 @@ fn keep_live_fields(cur: &V1, new: &mut V1) {
 /// One document printed as Talos prints it with comments disabled.
 fn emit(node: Node) -> String {
     crate::yaml::emit_v4::emit_v4(&node)
-}
-
-/// The smallest differing sections of two encoded documents.
-fn changed_paths(a: &Node, b: &Node, path: &FieldPath, out: &mut Vec<FieldPath>) {
-    deep(|| match (&a.value, &b.value) {
-        (NodeValue::Mapping(left, _), NodeValue::Mapping(right, _)) => {
-            let text = |k: &Node| k.as_scalar().map(|s| s.text.clone()).unwrap_or_default();
-            for (k, v) in left {
-                let key = text(k);
-                match right.iter().find(|(rk, _)| text(rk) == key) {
-                    Some((_, rv)) => changed_paths(v, rv, &path.key(key), out),
-                    None => out.push(path.key(key)),
-                }
-            }
-            for (k, _) in right {
-                let key = text(k);
-                if !left.iter().any(|(lk, _)| text(lk) == key) {
-                    out.push(path.key(key));
-                }
-            }
-        }
-        (NodeValue::Sequence(left, _), NodeValue::Sequence(right, _)) if left.len() == right.len() => {
-            for (i, (l, r)) in left.iter().zip(right).enumerate() {
-                changed_paths(l, r, &path.index(i), out);
-            }
-        }
-        _ if a == b => {}
-        _ => out.push(path.clone()),
-    })
 }

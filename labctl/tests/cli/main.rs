@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod diff_cli;
 #[cfg(feature = "lab")]
 mod lab_cli;
 mod lint_cli;
