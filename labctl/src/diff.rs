@@ -1,13 +1,14 @@
 //! `labctl diff A B` (and `labctl merge --diff`): two configs compared document by document,
 //! as Talos's unified diff, with the secrets Talos knows redacted and the removals listed
-//! (`talos_config::diff::compare`). Nothing is written.
+//! (`talos_config::diff::compare`); with `--as-patch`, the patch that turns A into B. Nothing is
+//! written.
 
 use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::json;
 use talos_config::Config;
-use talos_config::diff::{ChangeKind, ConfigDiff, compare};
+use talos_config::diff::{ChangeKind, ConfigDiff, compare, patch_between};
 
 use crate::CliError;
 
@@ -25,6 +26,11 @@ pub struct DiffArgs {
     /// `text`, or `json` (`{"version": 1, "documents": [...], "changes": [...]}`, docs/explain.md).
     #[arg(long = "output", value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
     pub output: String,
+
+    /// Print instead a strategic merge patch that turns A into B (`labctl merge A -p @patch`
+    /// gives exactly B; checked before it is printed). It carries B's values, secrets included.
+    #[arg(long, conflicts_with = "output")]
+    pub as_patch: bool,
 }
 
 /// Runs `labctl diff`.
@@ -34,6 +40,13 @@ pub fn run(args: &DiffArgs) -> Result<(), CliError> {
         Config::from_vec(bytes).map_err(|e| CliError::new(format!("{}: {e}", path.display())))
     };
     let (old, new) = (load(&args.old)?, load(&args.new)?);
+    if args.as_patch {
+        let patch = patch_between(&old, &new).map_err(|e| {
+            CliError::new(format!("labctl diff: {} -> {}: {e}", args.old.display(), args.new.display()))
+        })?;
+        print!("{patch}");
+        return Ok(());
+    }
     let names = (args.old.display().to_string(), args.new.display().to_string());
     print!("{}", render(&old, &new, &names, &args.output));
     Ok(())

@@ -100,3 +100,33 @@ fn merge_diff_shows_what_the_patches_change() {
     );
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn as_patch_round_trips_and_refuses_what_no_patch_expresses() {
+    let dir = tempfile::tempdir().unwrap();
+    let merged =
+        labctl(&["merge", "fixtures/worker.yaml", "-p", "@fixtures/05-labels.yaml", "-p", "@fixtures/06-canary.yaml"]);
+    let b = dir.path().join("b.yaml");
+    std::fs::write(&b, &merged.stdout).unwrap();
+    let out = labctl(&["diff", "fixtures/worker.yaml", b.to_str().unwrap(), "--as-patch"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let patch = dir.path().join("patch.yaml");
+    std::fs::write(&patch, &out.stdout).unwrap();
+    let again = labctl(&["merge", "fixtures/worker.yaml", "-p", &format!("@{}", patch.display())]);
+    assert_eq!(again.stdout, merged.stdout, "merge A -p @patch gives B");
+
+    let fewer =
+        std::fs::read_to_string(root().join("fixtures/worker.yaml")).unwrap().replace("        - 127.0.0.1\n", "");
+    let c = dir.path().join("c.yaml");
+    std::fs::write(&c, fewer).unwrap();
+    let out = labctl(&["diff", "fixtures/worker.yaml", c.to_str().unwrap(), "--as-patch"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "labctl diff: fixtures/worker.yaml -> {}: no Talos patch turns the first config into the second: machine.certSANs (a list that loses, changes or reorders items, a value set back to empty or zero, or a change in how a value is written; apply a JSON6902 patch, or send the second config whole)\n",
+            c.display()
+        )
+    );
+}

@@ -9,6 +9,7 @@ mod common;
 mod conformance;
 mod container;
 mod decoder;
+mod diff_patch;
 mod emit_documents;
 mod go_type_names;
 mod hostile;

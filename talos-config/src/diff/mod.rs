@@ -3,6 +3,10 @@
 //! the neticdk Myers differ; see docs/explain.md), and [`compare`]: two configs document by
 //! document, with typed changes and secrets redacted.
 
+mod patch;
+
+pub use patch::{Unexpressible, patch_between};
+
 use talos_yaml::node::deep;
 use talos_yaml::{Node, NodeValue};
 
