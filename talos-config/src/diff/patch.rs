@@ -56,20 +56,18 @@ pub fn patch_between(a: &Config, b: &Config) -> Result<String, Unexpressible> {
         }
         out.push_str(&crate::yaml::emit_v4::emit_v4(&node));
     };
-    for (id, kind, meta, tree) in &left {
-        match right.iter().find(|(rid, ..)| rid == id) {
-            Some((_, _, _, rtree)) => {
-                if let Some(body) = map_patch(kind, tree, rtree, &FieldPath::root()) {
-                    push(with_meta(meta, body));
+    for l in &left {
+        match right.iter().find(|r| r.id == l.id) {
+            Some(r) => {
+                if let Some(body) = map_patch(&l.kind, &l.tree, &r.tree, &FieldPath::root()) {
+                    push(with_meta(&l.meta, body));
                 }
             }
-            None => push(with_meta(meta, vec![(key("$patch"), Node::plain("delete"))])),
+            None => push(with_meta(&l.meta, vec![(key("$patch"), Node::plain("delete"))])),
         }
     }
-    for (id, _, _, tree) in &right {
-        if !left.iter().any(|(lid, ..)| lid == id) {
-            push(tree.clone());
-        }
+    for r in right.iter().filter(|r| !left.iter().any(|l| l.id == r.id)) {
+        push(r.tree.clone());
     }
     verify(a, b, out)
 }
@@ -106,8 +104,18 @@ fn differences(a: &Config, b: &Config) -> Unexpressible {
     Unexpressible { paths }
 }
 
-/// Each document: id, kind, the keys that identify it in a patch, and its encoded tree.
-fn documents(config: &Config) -> Vec<(String, String, Vec<(Node, Node)>, Node)> {
+/// One document of a config, as the patch sees it.
+struct Doc {
+    /// `v1alpha1`, `Kind` or `Kind/name`.
+    id: String,
+    kind: String,
+    /// The entries that identify it in a patch (`apiVersion`, `kind`, `name`).
+    meta: Vec<(Node, Node)>,
+    tree: Node,
+}
+
+/// The documents of a config, encoded.
+fn documents(config: &Config) -> Vec<Doc> {
     config
         .docs()
         .map(|d| {
@@ -125,7 +133,7 @@ fn documents(config: &Config) -> Vec<(String, String, Vec<(Node, Node)>, Node)> 
                         .collect()
                 })
                 .unwrap_or_default();
-            (id, d.kind().to_string(), meta, tree)
+            Doc { id, kind: d.kind().to_string(), meta, tree }
         })
         .collect()
 }
