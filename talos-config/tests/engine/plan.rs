@@ -131,3 +131,29 @@ fn the_refusal_is_talos_text() {
     assert_eq!(plan_apply(&current, &other), Err("new config is not v1alpha1".to_string()));
     assert_eq!(plan_apply(&other, &current), Err("current config is not v1alpha1".to_string()));
 }
+
+/// Every new-style document kind of Talos's own test data, added to the lab's worker config:
+/// never a reboot (only the v1alpha1 document counts).
+#[test]
+fn every_new_style_kind_applies_live() {
+    let Some(peer) = crate::common::peer_dir() else { return };
+    let base = fixture("worker.yaml");
+    let mut kinds = std::collections::BTreeSet::new();
+    for dir in ["block", "cri", "hardware", "network", "runtime", "security", "siderolink"] {
+        let Ok(entries) = std::fs::read_dir(peer.join("types").join(dir).join("testdata")) else { continue };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "yaml") {
+                continue;
+            }
+            let doc = PatchSource::new(path.display().to_string(), std::fs::read(&path).unwrap());
+            let Ok(merged) = merge_sources(&base, std::slice::from_ref(&doc)) else { continue };
+            let new = Config::from_vec(merged).unwrap();
+            let current = Config::from_bytes(&base.bytes).unwrap();
+            let plan = plan_apply(&current, &new).unwrap();
+            assert_eq!(plan.auto, Outcome::NoReboot, "{}", path.display());
+            kinds.extend(new.docs().map(|d| d.kind()).filter(|k| *k != "v1alpha1"));
+        }
+    }
+    insta::assert_snapshot!("plan_new_style_kinds", kinds.into_iter().collect::<Vec<_>>().join("\n"));
+}
