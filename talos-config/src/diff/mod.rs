@@ -7,6 +7,8 @@ mod patch;
 
 pub use patch::{Unexpressible, patch_between};
 
+use std::collections::{HashMap, HashSet};
+
 use talos_yaml::node::deep;
 use talos_yaml::{Node, NodeValue};
 
@@ -315,8 +317,20 @@ fn emit(node: &Node) -> String {
     crate::yaml::emit_v4::emit_v4(node)
 }
 
-/// Whether the path (keys, `[]` for items) is one of `kind`'s secret fields.
-fn is_secret(kind: &str, path: &[String]) -> bool {
+/// Whether the path is one of `kind`'s secret fields (Talos's `RedactSecrets` list).
+pub(crate) fn is_secret(kind: &str, path: &[Segment]) -> bool {
+    let steps: Vec<String> = path
+        .iter()
+        .map(|s| match s {
+            Segment::Key(k) => k.clone(),
+            Segment::Index(_) => "[]".to_string(),
+        })
+        .collect();
+    is_secret_shape(kind, &steps)
+}
+
+/// [`is_secret`] for a path written as keys with `[]` for items.
+fn is_secret_shape(kind: &str, path: &[String]) -> bool {
     SECRETS.iter().filter(|(k, _)| *k == kind).any(|(_, pattern)| {
         let parts: Vec<&str> = pattern.split('.').collect();
         parts.len() == path.len() && parts.iter().zip(path).all(|(p, s)| *p == "*" && s != "[]" || p == s)
@@ -327,7 +341,7 @@ fn is_secret(kind: &str, path: &[String]) -> bool {
 fn redact(kind: &str, node: &mut Node, path: &mut Vec<String>) {
     deep(|| match &mut node.value {
         NodeValue::Scalar(s) => {
-            if !s.text.is_empty() && is_secret(kind, path) {
+            if !s.text.is_empty() && is_secret_shape(kind, path) {
                 s.text = REDACTED.to_string();
             } else if kind == "SideroLinkConfig" && path.len() == 1 && path[0] == "apiUrl" {
                 s.text = redact_join_token(&s.text);
@@ -395,37 +409,60 @@ fn push_changes(out: &mut Vec<Change>, id: &str, kind: &str, found: &[(FieldPath
 }
 
 /// The smallest differing sections of two encoded trees: `(path, old, new)`, `None` where one
-/// side has no value there.
+/// side has no value there. `path` is the way to `a` and `b` (the root for documents).
 pub(crate) fn tree_changes<'a>(
     a: &'a Node,
     b: &'a Node,
     path: &FieldPath,
     out: &mut Vec<(FieldPath, Option<&'a Node>, Option<&'a Node>)>,
 ) {
+    let mut stack = path.segments().to_vec();
+    changes_under(a, b, &mut stack, out);
+}
+
+fn changes_under<'a>(
+    a: &'a Node,
+    b: &'a Node,
+    path: &mut Vec<Segment>,
+    out: &mut Vec<(FieldPath, Option<&'a Node>, Option<&'a Node>)>,
+) {
+    let here = |path: &[Segment], extra: Segment| {
+        let mut steps = path.to_vec();
+        steps.push(extra);
+        FieldPath::from_segments(steps)
+    };
     deep(|| match (&a.value, &b.value) {
         (NodeValue::Mapping(left, _), NodeValue::Mapping(right, _)) => {
             let text = |k: &Node| k.as_scalar().map(|s| s.text.clone()).unwrap_or_default();
+            let right_keys: HashMap<String, &Node> = right.iter().map(|(k, v)| (text(k), v)).collect();
+            let left_keys: HashSet<String> = left.iter().map(|(k, _)| text(k)).collect();
             for (k, v) in left {
                 let key = text(k);
-                match right.iter().find(|(rk, _)| text(rk) == key) {
-                    Some((_, rv)) => tree_changes(v, rv, &path.key(key), out),
-                    None => out.push((path.key(key), Some(v), None)),
+                match right_keys.get(&key) {
+                    Some(rv) => {
+                        path.push(Segment::Key(key));
+                        changes_under(v, rv, path, out);
+                        path.pop();
+                    }
+                    None => out.push((here(path, Segment::Key(key)), Some(v), None)),
                 }
             }
             for (k, v) in right {
                 let key = text(k);
-                if !left.iter().any(|(lk, _)| text(lk) == key) {
-                    out.push((path.key(key), None, Some(v)));
+                if !left_keys.contains(&key) {
+                    out.push((here(path, Segment::Key(key)), None, Some(v)));
                 }
             }
         }
         (NodeValue::Sequence(left, _), NodeValue::Sequence(right, _)) if left.len() == right.len() => {
             for (i, (l, r)) in left.iter().zip(right).enumerate() {
-                tree_changes(l, r, &path.index(i), out);
+                path.push(Segment::Index(i));
+                changes_under(l, r, path, out);
+                path.pop();
             }
         }
         _ if a == b => {}
-        _ => out.push((path.clone(), Some(a), Some(b))),
+        _ => out.push((FieldPath::from_segments(path.clone()), Some(a), Some(b))),
     })
 }
 

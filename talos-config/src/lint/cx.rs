@@ -3,15 +3,14 @@
 use super::{Finding, LintOptions, Severity};
 use crate::Config;
 use crate::model::v1alpha1;
-use crate::provenance::{FieldPath, Provenance};
+use crate::provenance::FieldPath;
 
 /// What every rule may read.
 pub(super) struct Cx<'a> {
     pub(super) config: &'a Config,
-    pub(super) trace: &'a Provenance,
     pub(super) options: &'a LintOptions,
-    /// The base config's input name: values set there are not "in a patch".
-    pub(super) base: &'a str,
+    /// The patches as given (the secret rule reads their own text).
+    pub(super) patches: &'a [crate::PatchSource],
 }
 
 impl Cx<'_> {

@@ -134,7 +134,7 @@ pub fn lint(base: &PatchSource, patches: &[PatchSource], options: &LintOptions) 
     let config = Config::from_vec(merged).map_err(|e| e.in_input(&base.name))?;
     let trace = Provenance::trace(base, patches);
     let mut findings = validation_findings(&config, options.mode, Options { strict: false, installed: false });
-    let cx = cx::Cx { config: &config, trace: &trace, options, base: &base.name };
+    let cx = cx::Cx { config: &config, options, patches };
     findings.extend(run_rules(&cx));
     locate(&mut findings, &trace);
     Ok(LintReport { findings })

@@ -145,7 +145,8 @@ const WHOLE_UPDATE: &str = "the Node update is refused as a whole, so none of th
 
 pub(super) fn node_labels(cx: &Cx<'_>, out: &mut Vec<Finding>) {
     let Some(machine) = cx.legacy().and_then(|c| c.machine.as_ref()) else { return };
-    if machine.r#type != "worker" {
+    // Talos treats every type other than the control plane's (`join`, empty) as a worker.
+    if matches!(machine.r#type.as_str(), "controlplane" | "init") {
         return;
     }
     for key in machine.node_labels.keys().filter(|k| forbidden_for_node(k)) {
@@ -207,14 +208,17 @@ pub(super) fn files(cx: &Cx<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         if !file.path.starts_with('/') {
-            push(
-                "path",
+            let mut f = finding(
+                "files",
+                Severity::Warning,
                 format!(
-                    "file path {} is not absolute: the node resolves it against machined's working directory",
+                    "file path {} is not absolute: Talos does not resolve it against `/`, so the file lands wherever machined's working directory is",
                     quote(&file.path)
                 ),
-                "use an absolute path (under /var for `create`)",
+                here.key("path"),
             );
+            f.suggestion = Some("use an absolute path (under /var for `create`)".to_string());
+            out.push(f);
             continue;
         }
         let in_var = file.path.trim_start_matches('/').split('/').next() == Some("var");

@@ -3,9 +3,13 @@
 
 use super::cx::{Cx, finding, path};
 use super::{Finding, Rule, Severity};
+use crate::diff::is_secret;
 use crate::kubelet::{self, Flag, Suggestion};
 use crate::net::{Prefix, overlaps, parse_prefix};
-use crate::provenance::FieldPath;
+use crate::provenance::{FieldPath, Segment, Site};
+use talos_yaml::node::deep;
+use talos_yaml::parse::parse_documents;
+use talos_yaml::{Mark, Node, NodeValue};
 
 /// Every rule, in the order findings are reported.
 pub const RULES: &[Rule] = &[
@@ -125,11 +129,12 @@ pub(super) fn kubelet_flags(cx: &Cx<'_>, out: &mut Vec<Finding>) {
     }
     for (key, value) in &kubelet.extra_args.0 {
         let here = args.key(key.as_str());
-        if value.values().is_empty() {
+        // Talos refuses a denied key even with an empty value.
+        if value.values().is_empty() && kubelet::check_flag(key) != Flag::Denied {
             out.push(empty_arg(key, here));
             continue;
         }
-        if let Some(f) = flag_finding(key, here) {
+        if let Some(f) = flag_finding(key, &value.values(), here) {
             out.push(f);
         }
     }
@@ -162,9 +167,17 @@ fn empty_arg(key: &str, here: FieldPath) -> Finding {
     f
 }
 
-fn flag_finding(key: &str, here: FieldPath) -> Option<Finding> {
+fn flag_finding(key: &str, values: &[String], here: FieldPath) -> Option<Finding> {
     let (fa, fb) = kubelet::FLAGS_VERSION;
     let (severity, message, suggestion) = match kubelet::check_flag(key) {
+        Flag::Known { name: name @ ("help" | "version"), .. } if exits_at_start(name, values) => (
+            Severity::Error,
+            format!(
+                "`--{name}` makes the kubelet print its {} and exit at start; Talos restarts it every 5 s and the node never becomes Ready",
+                if name == "help" { "usage" } else { "version" }
+            ),
+            "remove the key".to_string(),
+        ),
         Flag::Known { deprecated: None, .. } => return None,
         Flag::Known { name, deprecated: Some(d) } => (
             Severity::Warning,
@@ -211,6 +224,19 @@ fn flag_finding(key: &str, here: FieldPath) -> Option<Finding> {
     let mut f = finding(KUBELET_RULE, severity, message, here);
     f.suggestion = Some(suggestion);
     Some(f)
+}
+
+/// Whether `--help` / `--version` with these values ends the kubelet (`spec/kubelet-flags.md`
+/// §4.6): any value of `help` Go's ParseBool takes as true; `version` unless `false` or a value
+/// starting with `v` (which only changes the version it reports).
+fn exits_at_start(name: &str, values: &[String]) -> bool {
+    values.iter().any(|v| {
+        let truthy = matches!(v.as_str(), "1" | "t" | "T" | "TRUE" | "true" | "True");
+        match name {
+            "help" => truthy,
+            _ => truthy || v == "raw",
+        }
+    })
 }
 
 /// The config-file field a deprecated flag mirrors, when the name maps directly
@@ -333,59 +359,62 @@ fn node_networks(cx: &Cx<'_>) -> Vec<Named> {
 
 const SECRET_RULE: &str = "secret-in-patch";
 
-/// The legacy document's secret fields, with indices written `[]`.
-const SECRET_PATHS: [&str; 12] = [
-    "machine.token",
-    "machine.ca.key",
-    "cluster.token",
-    "cluster.secret",
-    "cluster.ca.key",
-    "cluster.aggregatorCA.key",
-    "cluster.serviceAccount.key",
-    "cluster.etcd.ca.key",
-    "cluster.secretboxEncryptionSecret",
-    "cluster.aescbcEncryptionSecret",
-    "machine.network.interfaces[].wireguard.privateKey",
-    "machine.network.kubespan.privateKey",
-];
-
 pub(super) fn secrets_in_patches(cx: &Cx<'_>, out: &mut Vec<Finding>) {
-    for leaf in cx.trace.leaves() {
-        if &*leaf.site.input == cx.base {
-            continue;
+    // Each patch's own text: a secret a later patch overrides or deletes is still in git.
+    for patch in cx.patches {
+        let Ok(docs) = parse_documents(&patch.bytes) else { continue };
+        for root in docs.iter().filter(|r| r.as_mapping().is_some()) {
+            let kind = root.get("kind").and_then(Node::as_scalar).map_or("v1alpha1", |s| s.text.as_str());
+            let document = match root.get("name").and_then(Node::as_scalar) {
+                Some(name) if kind != "v1alpha1" => format!("{kind}/{}", name.text),
+                _ => kind.to_string(),
+            };
+            let mut found = Vec::new();
+            scan(root, kind, &mut Vec::new(), root.mark, &mut found);
+            for (path, mark, pem) in found {
+                let site = Site { input: patch.name.as_str().into(), line: mark.line, column: mark.column };
+                let what = if pem { "a PEM private key" } else { "a secret" };
+                let mut f = finding(
+                    SECRET_RULE,
+                    Severity::Warning,
+                    format!("the patch {} sets `{path}`, {what}: patches are kept in git", patch.name),
+                    path,
+                );
+                f.document = Some(document.clone());
+                f.site = Some(site);
+                f.suggestion =
+                    Some("keep secrets in the generated base config or a secret store, not in a patch".to_string());
+                out.push(f);
+            }
         }
-        let shape = shape_of(&leaf.path);
-        let secret_field = (leaf.document == "v1alpha1" && SECRET_PATHS.contains(&shape.as_str()))
-            || (leaf.document.starts_with("WireguardConfig") && shape == "privateKey");
-        if !secret_field {
-            continue;
-        }
-        let mut f = finding(
-            SECRET_RULE,
-            Severity::Warning,
-            format!("the patch {} sets `{}`, a secret: patches are kept in git", leaf.site.input, leaf.path),
-            leaf.path.clone(),
-        );
-        f.document = Some(leaf.document.clone());
-        f.site = Some(leaf.site.clone());
-        f.suggestion = Some("keep secrets in the generated base config or a secret store, not in a patch".to_string());
-        out.push(f);
     }
 }
 
-/// A path with its indices written `[]`.
-fn shape_of(path: &FieldPath) -> String {
-    let mut out = String::new();
-    for s in path.segments() {
-        match s {
-            crate::provenance::Segment::Key(k) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(k);
+/// Finds the non-empty secret fields (Talos's `RedactSecrets` list) and PEM private keys under
+/// `node`: their path and the position of their key (or item).
+fn scan(node: &Node, kind: &str, path: &mut Vec<Segment>, at: Mark, out: &mut Vec<(FieldPath, Mark, bool)>) {
+    deep(|| match &node.value {
+        NodeValue::Scalar(s) if !s.text.is_empty() => {
+            let pem = s.text.contains("PRIVATE KEY-----");
+            if pem || is_secret(kind, path) {
+                out.push((FieldPath::from_segments(path.clone()), at, pem));
             }
-            crate::provenance::Segment::Index(_) => out.push_str("[]"),
         }
-    }
-    out
+        NodeValue::Scalar(_) => {}
+        NodeValue::Mapping(entries, _) => {
+            for (k, v) in entries {
+                let Some(key) = k.as_scalar().map(|s| s.text.clone()) else { continue };
+                path.push(Segment::Key(key));
+                scan(v, kind, path, k.mark, out);
+                path.pop();
+            }
+        }
+        NodeValue::Sequence(items, _) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(Segment::Index(i));
+                scan(item, kind, path, item.mark, out);
+                path.pop();
+            }
+        }
+    })
 }

@@ -7,7 +7,7 @@ use talos_yaml::node::deep;
 use talos_yaml::parse::parse_stream;
 use talos_yaml::{Node, NodeValue};
 
-use super::{FieldPath, Provenance, Site};
+use super::{FieldPath, Provenance, Segment, Site};
 
 /// `merged` (the bytes [`apply_patches`](crate::apply_patches) returned for the traced inputs)
 /// with `# <input>:<line>:<column>` after every line that holds a value, naming where that value
@@ -36,7 +36,7 @@ pub fn annotate(merged: &[u8], trace: &Provenance) -> Result<String, String> {
     let mut notes: BTreeMap<usize, String> = BTreeMap::new();
     for doc in &docs {
         let Some(key) = doc_key(&doc.root) else { continue };
-        walk(&doc.root, &FieldPath::root(), &key, trace, &mut notes);
+        walk(&doc.root, &mut Vec::new(), &key, trace, &mut notes);
     }
     let text = String::from_utf8_lossy(merged);
     let mut out = String::with_capacity(text.len() * 2);
@@ -80,33 +80,36 @@ fn note(site: &Site, replaced: &[Site]) -> String {
     out
 }
 
-/// Notes the line of every value whose path the trace knows exactly.
-fn walk(node: &Node, path: &FieldPath, doc: &str, trace: &Provenance, notes: &mut BTreeMap<usize, String>) {
-    let place = |notes: &mut BTreeMap<usize, String>, line: usize, path: &FieldPath| {
-        if let Some((site, replaced)) = trace.exact(doc, path) {
+/// Notes the line of every value whose path the trace knows exactly; `path` is the way here,
+/// kept as one stack.
+fn walk(node: &Node, path: &mut Vec<Segment>, doc: &str, trace: &Provenance, notes: &mut BTreeMap<usize, String>) {
+    let place = |notes: &mut BTreeMap<usize, String>, line: usize, path: &[Segment]| {
+        if let Some((site, replaced)) = trace.exact(doc, &FieldPath::from_segments(path.to_vec())) {
             notes.entry(line).or_insert_with(|| note(&site, &replaced));
         }
     };
     deep(|| match &node.value {
         NodeValue::Mapping(entries, _) => {
             for (k, v) in entries {
-                let Some(key) = k.as_scalar().map(|s| s.text.as_str()) else { continue };
-                let here = path.key(key);
+                let Some(key) = k.as_scalar().map(|s| s.text.clone()) else { continue };
+                path.push(Segment::Key(key));
                 if v.has_children() {
-                    walk(v, &here, doc, trace, notes);
+                    walk(v, path, doc, trace, notes);
                 } else {
-                    place(notes, k.mark.line, &here);
+                    place(notes, k.mark.line, path);
                 }
+                path.pop();
             }
         }
         NodeValue::Sequence(items, _) => {
             for (i, item) in items.iter().enumerate() {
-                let here = path.index(i);
+                path.push(Segment::Index(i));
                 if item.has_children() {
-                    walk(item, &here, doc, trace, notes);
+                    walk(item, path, doc, trace, notes);
                 } else {
-                    place(notes, item.mark.line, &here);
+                    place(notes, item.mark.line, path);
                 }
+                path.pop();
             }
         }
         NodeValue::Scalar(_) => {}

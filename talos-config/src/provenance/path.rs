@@ -27,6 +27,11 @@ pub enum Segment {
 pub struct FieldPath(Vec<Segment>);
 
 impl FieldPath {
+    /// A path from its steps.
+    pub(crate) fn from_segments(segments: Vec<Segment>) -> FieldPath {
+        FieldPath(segments)
+    }
+
     /// The document itself.
     pub fn root() -> FieldPath {
         FieldPath(Vec::new())

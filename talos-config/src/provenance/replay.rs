@@ -1,6 +1,7 @@
 //! The replay behind [`Provenance::trace`](super::Provenance::trace): each input's YAML tree
 //! merged into a tree of sites with the merge rules of `spec/merge.md` §7 and §8.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use talos_yaml::node::deep;
@@ -36,7 +37,7 @@ pub(super) struct Doc {
     root: Value,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Value {
     site: Site,
     from_patch: bool,
@@ -44,11 +45,27 @@ struct Value {
     body: Body,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 enum Body {
     Scalar(String),
     Map(Vec<(String, Value)>),
     List(Vec<Value>),
+}
+
+impl Clone for Value {
+    /// Copies a value level by level through [`deep`] (a JSON6902 `copy` may copy a deep tree).
+    fn clone(&self) -> Value {
+        deep(|| Value {
+            site: self.site.clone(),
+            from_patch: self.from_patch,
+            replaced: self.replaced.clone(),
+            body: match &self.body {
+                Body::Scalar(text) => Body::Scalar(text.clone()),
+                Body::Map(entries) => Body::Map(entries.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
+                Body::List(items) => Body::List(items.to_vec()),
+            },
+        })
+    }
 }
 
 impl Drop for Value {
@@ -70,6 +87,69 @@ fn take_children(body: &mut Body, pending: &mut Vec<Value>) {
     }
 }
 
+/// Where the replay is, as a chain of stack frames: going one level deeper costs nothing, so
+/// deep inputs do not cost memory by the square of their depth.
+enum Trail<'p> {
+    Root,
+    Key(&'p Trail<'p>, &'p str, usize),
+    Index(&'p Trail<'p>, usize, usize),
+}
+
+/// The deepest path [`REPLACED`] or [`KEYED`] names has 4 steps.
+const SHAPE_DEPTH: usize = 6;
+
+impl<'p> Trail<'p> {
+    fn depth(&self) -> usize {
+        match self {
+            Trail::Root => 0,
+            Trail::Key(_, _, d) | Trail::Index(_, _, d) => *d,
+        }
+    }
+
+    fn key(&'p self, key: &'p str) -> Trail<'p> {
+        Trail::Key(self, key, self.depth() + 1)
+    }
+
+    fn index(&'p self, i: usize) -> Trail<'p> {
+        Trail::Index(self, i, self.depth() + 1)
+    }
+
+    fn to_path(&self) -> FieldPath {
+        let mut steps = Vec::with_capacity(self.depth());
+        let mut here = self;
+        loop {
+            match here {
+                Trail::Root => break,
+                Trail::Key(up, k, _) => {
+                    steps.push(Segment::Key((*k).to_string()));
+                    here = up;
+                }
+                Trail::Index(up, i, _) => {
+                    steps.push(Segment::Index(*i));
+                    here = up;
+                }
+            }
+        }
+        steps.reverse();
+        steps.into_iter().fold(FieldPath::root(), |p, s| match s {
+            Segment::Key(k) => p.key(k),
+            Segment::Index(i) => p.index(i),
+        })
+    }
+
+    /// Whether a key on the way is `extraArgs` (where an empty string replaces).
+    fn in_extra_args(&self) -> bool {
+        let mut here = self;
+        loop {
+            match here {
+                Trail::Root => return false,
+                Trail::Key(_, "extraArgs", _) => return true,
+                Trail::Key(up, _, _) | Trail::Index(up, _, _) => here = up,
+            }
+        }
+    }
+}
+
 /// What one input's replay needs to know.
 struct Input<'a> {
     name: Arc<str>,
@@ -84,10 +164,14 @@ impl Input<'_> {
         Site { input: self.name.clone(), line: mark.line, column: mark.column }
     }
 
-    /// `<kind>:<path>` with indices as `[]`, the form of [`REPLACED`] and [`KEYED`].
-    fn shape(&self, path: &FieldPath) -> String {
+    /// `<kind>:<path>` with indices as `[]`, the form of [`REPLACED`] and [`KEYED`]; `None`
+    /// deeper than any of them.
+    fn shape(&self, trail: &Trail<'_>) -> Option<String> {
+        if trail.depth() > SHAPE_DEPTH {
+            return None;
+        }
         let mut out = format!("{}:", self.kind);
-        for (i, s) in path.segments().iter().enumerate() {
+        for (i, s) in trail.to_path().segments().iter().enumerate() {
             match s {
                 Segment::Key(k) if i == 0 => out.push_str(k),
                 Segment::Key(k) => {
@@ -97,11 +181,7 @@ impl Input<'_> {
                 Segment::Index(_) => out.push_str("[]"),
             }
         }
-        out
-    }
-
-    fn in_extra_args(path: &FieldPath) -> bool {
-        path.segments().iter().any(|s| matches!(s, Segment::Key(k) if k == "extraArgs"))
+        Some(out)
     }
 
     fn build(&self, node: &Node, site: Site) -> Value {
@@ -123,42 +203,47 @@ impl Input<'_> {
         })
     }
 
-    fn merge_map(&mut self, left: &mut Vec<(String, Value)>, right: &[(Node, Node)], path: &FieldPath) {
+    fn merge_map(&mut self, left: &mut Vec<(String, Value)>, right: &[(Node, Node)], trail: &Trail<'_>) {
+        // Keys are looked up through an index: maps of many thousand keys merge in linear time.
+        let mut index: HashMap<String, usize> = left.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect();
         for (k, v) in right {
             let Some(key) = key_text(k) else { continue };
             if key == "$patch" {
                 continue;
             }
             let site = self.site(k.mark);
-            let here = path.key(key.as_str());
-            let pos = left.iter().position(|(lk, _)| *lk == key);
+            let here = trail.key(&key);
+            let pos = index.get(&key).copied();
             if is_delete(v) {
                 if let Some(pos) = pos {
                     let (_, removed) = left.remove(pos);
-                    self.deleted(here, site, removed.site.clone());
+                    self.deleted(here.to_path(), site, removed.site.clone());
+                    index = left.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect();
                 }
                 continue;
             }
             match pos {
                 Some(pos) => self.merge_value(&mut left[pos].1, v, site, &here),
                 None if is_null(v) => {}
-                None => left.push((key, self.build(v, site))),
+                None => {
+                    index.insert(key.clone(), left.len());
+                    left.push((key.clone(), self.build(v, site)));
+                }
             }
         }
     }
 
-    fn merge_value(&mut self, left: &mut Value, right: &Node, site: Site, path: &FieldPath) {
+    fn merge_value(&mut self, left: &mut Value, right: &Node, site: Site, trail: &Trail<'_>) {
         deep(|| match (&mut left.body, &right.value) {
             (_, NodeValue::Scalar(_)) if is_null(right) => {}
-            (_, NodeValue::Scalar(s)) if s.text.is_empty() && !Self::in_extra_args(path) => {}
-            (Body::Map(entries), NodeValue::Mapping(right_entries, _)) if !self.replaces(path) => {
-                left.site = site;
+            (_, NodeValue::Scalar(s)) if s.text.is_empty() && !trail.in_extra_args() => {}
+            // A merged map or list keeps the site where it was first set: its values carry their own.
+            (Body::Map(entries), NodeValue::Mapping(right_entries, _)) if !self.replaces(trail) => {
                 left.from_patch |= self.is_patch;
-                self.merge_map(entries, right_entries, path);
+                self.merge_map(entries, right_entries, trail);
             }
-            (Body::List(items), NodeValue::Sequence(right_items, _)) if !self.replaces(path) => {
-                left.site = site;
-                self.merge_list(items, right_items, path);
+            (Body::List(items), NodeValue::Sequence(right_items, _)) if !self.replaces(trail) => {
+                self.merge_list(items, right_items, trail);
             }
             _ => {
                 let mut new = self.build(right, site);
@@ -169,24 +254,43 @@ impl Input<'_> {
         })
     }
 
-    fn replaces(&self, path: &FieldPath) -> bool {
-        REPLACED.contains(&self.shape(path).as_str())
+    fn replaces(&self, trail: &Trail<'_>) -> bool {
+        self.shape(trail).is_some_and(|s| REPLACED.contains(&s.as_str()))
     }
 
-    fn merge_list(&mut self, left: &mut Vec<Value>, right: &[Node], path: &FieldPath) {
-        let shape = self.shape(path);
-        let key = KEYED.iter().find(|(s, _)| *s == shape).map(|(_, k)| *k);
+    fn merge_list(&mut self, left: &mut Vec<Value>, right: &[Node], trail: &Trail<'_>) {
+        let shape = self.shape(trail);
+        let key = KEYED.iter().find(|(s, _)| Some(*s) == shape.as_deref()).map(|(_, k)| *k);
         for item in right {
             let site = self.site(item.mark);
+            if is_delete(item) {
+                self.delete_item(left, item, site, trail);
+                continue;
+            }
             let wanted = key.and_then(|k| Some((k, item.get(k)?.as_scalar()?.text.as_str())));
             let matched = wanted.and_then(|(k, text)| left.iter().position(|l| l.entry_text(k) == Some(text)));
             match matched {
                 Some(pos) => {
-                    let here = path.index(pos);
+                    let here = trail.index(pos);
                     self.merge_value(&mut left[pos], item, site, &here);
                 }
                 None => left.push(self.build(item, site)),
             }
+        }
+    }
+
+    /// A list item holding `$patch: delete` removes the first element whose field (the item's
+    /// first other key) has the item's value (`spec/merge.md` §5.1, §5.3).
+    fn delete_item(&mut self, left: &mut Vec<Value>, item: &Node, site: Site, trail: &Trail<'_>) {
+        let Some(entries) = item.as_mapping() else { return };
+        let selector = entries
+            .iter()
+            .filter_map(|(k, v)| Some((key_text(k)?, v.as_scalar()?.text.clone())))
+            .find(|(k, _)| k != "$patch");
+        let Some((field, value)) = selector else { return };
+        if let Some(pos) = left.iter().position(|l| l.entry_text(&field) == Some(value.as_str())) {
+            let removed = left.remove(pos);
+            self.deleted(trail.index(pos).to_path(), site, removed.site.clone());
         }
     }
 
@@ -221,19 +325,32 @@ impl Value {
         }
     }
 
-    fn leaves(&self, document: &str, path: &FieldPath, out: &mut Vec<Leaf>) {
-        let leaf = || Leaf {
+    /// Collects the leaves under this value; `path` is the way here, kept as one stack.
+    fn leaves(&self, document: &str, path: &mut Vec<Segment>, out: &mut Vec<Leaf>) {
+        let leaf = |path: &[Segment]| Leaf {
             document: document.to_string(),
-            path: path.clone(),
+            path: FieldPath::from_segments(path.to_vec()),
             site: self.site.clone(),
             replaced: self.replaced.clone(),
         };
         deep(|| match &self.body {
-            Body::Scalar(_) => out.push(leaf()),
-            Body::Map(entries) if entries.is_empty() => out.push(leaf()),
-            Body::List(items) if items.is_empty() => out.push(leaf()),
-            Body::Map(entries) => entries.iter().for_each(|(k, v)| v.leaves(document, &path.key(k.as_str()), out)),
-            Body::List(items) => items.iter().enumerate().for_each(|(i, v)| v.leaves(document, &path.index(i), out)),
+            Body::Scalar(_) => out.push(leaf(path)),
+            Body::Map(entries) if entries.is_empty() => out.push(leaf(path)),
+            Body::List(items) if items.is_empty() => out.push(leaf(path)),
+            Body::Map(entries) => {
+                for (k, v) in entries {
+                    path.push(Segment::Key(k.clone()));
+                    v.leaves(document, path, out);
+                    path.pop();
+                }
+            }
+            Body::List(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    path.push(Segment::Index(i));
+                    v.leaves(document, path, out);
+                    path.pop();
+                }
+            }
         })
     }
 
@@ -273,7 +390,7 @@ impl Doc {
     }
 
     pub(super) fn leaves(&self, out: &mut Vec<Leaf>) {
-        self.root.leaves(&self.key, &FieldPath::root(), out);
+        self.root.leaves(&self.key, &mut Vec::new(), out);
     }
 
     pub(super) fn first_patch_site_under(&self, path: &FieldPath) -> Option<Site> {
@@ -328,7 +445,7 @@ fn document(out: &mut Provenance, name: &Arc<str>, is_patch: bool, root: &Node, 
     match existing {
         Some(pos) => {
             let Body::Map(left) = &mut docs[pos].root.body else { return };
-            input.merge_map(left, entries, &FieldPath::root());
+            input.merge_map(left, entries, &Trail::Root);
         }
         None => {
             let root = input.build(root, site);
@@ -354,7 +471,7 @@ fn json6902(out: &mut Provenance, name: &Arc<str>, ops: &[Node]) {
             "add" | "replace" => {
                 if let Some(value) = op.get("value") {
                     let new = input.build(value, site);
-                    set_at(root, &path, new);
+                    set_at(root, &path, new, verb == "replace");
                 }
             }
             "remove" => {
@@ -368,7 +485,9 @@ fn json6902(out: &mut Provenance, name: &Arc<str>, ops: &[Node]) {
                 if let Some(mut v) = moved {
                     v.site = site;
                     v.from_patch = true;
-                    set_at(root, &path, v);
+                    // After a move's removal the target is read again (`-` is one item less).
+                    let target = if verb == "move" { pointer_path(root, pointer) } else { path };
+                    set_at(root, &target, v, false);
                 }
             }
             _ => {}
@@ -413,7 +532,8 @@ fn value_at<'a>(root: &'a Value, path: &FieldPath) -> Option<&'a Value> {
     path.segments().iter().try_fold(root, |v, s| v.child(s))
 }
 
-fn set_at(root: &mut Value, path: &FieldPath, mut new: Value) {
+/// JSON6902 `add` (into a list: insert) or `replace` (a list item is replaced).
+fn set_at(root: &mut Value, path: &FieldPath, mut new: Value, replace: bool) {
     let Some((parent, last)) = parent_mut(root, path) else { return };
     match (&mut parent.body, last) {
         (Body::Map(entries), Segment::Key(k)) => match entries.iter_mut().find(|(ek, _)| ek == k) {
@@ -424,6 +544,12 @@ fn set_at(root: &mut Value, path: &FieldPath, mut new: Value) {
             }
             None => entries.push((k.clone(), new)),
         },
+        (Body::List(items), Segment::Index(i)) if replace && *i < items.len() => {
+            let old = &mut items[*i];
+            new.replaced = std::mem::take(&mut old.replaced);
+            new.replaced.push(old.site.clone());
+            *old = new;
+        }
         (Body::List(items), Segment::Index(i)) if *i <= items.len() => items.insert(*i, new),
         _ => {}
     }

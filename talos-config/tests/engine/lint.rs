@@ -160,7 +160,22 @@ const CASES: &[Case] = &[
         CP,
         "cluster:\n  secretboxEncryptionSecret: c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=\n",
     ),
+    case(
+        "secret-in-patch/hit-registry-and-pem",
+        W,
+        "machine:\n  registries:\n    config:\n      ghcr.io:\n        auth:\n          password: hunter2\n  files:\n    - path: /var/k.pem\n      op: create\n      content: |\n        -----BEGIN EC PRIVATE KEY-----\n        MHcC\n        -----END EC PRIVATE KEY-----\n---\napiVersion: v1alpha1\nkind: WireguardConfig\nname: wg0\nprivateKey: abc\npeers:\n  - publicKey: p\n    presharedKey: q\n",
+    ),
     case("secret-in-patch/miss", CP, "cluster:\n  clusterName: lab\n"),
+    case(
+        "kubelet-unknown-flag/hit-help",
+        W,
+        "machine:\n  kubelet:\n    extraArgs:\n      help: \"true\"\n      config: \"\"\n",
+    ),
+    case(
+        "node-label-restricted/hit-join",
+        W,
+        "machine:\n  type: join\n  nodeLabels:\n    node-role.kubernetes.io/worker: \"\"\n",
+    ),
 ];
 
 #[test]
@@ -321,4 +336,16 @@ fn every_rule_is_documented() {
             assert!(!text.is_empty() && !text.contains("TODO"), "{}", rule.id);
         }
     }
+}
+
+#[test]
+fn a_secret_a_later_patch_removes_is_still_reported() {
+    let set = PatchSource::new("s1.yaml", "cluster:\n  secretboxEncryptionSecret: c2VjcmV0\n");
+    let delete = PatchSource::new("s2.yaml", "cluster:\n  secretboxEncryptionSecret:\n    $patch: delete\n");
+    let report = lint(&fixture(CP), &[set, delete], &LintOptions::default()).unwrap();
+    assert_eq!(
+        render(&report),
+        "s1.yaml:2:3: warning[secret-in-patch] v1alpha1:cluster.secretboxEncryptionSecret: the patch s1.yaml sets `cluster.secretboxEncryptionSecret`, a secret: patches are kept in git (fix: keep secrets in the generated base config or a secret store, not in a patch)\n"
+    );
+    assert!(!render(&report).contains("c2VjcmV0"));
 }

@@ -32,7 +32,7 @@ fn render(t: &Provenance) -> String {
 
 #[test]
 fn every_merge_rule() {
-    let cases: [(&str, &[&str]); 6] = [
+    let cases: [(&str, &[&str]); 9] = [
         (
             "scalars replace, twice",
             &["machine:\n  network:\n    hostname: two\n", "machine:\n  network:\n    hostname: three\n"],
@@ -54,6 +54,23 @@ fn every_merge_rule() {
                 "machine:\n  network:\n    hostname:\n      $patch: delete\n---\napiVersion: v1alpha1\nkind: HostnameConfig\nhostname: h\n",
                 "apiVersion: v1alpha1\nkind: HostnameConfig\n$patch: delete\n",
             ],
+        ),
+        (
+            "a list item deleted by its key",
+            &[
+                "machine:\n  network:\n    interfaces:\n      - interface: eth1\n        dhcp: true\n",
+                "machine:\n  network:\n    interfaces:\n      - interface: eth0\n        $patch: delete\n",
+            ],
+        ),
+        (
+            "JSON6902 replace, move and copy on list items",
+            &[
+                "- op: add\n  path: /machine/certSANs/-\n  value: b.example\n- op: replace\n  path: /machine/certSANs/0\n  value: c.example\n- op: copy\n  from: /machine/certSANs/1\n  path: /machine/certSANs/-\n- op: move\n  from: /machine/certSANs/0\n  path: /machine/certSANs/-\n",
+            ],
+        ),
+        (
+            "a merged map keeps its own site",
+            &["machine:\n  network:\n    interfaces:\n      - interface: eth0\n        mtu: 9000\n"],
         ),
         (
             "JSON6902",
@@ -109,4 +126,23 @@ fn deep_inputs_on_a_small_stack() {
         .unwrap();
     // version, machine.type, and the innermost list of each input's `x` (lists append).
     assert_eq!(handle.join().unwrap(), 4);
+}
+
+#[test]
+fn a_deep_copy_on_a_small_stack() {
+    let depth = 9_000;
+    let mut yaml = String::from("version: v1alpha1\nmachine:\n  type: worker\n  x: ");
+    yaml.push_str(&"[".repeat(depth));
+    yaml.push_str(&"]".repeat(depth));
+    yaml.push('\n');
+    let copy = "- op: copy\n  from: /machine/x\n  path: /machine/y\n";
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let t = Provenance::trace(&PatchSource::new("deep.yaml", yaml), &[PatchSource::new("copy.yaml", copy)]);
+            let leaves = t.leaves();
+            leaves.iter().map(|l| l.path.segments().len()).max()
+        })
+        .unwrap();
+    assert_eq!(handle.join().unwrap(), Some(depth + 1));
 }
