@@ -61,7 +61,7 @@ pub fn run(args: &LintArgs) -> Result<(), CliError> {
     }
     let options = LintOptions { mode: args.mode, host_ranges: args.host_ranges.clone() };
     let report = lint(&base, &patches, &options).unwrap_or_else(merge_failure);
-    print!("{}", render(&report, args.output));
+    print!("{}", render(&report, args.output, &base.name));
     let summary = summary(&report);
     if report.fails(args.strict) {
         let mut err = CliError::new(format!("labctl lint: {summary}"));

@@ -80,7 +80,7 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     }
 
     let base = PatchSource::new(args.config.display().to_string(), config);
-    let out = merge_sources(&base, &sources).map_err(|e| failure(e, args.error_format))?;
+    let out = merge_sources(&base, &sources).map_err(|e| failure(e, args.error_format, &base.name))?;
 
     if args.diff {
         let old = talos_config::Config::from_bytes(&base.bytes).map_err(|e| CliError::new(e.to_string()))?;
@@ -118,12 +118,12 @@ fn print_provenance(base: &PatchSource, sources: &[PatchSource], merged: &[u8]) 
 }
 
 /// A Talos error in the chosen format: talosctl's text on stderr, or a finding on stdout.
-fn failure(err: Error, format: Format) -> CliError {
+fn failure(err: Error, format: Format, anchor: &str) -> CliError {
     if format == Format::Text {
         return talos_error(err);
     }
     let report = merge_failure(err);
-    print!("{}", render(&report, format));
+    print!("{}", render(&report, format, anchor));
     CliError::new(format!("labctl merge: {}", summary(&report)))
 }
 

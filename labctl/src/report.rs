@@ -6,13 +6,14 @@ use clap::ValueEnum;
 use serde_json::{Value, json};
 use talos_config::Error;
 use talos_config::lint::{Finding, LintReport, RULES, Severity};
+use talos_config::provenance::Site;
 
 /// The output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// One finding per line: `file:line:column: severity[rule]: message`, then its path and fix.
     Text,
-    /// The versioned JSON document of docs/lint-output.md.
+    /// The versioned JSON document of docs/lint.md.
     Json,
     /// SARIF 2.1.0, for code-scanning UIs.
     Sarif,
@@ -40,18 +41,28 @@ pub fn merge_failure(err: Error) -> LintReport {
             document: None,
             path: None,
             site,
-            suggestion: Some("fix the patch so that `labctl merge` applies it; nothing else was checked".to_string()),
+            suggestion: Some("fix the input named here as the message says; nothing else was checked".to_string()),
         }],
     }
 }
 
-/// The report in `format`.
-pub fn render(report: &LintReport, format: Format) -> String {
+/// The report in `format`. `anchor` is the file (the base config) that SARIF and GitHub results
+/// without a file of their own (an inline patch, standard input) point at, line 1, since
+/// code-scanning uploads refuse results without a location.
+pub fn render(report: &LintReport, format: Format, anchor: &str) -> String {
     match format {
         Format::Text => text(report),
         Format::Json => json_text(&json_report(report)),
-        Format::Sarif => json_text(&sarif(report)),
-        Format::Github => github(report),
+        Format::Sarif => json_text(&sarif(report, anchor)),
+        Format::Github => github(report, anchor),
+    }
+}
+
+/// Where a CI format puts a finding: its own file position, else the anchor's first line.
+fn file_site(f: &Finding, anchor: &str) -> Option<Site> {
+    match f.site.as_ref().filter(|s| is_file(&s.input)) {
+        Some(site) => Some(site.clone()),
+        None => is_file(anchor).then(|| Site { input: anchor.into(), line: 1, column: 1 }),
     }
 }
 
@@ -146,15 +157,15 @@ fn sarif_rules() -> Vec<Value> {
         .collect();
     rules.push(json!({
         "id": "talos-merge",
-        "shortDescription": {"text": "A patch that does not load or apply (`talosctl machineconfig patch` fails)."},
+        "shortDescription": {"text": "An input that does not load, or a patch that does not apply (`talosctl machineconfig patch` or `talosctl validate` fails)."},
         "fullDescription": {"text": "The config could not be built, so nothing else was checked."},
-        "help": {"text": "Fix the patch as the message says."},
+        "help": {"text": "Fix the input as the message says."},
         "defaultConfiguration": {"level": "error"},
     }));
     rules
 }
 
-fn sarif(report: &LintReport) -> Value {
+fn sarif(report: &LintReport, anchor: &str) -> Value {
     let rules = sarif_rules();
     let results: Vec<Value> = report
         .findings
@@ -162,7 +173,7 @@ fn sarif(report: &LintReport) -> Value {
         .map(|f| {
             let index = rules.iter().position(|r| r["id"] == f.rule).unwrap_or(0);
             let mut location = serde_json::Map::new();
-            if let Some(site) = f.site.as_ref().filter(|s| is_file(&s.input)) {
+            if let Some(site) = file_site(f, anchor) {
                 location.insert(
                     "physicalLocation".into(),
                     json!({
@@ -178,7 +189,8 @@ fn sarif(report: &LintReport) -> Value {
                 };
                 location.insert("logicalLocations".into(), json!([{"fullyQualifiedName": name, "kind": "member"}]));
             }
-            let mut message = f.message.clone();
+            let mut message = where_not_a_file(f);
+            message.push_str(&f.message);
             if let Some(s) = &f.suggestion {
                 message.push_str(&format!("\nFix: {s}"));
             }
@@ -198,6 +210,7 @@ fn sarif(report: &LintReport) -> Value {
         "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
+            "columnKind": "unicodeCodePoints",
             "tool": {"driver": {
                 "name": "labctl",
                 "version": env!("CARGO_PKG_VERSION"),
@@ -224,7 +237,7 @@ fn uri(path: &str) -> String {
 }
 
 /// GitHub Actions workflow commands: `::error file=F,line=L,col=C,title=T::message`.
-fn github(report: &LintReport) -> String {
+fn github(report: &LintReport, anchor: &str) -> String {
     let mut out = String::new();
     for f in &report.findings {
         let command = match f.severity {
@@ -233,13 +246,14 @@ fn github(report: &LintReport) -> String {
             Severity::Info => "notice",
         };
         let mut props = Vec::new();
-        if let Some(site) = f.site.as_ref().filter(|s| is_file(&s.input)) {
+        if let Some(site) = file_site(f, anchor) {
             props.push(format!("file={}", escape_property(&site.input)));
             props.push(format!("line={}", site.line));
             props.push(format!("col={}", site.column));
         }
         props.push(format!("title={}", escape_property(f.rule)));
-        let mut message = f.message.clone();
+        let mut message = where_not_a_file(f);
+        message.push_str(&f.message);
         if let Some(path) = &f.path {
             message.push_str(&format!(" (field {path})"));
         }
@@ -259,6 +273,12 @@ fn escape_data(text: &str) -> String {
 /// The escaping GitHub's runner undoes in a command's properties.
 fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// `inline patch #1:4:7: ` when the finding's input is not a file (its position then goes in
+/// the message, the location being the anchor's).
+fn where_not_a_file(f: &Finding) -> String {
+    f.site.as_ref().filter(|s| !is_file(&s.input)).map(|s| format!("{s}: ")).unwrap_or_default()
 }
 
 /// Whether an input name is a file a UI can open (not an inline `-p` patch or standard input).

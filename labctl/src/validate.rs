@@ -90,8 +90,9 @@ fn ci_output(args: &ValidateArgs, mode_arg: &str, bytes: Vec<u8>) -> Result<(), 
     let name = if args.config == "-" { "<stdin>".to_string() } else { args.config.clone() };
     let source = PatchSource::new(name, bytes);
     let options = Options { strict: args.strict, installed: false };
-    let report = validation_findings_of(&source, mode, options).map_err(|e| CliError::new(e.to_string()))?;
-    print!("{}", render(&report, args.output));
+    // A config that does not load is one finding too, so that CI sees it in its format.
+    let report = validation_findings_of(&source, mode, options).unwrap_or_else(crate::report::merge_failure);
+    print!("{}", render(&report, args.output, &source.name));
     if report.fails(false) {
         let mut err = CliError::new(format!("labctl validate: {}", crate::report::summary(&report)));
         err.exit_code = Some(1);

@@ -92,6 +92,20 @@ impl Error {
         self
     }
 
+    /// The same error without a line and column (they belonged to a text no input holds).
+    pub(crate) fn without_position(mut self) -> Error {
+        match &mut self {
+            Error::Decode { location, .. }
+            | Error::PatchLoad { location, .. }
+            | Error::Merge { location, .. }
+            | Error::Json6902 { location, .. } => {
+                location.line = None;
+                location.column = None;
+            }
+        }
+        self
+    }
+
     pub(crate) fn decode(message: impl Into<String>, line: Option<usize>, column: Option<usize>) -> Error {
         Error::Decode { message: message.into(), location: Location { input: None, line, column } }
     }

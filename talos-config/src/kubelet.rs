@@ -479,7 +479,9 @@ fn closest(name: &str) -> Option<&'static str> {
     FLAGS
         .iter()
         .filter_map(|(flag, deprecated)| {
-            let distance = edit_distance(name, flag);
+            // Names whose lengths differ by more than the limit cannot be that close (and a
+            // huge key must not cost a huge edit-distance table).
+            let distance = if name.len().abs_diff(flag.len()) > limit { usize::MAX } else { edit_distance(name, flag) };
             let shorter = name.len().min(flag.len());
             let prefix = shorter >= 4 && (flag.starts_with(name) || name.starts_with(flag));
             (distance <= limit || prefix).then_some(((!prefix, distance, deprecated.is_some(), *flag), *flag))

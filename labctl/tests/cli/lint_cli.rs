@@ -113,7 +113,7 @@ fn a_failed_merge_is_a_finding_at_the_patch() {
     let out = labctl(&["lint", "fixtures/worker.yaml", "-p", "@fixtures/08-fix.yaml"]);
     assert_eq!(
         text(&out.stdout),
-        "fixtures/08-fix.yaml:1:1: error[talos-merge]: patch delete: path 'machine.kubelet.extraArgs.max-pod' in document '/v1alpha1': failed to delete path 'machine.kubelet.extraArgs.max-pod': lookup failed\n  fix: fix the patch so that `labctl merge` applies it; nothing else was checked\n"
+        "fixtures/08-fix.yaml:1:1: error[talos-merge]: patch delete: path 'machine.kubelet.extraArgs.max-pod' in document '/v1alpha1': failed to delete path 'machine.kubelet.extraArgs.max-pod': lookup failed\n  fix: fix the input named here as the message says; nothing else was checked\n"
     );
     assert_eq!(out.status.code(), Some(1));
 }

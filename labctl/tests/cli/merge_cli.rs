@@ -762,7 +762,7 @@ fn a_merge_error_in_ci_formats() {
     let out = labctl(&["merge", "fixtures/worker.yaml", "-p", "@fixtures/08-fix.yaml", "--error-format", "github"]);
     assert_eq!(
         text(&out.stdout),
-        "::error file=fixtures/08-fix.yaml,line=1,col=1,title=talos-merge::patch delete: path 'machine.kubelet.extraArgs.max-pod' in document '/v1alpha1': failed to delete path 'machine.kubelet.extraArgs.max-pod': lookup failed%0AFix: fix the patch so that `labctl merge` applies it; nothing else was checked\n"
+        "::error file=fixtures/08-fix.yaml,line=1,col=1,title=talos-merge::patch delete: path 'machine.kubelet.extraArgs.max-pod' in document '/v1alpha1': failed to delete path 'machine.kubelet.extraArgs.max-pod': lookup failed%0AFix: fix the input named here as the message says; nothing else was checked\n"
     );
     assert_eq!(text(&out.stderr), "labctl merge: 1 error, 0 warnings, 0 infos\n");
     assert_eq!(out.status.code(), Some(1));

@@ -26,7 +26,7 @@ mod rules;
 
 use crate::net::Prefix;
 use crate::provenance::{FieldPath, Provenance, Site};
-use crate::{Config, Error, Mode, Options, PatchSource, merge_sources};
+use crate::{Config, Error, Mode, Options, Patch, PatchSource, merge_sources};
 
 /// How bad a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -131,7 +131,14 @@ impl LintReport {
 /// position where known; the config could not be built, so nothing else is checked.
 pub fn lint(base: &PatchSource, patches: &[PatchSource], options: &LintOptions) -> Result<LintReport, Error> {
     let merged = merge_sources(base, patches)?;
-    let config = Config::from_vec(merged).map_err(|e| e.in_input(&base.name))?;
+    let config = Config::from_vec(merged).map_err(|e| match patches.last() {
+        // Only a JSON6902 step leaves text the engine did not write: its patch is to blame, at
+        // no line of its own.
+        Some(last) if Patch::load(&last.bytes).is_ok_and(|p| p.is_json6902()) => {
+            e.without_position().in_input(&last.name)
+        }
+        _ => e.in_input(&base.name),
+    })?;
     let trace = Provenance::trace(base, patches);
     let mut findings = validation_findings(&config, options.mode, Options { strict: false, installed: false });
     let cx = cx::Cx { config: &config, options, patches };

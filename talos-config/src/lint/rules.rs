@@ -72,7 +72,7 @@ pub const RULES: &[Rule] = &[
     Rule {
         id: "endpoint-certsans",
         severity: Severity::Warning,
-        summary: "Certificate SANs that can never match (a URL, a port, a space), and what the Talos API certificate does not cover.",
+        summary: "Certificate SANs that can never match a host name (a URL, a port, a path, a space, a non-ASCII name).",
         why: "Talos accepts any text in `machine.certSANs` and `cluster.apiServer.certSANs` and puts what is not an IP address into the certificate as a DNS name, so `https://lb.example.com:6443` never matches a client's host. (The cluster endpoint's own host needs no entry: Talos adds it to the API server's certificate itself.)",
         example: "cluster:\n  apiServer:\n    certSANs:\n      - https://lb.example.com:6443\n",
         fix: "List bare host names or IP addresses.",

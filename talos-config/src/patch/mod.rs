@@ -152,14 +152,19 @@ fn attribute(err: Error, base: &PatchSource, patches: &[PatchSource], loaded: &[
     if err.location().input.is_some() {
         return err;
     }
-    // A decode error comes from the base as long as the first step reads it as written (a
-    // JSON6902 step first re-encodes it).
-    if matches!(err, Error::Decode { .. }) && loaded.first().is_none_or(|p| !p.is_json6902()) {
+    let decode = matches!(err, Error::Decode { .. });
+    if decode && Config::from_bytes(&base.bytes).is_err() {
+        // The base is wrong. Its lines are the error's lines unless a JSON6902 step re-encoded it.
+        let reencoded = loaded.first().is_some_and(Patch::is_json6902);
+        let err = if reencoded { err.without_position() } else { err };
         return err.in_input(&base.name);
     }
     for k in 1..=patches.len() {
         let step = load_patches(patches[..k].iter().cloned()).and_then(|l| apply_patches(&base.bytes, &l));
         if step.is_err() {
+            // A decode error here is about an intermediate text (a JSON6902 step's output), whose
+            // lines are no input's lines.
+            let err = if decode { err.without_position() } else { err };
             return err.in_input(&patches[k - 1].name);
         }
     }
