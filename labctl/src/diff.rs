@@ -36,7 +36,7 @@ pub struct DiffArgs {
 /// Runs `labctl diff`.
 pub fn run(args: &DiffArgs) -> Result<(), CliError> {
     let load = |path: &PathBuf| -> Result<Config, CliError> {
-        let bytes = crate::merge::read_file(path)?;
+        let bytes = crate::input::read_file(path)?;
         Config::from_vec(bytes).map_err(|e| CliError::new(format!("{}: {e}", path.display())))
     };
     let (old, new) = (load(&args.old)?, load(&args.new)?);

@@ -2,12 +2,12 @@
 //! rules (`talos_config::lint`), and print the findings for a person or for CI (JSON, SARIF
 //! 2.1.0, GitHub workflow commands). Nothing is written.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 use talos_config::lint::{LintOptions, lint};
 use talos_config::net::{Prefix, parse_prefix};
-use talos_config::{Mode, PatchArg, PatchSource};
+use talos_config::{Mode, PatchSource};
 
 use crate::CliError;
 use crate::report::{Format, merge_failure, render, summary};
@@ -51,14 +51,8 @@ fn parse_range(text: &str) -> Result<Prefix, String> {
 
 /// Runs `labctl lint`.
 pub fn run(args: &LintArgs) -> Result<(), CliError> {
-    let base = PatchSource::new(args.config.display().to_string(), crate::merge::read_file(&args.config)?);
-    let mut patches = Vec::with_capacity(args.patches.len());
-    for (i, arg) in args.patches.iter().enumerate() {
-        patches.push(match PatchArg::classify(arg) {
-            PatchArg::File(path) => PatchSource::new(path.clone(), crate::merge::read_file(Path::new(&path))?),
-            PatchArg::Inline(text) => PatchSource::new(format!("inline patch #{}", i + 1), text),
-        });
-    }
+    let base = PatchSource::new(args.config.display().to_string(), crate::input::read_file(&args.config)?);
+    let patches = crate::input::read_patches(&args.patches)?;
     let options = LintOptions { mode: args.mode, host_ranges: args.host_ranges.clone() };
     let report = lint(&base, &patches, &options).unwrap_or_else(merge_failure);
     print!("{}", render(&report, args.output, &base.name));

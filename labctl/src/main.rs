@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod atomic;
 mod diff;
+mod input;
 #[cfg(feature = "lab")]
 mod lab;
 mod lint;

@@ -5,16 +5,16 @@
 //! exactly the bytes to `-o` (atomically: a temporary file in the same directory, renamed over
 //! the target; symlinks followed and an existing file's mode kept, as `os.WriteFile` does).
 
-use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 use talos_config::provenance::{Provenance, annotate};
-use talos_config::{Error, PatchArg, PatchSource, merge_sources};
+use talos_config::{Error, PatchSource, merge_sources};
 
 use crate::CliError;
 use crate::atomic::{AtomicWrite, FileMode, WriteStep};
+use crate::input::{go_errno_text, path_error, path_error_text, read_file, read_patches};
 use crate::report::{Format, merge_failure, render, summary};
 
 /// Arguments of `labctl merge` (talosctl's `machineconfig patch` flags).
@@ -68,16 +68,7 @@ pub struct MergeArgs {
 pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     let config = read_file(&args.config)?;
 
-    let mut sources = Vec::with_capacity(args.patches.len());
-    for (i, arg) in args.patches.iter().enumerate() {
-        sources.push(match PatchArg::classify(arg) {
-            PatchArg::File(path) => {
-                let bytes = read_file(Path::new(&path))?;
-                PatchSource::new(path, bytes)
-            }
-            PatchArg::Inline(text) => PatchSource::new(format!("inline patch #{}", i + 1), text),
-        });
-    }
+    let sources = read_patches(&args.patches)?;
 
     let base = PatchSource::new(args.config.display().to_string(), config);
     let out = merge_sources(&base, &sources).map_err(|e| failure(e, args.error_format, &base.name))?;
@@ -141,14 +132,6 @@ fn talos_error(err: Error) -> CliError {
     cli
 }
 
-/// `os.ReadFile`: errors read `open <path>: <errno text>` or `read <path>: <errno text>`.
-pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
-    let mut file = File::open(path).map_err(|e| path_error("open", path, &e))?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).map_err(|e| path_error("read", path, &e))?;
-    Ok(bytes)
-}
-
 /// Writes `bytes` to `path` the way talosctl does (`MkdirAll` of the parent, then
 /// `os.WriteFile(path, bytes, 0o644)`), but atomically: a temporary file in the destination's
 /// directory is renamed over it.
@@ -172,42 +155,4 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
         WriteStep::Chmod => path_error("chmod", path, &e.source),
         WriteStep::Rename => path_error("rename", path, &e.source),
     })
-}
-
-fn path_error(op: &str, path: &Path, err: &io::Error) -> CliError {
-    CliError::new(path_error_text(op, path, err))
-}
-
-/// Go's `*fs.PathError` text: `<op> <path>: <errno text>`.
-fn path_error_text(op: &str, path: &Path, err: &io::Error) -> String {
-    format!("{op} {}: {}", path.display(), go_errno_text(err))
-}
-
-/// Go's `syscall.Errno` text for an OS error (lower-case, no `(os error N)` suffix).
-pub(crate) fn go_errno_text(err: &io::Error) -> String {
-    let Some(code) = err.raw_os_error() else {
-        return err.to_string();
-    };
-    let text = err.to_string();
-    let suffix = format!(" (os error {code})");
-    let text = text.strip_suffix(&suffix).unwrap_or(&text);
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => format!("errno {code}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn errno_text_is_go_style() {
-        let err = io::Error::from_raw_os_error(2);
-        assert_eq!(go_errno_text(&err), "no such file or directory");
-        assert_eq!(path_error_text("open", Path::new("foo.yaml"), &err), "open foo.yaml: no such file or directory");
-        let err = io::Error::from_raw_os_error(21);
-        assert_eq!(go_errno_text(&err), "is a directory");
-    }
 }

@@ -2,13 +2,13 @@
 //! `talosctl apply-config --mode auto` applies it live or reboots, and which fields (set by which
 //! patch line) force the reboot (`talos_config::plan`, Talos v1.13.9's rule).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::json;
 use talos_config::plan::{ApplyPlan, Outcome, plan_apply};
 use talos_config::provenance::Provenance;
-use talos_config::{Config, PatchArg, PatchSource, merge_sources};
+use talos_config::{Config, PatchSource, merge_sources};
 
 use crate::CliError;
 
@@ -34,14 +34,8 @@ pub struct PlanArgs {
 
 /// Runs `labctl plan`.
 pub fn run(args: &PlanArgs) -> Result<(), CliError> {
-    let base = PatchSource::new(args.config.display().to_string(), crate::merge::read_file(&args.config)?);
-    let mut patches = Vec::with_capacity(args.patches.len());
-    for (i, arg) in args.patches.iter().enumerate() {
-        patches.push(match PatchArg::classify(arg) {
-            PatchArg::File(path) => PatchSource::new(path.clone(), crate::merge::read_file(Path::new(&path))?),
-            PatchArg::Inline(text) => PatchSource::new(format!("inline patch #{}", i + 1), text),
-        });
-    }
+    let base = PatchSource::new(args.config.display().to_string(), crate::input::read_file(&args.config)?);
+    let patches = crate::input::read_patches(&args.patches)?;
     let talos = |e: talos_config::Error| CliError::new(e.to_string());
     let current = Config::from_bytes(&base.bytes).map_err(|e| talos(e.in_input(&base.name)))?;
     let new = Config::from_vec(merge_sources(&base, &patches).map_err(talos)?).map_err(talos)?;

@@ -52,10 +52,10 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
-            .map_err(|e| CliError::new(format!("read -: {}", crate::merge::go_errno_text(&e))))?;
+            .map_err(|e| CliError::new(format!("read -: {}", crate::input::go_errno_text(&e))))?;
         buf
     } else {
-        crate::merge::read_file(Path::new(&args.config))?
+        crate::input::read_file(Path::new(&args.config))?
     };
     if args.output != Format::Text {
         return ci_output(args, mode_arg, bytes);

@@ -1,0 +1,71 @@
+//! Reading the inputs of a command: files with Go's `os.ReadFile` error texts, and `-p`
+//! arguments as talosctl reads them (`@file`, a bare file name, or inline text).
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use talos_config::{PatchArg, PatchSource};
+
+use crate::CliError;
+
+/// The `-p` arguments, read in order: files named as given, inline texts `inline patch #N`.
+pub(crate) fn read_patches(args: &[String]) -> Result<Vec<PatchSource>, CliError> {
+    let mut sources = Vec::with_capacity(args.len());
+    for (i, arg) in args.iter().enumerate() {
+        sources.push(match PatchArg::classify(arg) {
+            PatchArg::File(path) => {
+                let bytes = read_file(Path::new(&path))?;
+                PatchSource::new(path, bytes)
+            }
+            PatchArg::Inline(text) => PatchSource::new(format!("inline patch #{}", i + 1), text),
+        });
+    }
+    Ok(sources)
+}
+
+/// `os.ReadFile`: errors read `open <path>: <errno text>` or `read <path>: <errno text>`.
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
+    let mut file = File::open(path).map_err(|e| path_error("open", path, &e))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(|e| path_error("read", path, &e))?;
+    Ok(bytes)
+}
+
+pub(crate) fn path_error(op: &str, path: &Path, err: &io::Error) -> CliError {
+    CliError::new(path_error_text(op, path, err))
+}
+
+/// Go's `*fs.PathError` text: `<op> <path>: <errno text>`.
+pub(crate) fn path_error_text(op: &str, path: &Path, err: &io::Error) -> String {
+    format!("{op} {}: {}", path.display(), go_errno_text(err))
+}
+
+/// Go's `syscall.Errno` text for an OS error (lower-case, no `(os error N)` suffix).
+pub(crate) fn go_errno_text(err: &io::Error) -> String {
+    let Some(code) = err.raw_os_error() else {
+        return err.to_string();
+    };
+    let text = err.to_string();
+    let suffix = format!(" (os error {code})");
+    let text = text.strip_suffix(&suffix).unwrap_or(&text);
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => format!("errno {code}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errno_text_is_go_style() {
+        let err = io::Error::from_raw_os_error(2);
+        assert_eq!(go_errno_text(&err), "no such file or directory");
+        assert_eq!(path_error_text("open", Path::new("foo.yaml"), &err), "open foo.yaml: no such file or directory");
+        let err = io::Error::from_raw_os_error(21);
+        assert_eq!(go_errno_text(&err), "is a directory");
+    }
+}
