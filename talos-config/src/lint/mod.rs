@@ -9,7 +9,7 @@
 //! use talos_config::PatchSource;
 //! use talos_config::lint::{LintOptions, Severity, lint};
 //!
-//! let base = PatchSource::new("worker.yaml", "version: v1alpha1\nmachine:\n  type: worker\n  token: t\n  ca:\n    crt: c\ncluster:\n  controlPlane:\n    endpoint: https://1.2.3.4:6443\n");
+//! let base = PatchSource::new("worker.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
 //! let patch = PatchSource::new("08-kubelet.yaml", "machine:\n  kubelet:\n    extraArgs:\n      max-pod: \"150\"\n");
 //! let report = lint(&base, &[patch], &LintOptions::default())?;
 //! let finding = report.findings.iter().find(|f| f.rule == "kubelet-unknown-flag").unwrap();

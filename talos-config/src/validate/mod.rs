@@ -58,7 +58,7 @@ impl Report {
     ///
     /// ```
     /// use talos_config::{Config, Mode, Options};
-    /// let cfg = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: controlplane\n  token: t\n  ca:\n    crt: c\ncluster:\n  controlPlane:\n    endpoint: https://1.2.3.4:6443\n  network:\n    cni:\n      name: custom\n").unwrap();
+    /// let cfg = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: controlplane\ncluster:\n  network:\n    cni:\n      name: custom\n").unwrap();
     /// let report = cfg.validate(Mode::Container, Options::default());
     /// assert_eq!(
     ///     report.warning_fields(),
