@@ -373,7 +373,8 @@ pub const CONFIG_FIELDS: &[&str] = &[
     "volumeStatsAggPeriod",
 ];
 
-/// The `extraConfig` fields Talos refuses (`field "<f>" can't be overridden`, §3.6).
+/// The `extraConfig` fields Talos refuses (`field "<f>" can't be overridden`, §3.6;
+/// `kubelet.ProtectedConfigurationFields`, in Talos's order).
 pub const PROTECTED_CONFIG_FIELDS: &[&str] = &[
     "apiVersion",
     "authentication",
@@ -455,7 +456,7 @@ fn suggest(normalized: &str) -> Option<Suggestion> {
 }
 
 /// `max-parallel-image-pulls` -> `maxParallelImagePulls`.
-fn lower_camel(name: &str) -> String {
+pub(crate) fn lower_camel(name: &str) -> String {
     let mut out = String::new();
     let mut upper = false;
     for c in name.chars() {

@@ -190,7 +190,7 @@ fn value_patch(kind: &str, a: &Node, b: &Node, path: &FieldPath) -> Option<Node>
         match (&a.value, &b.value) {
             (NodeValue::Mapping(..), NodeValue::Mapping(..)) => map_patch(kind, a, b, path).map(Node::mapping),
             (NodeValue::Sequence(left, _), NodeValue::Sequence(right, style)) => {
-                let replaced = REPLACED.iter().any(|(k, p)| *k == kind && *p == shape(path));
+                let replaced = REPLACED.iter().any(|(k, p)| *k == kind && *p == path.shape());
                 if !replaced && right.len() > left.len() && right[..left.len()] == left[..] {
                     // Lists append: the new items alone.
                     let mut tail = b.clone();
@@ -204,21 +204,4 @@ fn value_patch(kind: &str, a: &Node, b: &Node, path: &FieldPath) -> Option<Node>
             _ => Some(b.clone()),
         }
     })
-}
-
-/// The path's keys with indices written `[]`, as [`REPLACED`] names lists.
-fn shape(path: &FieldPath) -> String {
-    let mut out = String::new();
-    for s in path.segments() {
-        match s {
-            crate::provenance::Segment::Key(k) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(k);
-            }
-            crate::provenance::Segment::Index(_) => out.push_str("[]"),
-        }
-    }
-    out
 }

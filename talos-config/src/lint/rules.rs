@@ -242,18 +242,7 @@ fn exits_at_start(name: &str, values: &[String]) -> bool {
 /// The config-file field a deprecated flag mirrors, when the name maps directly
 /// (`max-pods` -> `maxPods`) and Talos lets `extraConfig` set it.
 fn config_field_for(flag: &str) -> Option<&'static str> {
-    let camel: String = flag
-        .split('-')
-        .enumerate()
-        .map(|(i, part)| {
-            if i == 0 {
-                part.to_string()
-            } else {
-                let mut c = part.chars();
-                c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
-            }
-        })
-        .collect();
+    let camel = kubelet::lower_camel(flag);
     kubelet::CONFIG_FIELDS.iter().find(|f| **f == camel && !kubelet::PROTECTED_CONFIG_FIELDS.contains(f)).copied()
 }
 

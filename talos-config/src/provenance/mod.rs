@@ -139,11 +139,4 @@ impl Provenance {
     pub fn documents(&self) -> impl Iterator<Item = &str> {
         self.docs.iter().map(|d| d.key.as_str())
     }
-
-    /// Whether a value at or under `path` of `document` was set by one of the patches (not the
-    /// base), with the first such site.
-    pub fn set_by_patch(&self, document: &str, path: &FieldPath) -> Option<Site> {
-        let doc = self.docs.iter().rev().find(|d| d.key == document)?;
-        doc.first_patch_site_under(path)
-    }
 }

@@ -57,6 +57,24 @@ impl FieldPath {
         Some(FieldPath(init.to_vec()))
     }
 
+    /// The keys joined by `.`, every index written `[]` (`machine.network.interfaces[].vlans`):
+    /// the form tables of list rules use.
+    pub(crate) fn shape(&self) -> String {
+        let mut out = String::new();
+        for s in &self.0 {
+            match s {
+                Segment::Key(k) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(k);
+                }
+                Segment::Index(_) => out.push_str("[]"),
+            }
+        }
+        out
+    }
+
     /// The steps, outermost first.
     pub fn segments(&self) -> &[Segment] {
         &self.0

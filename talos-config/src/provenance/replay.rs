@@ -40,7 +40,6 @@ pub(super) struct Doc {
 #[derive(Debug)]
 struct Value {
     site: Site,
-    from_patch: bool,
     replaced: Vec<Site>,
     body: Body,
 }
@@ -57,7 +56,6 @@ impl Clone for Value {
     fn clone(&self) -> Value {
         deep(|| Value {
             site: self.site.clone(),
-            from_patch: self.from_patch,
             replaced: self.replaced.clone(),
             body: match &self.body {
                 Body::Scalar(text) => Body::Scalar(text.clone()),
@@ -153,7 +151,6 @@ impl<'p> Trail<'p> {
 /// What one input's replay needs to know.
 struct Input<'a> {
     name: Arc<str>,
-    is_patch: bool,
     document: String,
     kind: String,
     deletions: &'a mut Vec<Deletion>,
@@ -170,18 +167,7 @@ impl Input<'_> {
         if trail.depth() > SHAPE_DEPTH {
             return None;
         }
-        let mut out = format!("{}:", self.kind);
-        for (i, s) in trail.to_path().segments().iter().enumerate() {
-            match s {
-                Segment::Key(k) if i == 0 => out.push_str(k),
-                Segment::Key(k) => {
-                    out.push('.');
-                    out.push_str(k);
-                }
-                Segment::Index(_) => out.push_str("[]"),
-            }
-        }
-        Some(out)
+        Some(format!("{}:{}", self.kind, trail.to_path().shape()))
     }
 
     fn build(&self, node: &Node, site: Site) -> Value {
@@ -199,7 +185,7 @@ impl Input<'_> {
                         .collect(),
                 ),
             };
-            Value { site, from_patch: self.is_patch, replaced: Vec::new(), body }
+            Value { site, replaced: Vec::new(), body }
         })
     }
 
@@ -239,7 +225,6 @@ impl Input<'_> {
             (_, NodeValue::Scalar(s)) if s.text.is_empty() && !trail.in_extra_args() => {}
             // A merged map or list keeps the site where it was first set: its values carry their own.
             (Body::Map(entries), NodeValue::Mapping(right_entries, _)) if !self.replaces(trail) => {
-                left.from_patch |= self.is_patch;
                 self.merge_map(entries, right_entries, trail);
             }
             (Body::List(items), NodeValue::Sequence(right_items, _)) if !self.replaces(trail) => {
@@ -353,15 +338,6 @@ impl Value {
             }
         })
     }
-
-    /// The first scalar at or under this value that a patch set.
-    fn first_patch_leaf(&self) -> Option<&Site> {
-        deep(|| match &self.body {
-            Body::Scalar(_) => self.from_patch.then_some(&self.site),
-            Body::Map(entries) => entries.iter().find_map(|(_, v)| v.first_patch_leaf()),
-            Body::List(items) => items.iter().find_map(Value::first_patch_leaf),
-        })
-    }
 }
 
 impl Doc {
@@ -392,14 +368,6 @@ impl Doc {
     pub(super) fn leaves(&self, out: &mut Vec<Leaf>) {
         self.root.leaves(&self.key, &mut Vec::new(), out);
     }
-
-    pub(super) fn first_patch_site_under(&self, path: &FieldPath) -> Option<Site> {
-        let mut here = &self.root;
-        for s in path.segments() {
-            here = here.child(s)?;
-        }
-        here.first_patch_leaf().cloned()
-    }
 }
 
 /// Replays one input into `out`.
@@ -409,7 +377,7 @@ pub(super) fn apply(out: &mut Provenance, source: &PatchSource, is_patch: bool) 
     for root in &roots {
         match &root.value {
             NodeValue::Sequence(ops, _) if is_patch => json6902(out, &name, ops),
-            NodeValue::Mapping(entries, _) => document(out, &name, is_patch, root, entries),
+            NodeValue::Mapping(entries, _) => document(out, &name, root, entries),
             NodeValue::Scalar(_) | NodeValue::Sequence(..) => {}
         }
     }
@@ -429,10 +397,10 @@ fn document_key(root: &Node) -> Option<(String, String)> {
     }
 }
 
-fn document(out: &mut Provenance, name: &Arc<str>, is_patch: bool, root: &Node, entries: &[(Node, Node)]) {
+fn document(out: &mut Provenance, name: &Arc<str>, root: &Node, entries: &[(Node, Node)]) {
     let Some((key, kind)) = document_key(root) else { return };
     let Provenance { docs, deletions } = out;
-    let mut input = Input { name: name.clone(), is_patch, document: key.clone(), kind, deletions };
+    let mut input = Input { name: name.clone(), document: key.clone(), kind, deletions };
     let site = input.site(root.mark);
     let existing = docs.iter().rposition(|d| d.key == key);
     if is_delete(root) {
@@ -459,8 +427,7 @@ fn document(out: &mut Provenance, name: &Arc<str>, is_patch: bool, root: &Node, 
 fn json6902(out: &mut Provenance, name: &Arc<str>, ops: &[Node]) {
     let Some(pos) = out.docs.iter().position(|d| d.key == "v1alpha1") else { return };
     let Provenance { docs, deletions } = out;
-    let mut input =
-        Input { name: name.clone(), is_patch: true, document: "v1alpha1".into(), kind: "v1alpha1".into(), deletions };
+    let mut input = Input { name: name.clone(), document: "v1alpha1".into(), kind: "v1alpha1".into(), deletions };
     let root = &mut docs[pos].root;
     for op in ops {
         let text = |k: &str| op.get(k).and_then(Node::as_scalar).map(|s| s.text.as_str());
@@ -484,7 +451,6 @@ fn json6902(out: &mut Provenance, name: &Arc<str>, ops: &[Node]) {
                 let moved = if verb == "move" { remove_at(root, &from) } else { value_at(root, &from).cloned() };
                 if let Some(mut v) = moved {
                     v.site = site;
-                    v.from_patch = true;
                     // After a move's removal the target is read again (`-` is one item less).
                     let target = if verb == "move" { pointer_path(root, pointer) } else { path };
                     set_at(root, &target, v, false);

@@ -92,23 +92,6 @@ const TALOS_ROLES: &[&str] = &[
     "os:impersonator",
 ];
 
-/// `kubelet.ProtectedConfigurationFields`, in Talos's order.
-const KUBELET_PROTECTED: &[&str] = &[
-    "apiVersion",
-    "authentication",
-    "authorization",
-    "cgroupRoot",
-    "kind",
-    "kubeletCgroups",
-    "port",
-    "protectKernelDefaults",
-    "resolvConf",
-    "rotateCertificates",
-    "systemCgroups",
-    "staticPodPath",
-    "seccompDefault",
-];
-
 const EXTENSIONS_DEPRECATED: &str = ".machine.install.extensions is deprecated, please see https://docs.siderolabs.com/talos/latest/platform-specific-installations/boot-assets";
 
 impl Validate for Config {
@@ -210,7 +193,7 @@ impl Validate for Config {
                 }
             }
             if let Some(obj) = &kubelet.extra_config.object {
-                for field in KUBELET_PROTECTED {
+                for field in crate::kubelet::PROTECTED_CONFIG_FIELDS {
                     if obj.contains_key(*field) {
                         out.err(
                             format!("kubelet configuration field {} can't be overridden", q(field)),
