@@ -304,7 +304,7 @@ fn encoded_documents(config: &Config) -> Vec<(String, String, Node, Node)> {
     config
         .docs()
         .map(|d| {
-            let id = if d.named() { format!("{}/{}", d.kind(), d.name()) } else { d.kind().to_string() };
+            let id = crate::document::label(d);
             let raw = d.encode();
             let mut redacted = raw.clone();
             redact(d.kind(), &mut redacted, &mut Vec::new());

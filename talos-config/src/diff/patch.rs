@@ -119,7 +119,7 @@ fn documents(config: &Config) -> Vec<Doc> {
     config
         .docs()
         .map(|d| {
-            let id = if d.named() { format!("{}/{}", d.kind(), d.name()) } else { d.kind().to_string() };
+            let id = crate::document::label(d);
             let tree = d.encode();
             let meta: Vec<(Node, Node)> = tree
                 .as_mapping()

@@ -159,3 +159,9 @@ fn schema_paths<T: Kind>() -> Vec<String> {
 fn go_pointer_type<T: Kind>() -> String {
     format!("*{}", T::go_type())
 }
+
+/// How validation, diffs and lint name a document: `Kind/name` for named kinds, else `Kind`
+/// (`v1alpha1` for the legacy document).
+pub(crate) fn label(doc: &dyn Document) -> String {
+    if doc.named() { format!("{}/{}", doc.kind(), doc.name()) } else { doc.kind().to_string() }
+}

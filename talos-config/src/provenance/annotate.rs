@@ -35,7 +35,10 @@ pub fn annotate(merged: &[u8], trace: &Provenance) -> Result<String, String> {
     let docs = parse_stream(merged).map_err(|e| e.to_string())?;
     let mut notes: BTreeMap<usize, String> = BTreeMap::new();
     for doc in &docs {
-        let Some(key) = doc_key(&doc.root) else { continue };
+        if doc.root.as_mapping().is_none() {
+            continue;
+        }
+        let (key, _) = super::replay::document_key(&doc.root);
         walk(&doc.root, &mut Vec::new(), &key, trace, &mut notes);
     }
     let text = String::from_utf8_lossy(merged);
@@ -58,17 +61,6 @@ pub fn annotate(merged: &[u8], trace: &Provenance) -> Result<String, String> {
         out.push_str(&format!("# removed: {what}{doc} (set at {}) by {}\n", d.removed, d.site));
     }
     Ok(out)
-}
-
-/// The document key the trace uses (see `replay::document_key`).
-fn doc_key(root: &Node) -> Option<String> {
-    let text = |k: &str| root.get(k).and_then(Node::as_scalar).map(|s| s.text.clone());
-    root.as_mapping()?;
-    Some(match (text("kind"), text("name").filter(|n| !n.is_empty())) {
-        (Some(kind), Some(name)) => format!("{kind}/{name}"),
-        (Some(kind), None) => kind,
-        (None, _) => "v1alpha1".to_string(),
-    })
 }
 
 fn note(site: &Site, replaced: &[Site]) -> String {

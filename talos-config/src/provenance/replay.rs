@@ -384,21 +384,21 @@ pub(super) fn apply(out: &mut Provenance, source: &PatchSource, is_patch: bool) 
 }
 
 /// `v1alpha1` for the legacy document, `Kind` or `Kind/name` for the others (validation's
-/// document ids).
-fn document_key(root: &Node) -> Option<(String, String)> {
+/// document ids), and the kind.
+pub(super) fn document_key(root: &Node) -> (String, String) {
     let text = |k: &str| root.get(k).and_then(Node::as_scalar).map(|s| s.text.clone());
     match text("kind") {
         Some(kind) => match text("name").filter(|n| !n.is_empty()) {
-            Some(name) => Some((format!("{kind}/{name}"), kind)),
-            None => Some((kind.clone(), kind)),
+            Some(name) => (format!("{kind}/{name}"), kind),
+            None => (kind.clone(), kind),
         },
         // A patch for the legacy document need not repeat `version`.
-        None => Some(("v1alpha1".to_string(), "v1alpha1".to_string())),
+        None => ("v1alpha1".to_string(), "v1alpha1".to_string()),
     }
 }
 
 fn document(out: &mut Provenance, name: &Arc<str>, root: &Node, entries: &[(Node, Node)]) {
-    let Some((key, kind)) = document_key(root) else { return };
+    let (key, kind) = document_key(root);
     let Provenance { docs, deletions } = out;
     let mut input = Input { name: name.clone(), document: key.clone(), kind, deletions };
     let site = input.site(root.mark);

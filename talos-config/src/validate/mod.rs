@@ -101,7 +101,7 @@ impl Config {
         }
         for doc in docs.iter().filter(|d| d.kind() != "v1alpha1") {
             let found = doc.validate(&cx);
-            let id = doc_id(*doc);
+            let id = crate::document::label(*doc);
             warnings.extend(found.warnings.into_iter().map(|mut w| {
                 w.qualify_paths(&id);
                 w
@@ -121,9 +121,4 @@ impl Config {
             error: (!issues.is_empty()).then_some(ValidationError { issues }),
         }
     }
-}
-
-/// `Kind` for unnamed documents, `Kind/name` for named ones.
-fn doc_id(doc: &dyn Document) -> String {
-    if doc.named() { format!("{}/{}", doc.kind(), doc.name()) } else { doc.kind().to_string() }
 }
