@@ -5,9 +5,32 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use talos_config::{PatchArg, PatchSource};
+use talos_config::PatchSource;
 
 use crate::CliError;
+
+/// A patch argument as `talosctl` reads `-p`: `@file`, a bare file name, or inline text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum PatchArg {
+    /// Read the patch from this file.
+    File(String),
+    /// The argument is the patch text.
+    Inline(String),
+}
+
+impl PatchArg {
+    /// talosctl's rule: `@path` is a file; text with neither a space nor a newline that does not
+    /// start with `[` or `{` is a file name too; anything else is the patch itself.
+    fn classify(arg: &str) -> PatchArg {
+        if let Some(path) = arg.strip_prefix('@') {
+            return PatchArg::File(path.to_string());
+        }
+        if !arg.contains('\n') && !arg.contains(' ') && !arg.starts_with('[') && !arg.starts_with('{') {
+            return PatchArg::File(arg.to_string());
+        }
+        PatchArg::Inline(arg.to_string())
+    }
+}
 
 /// The `-p` arguments, read in order: files named as given, inline texts `inline patch #N`.
 pub(crate) fn read_patches(args: &[String]) -> Result<Vec<PatchSource>, CliError> {
@@ -59,6 +82,16 @@ pub(crate) fn go_errno_text(err: &io::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn patch_arguments_as_talosctl_reads_them() {
+        assert_eq!(PatchArg::classify("@p.yaml"), PatchArg::File("p.yaml".into()));
+        assert_eq!(PatchArg::classify("p.yaml"), PatchArg::File("p.yaml".into()));
+        assert_eq!(PatchArg::classify("machine: {}"), PatchArg::Inline("machine: {}".into()));
+        assert_eq!(PatchArg::classify("[]"), PatchArg::Inline("[]".into()));
+        assert_eq!(PatchArg::classify("{}"), PatchArg::Inline("{}".into()));
+        assert_eq!(PatchArg::classify("a\nb"), PatchArg::Inline("a\nb".into()));
+    }
 
     #[test]
     fn errno_text_is_go_style() {

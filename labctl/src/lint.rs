@@ -1,16 +1,15 @@
 //! `labctl lint`: merge like `labctl merge`, validate like `labctl validate`, then run the lint
-//! rules (`talos_config::lint`), and print the findings for a person or for CI (JSON, SARIF
+//! rules (`talos_config::check` with `Checks::Lint`), and print the findings for a person or for CI (JSON, SARIF
 //! 2.1.0, GitHub workflow commands). Nothing is written.
 
 use std::path::PathBuf;
 
 use clap::Args;
-use talos_config::lint::{LintOptions, lint};
 use talos_config::net::{Prefix, parse_prefix};
-use talos_config::{Mode, PatchSource};
+use talos_config::{CheckOptions, Checks, Mode, PatchSource, check};
 
 use crate::CliError;
-use crate::report::{Format, merge_failure, render, summary};
+use crate::report::{Format, fails, render, summary};
 
 /// Arguments of `labctl lint`.
 #[derive(Debug, Args)]
@@ -42,7 +41,7 @@ pub struct LintArgs {
 }
 
 fn parse_mode(text: &str) -> Result<Mode, String> {
-    Mode::parse(text)
+    text.parse().map_err(|e: talos_config::Error| e.to_string())
 }
 
 fn parse_range(text: &str) -> Result<Prefix, String> {
@@ -53,11 +52,13 @@ fn parse_range(text: &str) -> Result<Prefix, String> {
 pub fn run(args: &LintArgs) -> Result<(), CliError> {
     let base = PatchSource::new(args.config.display().to_string(), crate::input::read_file(&args.config)?);
     let patches = crate::input::read_patches(&args.patches)?;
-    let options = LintOptions { mode: args.mode, host_ranges: args.host_ranges.clone() };
-    let report = lint(&base, &patches, &options).unwrap_or_else(merge_failure);
-    print!("{}", render(&report, args.output, &base.name));
-    let summary = summary(&report);
-    if report.fails(args.strict) {
+    let options =
+        CheckOptions { mode: args.mode, host_ranges: args.host_ranges.clone(), checks: Checks::Lint, strict: false };
+    let checked = check(&base, &patches, &options).map_err(|e| CliError::new(format!("labctl lint: {e}")))?;
+    let report = checked.diagnostics();
+    print!("{}", render(report, args.output, &base.name));
+    let summary = summary(report);
+    if fails(report, args.strict) {
         let mut err = CliError::new(format!("labctl lint: {summary}"));
         err.exit_code = Some(1);
         return Err(err);

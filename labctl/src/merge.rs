@@ -10,12 +10,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use talos_config::provenance::{Provenance, annotate};
-use talos_config::{Error, PatchSource, merge_sources};
+use talos_config::{CheckOptions, Checks, Diagnostic, Error, PatchSource, check};
 
 use crate::CliError;
 use crate::atomic::{AtomicWrite, FileMode, WriteStep};
 use crate::input::{go_errno_text, path_error, path_error_text, read_file, read_patches};
-use crate::report::{Format, merge_failure, render, summary};
+use crate::report::{Format, render, summary};
 
 /// Arguments of `labctl merge` (talosctl's `machineconfig patch` flags).
 #[derive(Debug, Args)]
@@ -71,7 +71,12 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     let sources = read_patches(&args.patches)?;
 
     let base = PatchSource::new(args.config.display().to_string(), config);
-    let out = merge_sources(&base, &sources).map_err(|e| failure(e, args.error_format, &base.name))?;
+    let options = CheckOptions { checks: Checks::MergeOnly, ..CheckOptions::default() };
+    let checked = check(&base, &sources, &options).map_err(|e| CliError::new(format!("labctl merge: {e}")))?;
+    let out = match (checked.merged(), checked.merge_error()) {
+        (Some(out), _) => out.to_vec(),
+        (None, error) => return Err(failure(error, checked.diagnostics(), args.error_format, &base.name)),
+    };
 
     if args.diff {
         let old = talos_config::Config::from_bytes(&base.bytes).map_err(|e| CliError::new(e.to_string()))?;
@@ -108,23 +113,22 @@ fn print_provenance(base: &PatchSource, sources: &[PatchSource], merged: &[u8]) 
         .map_err(|e| CliError::new(format!("write /dev/stdout: {}", go_errno_text(&e))))
 }
 
-/// A Talos error in the chosen format: talosctl's text on stderr, or a finding on stdout.
-fn failure(err: Error, format: Format, anchor: &str) -> CliError {
-    if format == Format::Text {
+/// A failed merge in the chosen format: talosctl's text on stderr, or the `talos-merge`
+/// diagnostic on stdout.
+fn failure(err: Option<&Error>, diagnostics: &[Diagnostic], format: Format, anchor: &str) -> CliError {
+    if let (Format::Text, Some(err)) = (format, err) {
         return talos_error(err);
     }
-    let report = merge_failure(err);
-    print!("{}", render(&report, format, anchor));
-    CliError::new(format!("labctl merge: {}", summary(&report)))
+    print!("{}", render(diagnostics, format, anchor));
+    CliError::new(format!("labctl merge: {}", summary(diagnostics)))
 }
 
 /// Talos's error text, plus a `labctl:` hint line naming the input and position when known.
-fn talos_error(err: Error) -> CliError {
+fn talos_error(err: &Error) -> CliError {
     let mut cli = CliError::new(err.to_string());
-    let loc = err.location();
-    if let (Some(input), Some(line)) = (&loc.input, loc.line) {
+    if let (Some(input), Some(line)) = (err.input(), err.line()) {
         let mut note = format!("labctl: in {input} at line {line}");
-        if let Some(column) = loc.column {
+        if let Some(column) = err.column() {
             note.push_str(&format!(", column {column}"));
         }
         cli.notes.push(note);

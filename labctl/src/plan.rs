@@ -8,7 +8,7 @@ use clap::Args;
 use serde_json::json;
 use talos_config::plan::{ApplyPlan, Outcome, plan_apply};
 use talos_config::provenance::Provenance;
-use talos_config::{Config, PatchSource, merge_sources};
+use talos_config::{Config, DocumentId, PatchSource, merge_sources};
 
 use crate::CliError;
 
@@ -37,14 +37,14 @@ pub fn run(args: &PlanArgs) -> Result<(), CliError> {
     let base = PatchSource::new(args.config.display().to_string(), crate::input::read_file(&args.config)?);
     let patches = crate::input::read_patches(&args.patches)?;
     let talos = |e: talos_config::Error| CliError::new(e.to_string());
-    let current = Config::from_bytes(&base.bytes).map_err(|e| talos(e.in_input(&base.name)))?;
+    let current = Config::from_bytes(&base.bytes).map_err(talos)?;
     let new = Config::from_vec(merge_sources(&base, &patches).map_err(talos)?).map_err(talos)?;
     let plan = plan_apply(&current, &new).map_err(|e| {
         CliError::new(format!("labctl plan: {e}: Talos decides only for configs with a v1alpha1 document"))
     })?;
     let trace = Provenance::trace(&base, &patches);
     let sites: Vec<Option<String>> =
-        plan.reboot_fields.iter().map(|p| trace.locate("v1alpha1", p).map(|l| l.site.to_string())).collect();
+        plan.reboot_fields.iter().map(|p| trace.locate(&DocumentId::legacy(), p).map(|l| l.site.to_string())).collect();
     if args.output == "json" {
         println!("{}", serde_json::to_string_pretty(&json_plan(&plan, &sites)).unwrap_or_default());
     } else {

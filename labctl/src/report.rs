@@ -4,9 +4,8 @@
 
 use clap::ValueEnum;
 use serde_json::{Value, json};
-use talos_config::Error;
-use talos_config::lint::{Finding, LintReport, RULES, Severity};
-use talos_config::provenance::Site;
+use talos_config::lint::rules;
+use talos_config::{Diagnostic, Severity, Site};
 
 /// The output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -24,32 +23,20 @@ pub enum Format {
 /// The version of the `--output json` document; raised on any incompatible change.
 const JSON_VERSION: u64 = 1;
 
-/// A merge that failed is one error finding, at the input and position the error names.
-pub fn merge_failure(err: Error) -> LintReport {
-    let loc = err.location();
-    // Without a line, the finding points at the start of the input that failed.
-    let site = loc.input.as_ref().map(|input| talos_config::provenance::Site {
-        input: input.as_str().into(),
-        line: loc.line.unwrap_or(1),
-        column: loc.column.unwrap_or(1),
-    });
-    LintReport {
-        findings: vec![Finding {
-            rule: "talos-merge",
-            severity: Severity::Error,
-            message: err.to_string(),
-            document: None,
-            path: None,
-            site,
-            suggestion: Some("fix the input named here as the message says; nothing else was checked".to_string()),
-        }],
-    }
+/// How many diagnostics have this severity.
+pub fn count(diagnostics: &[Diagnostic], severity: Severity) -> usize {
+    diagnostics.iter().filter(|d| d.severity() == severity).count()
+}
+
+/// Whether the result should fail a CI job: any error, or with `strict` any warning.
+pub fn fails(diagnostics: &[Diagnostic], strict: bool) -> bool {
+    count(diagnostics, Severity::Error) > 0 || (strict && count(diagnostics, Severity::Warning) > 0)
 }
 
 /// The report in `format`. `anchor` is the file (the base config) that SARIF and GitHub results
 /// without a file of their own (an inline patch, standard input) point at, line 1, since
 /// code-scanning uploads refuse results without a location.
-pub fn render(report: &LintReport, format: Format, anchor: &str) -> String {
+pub fn render(report: &[Diagnostic], format: Format, anchor: &str) -> String {
     match format {
         Format::Text => text(report),
         Format::Json => json_text(&json_report(report)),
@@ -59,17 +46,17 @@ pub fn render(report: &LintReport, format: Format, anchor: &str) -> String {
 }
 
 /// Where a CI format puts a finding: its own file position, else the anchor's first line.
-fn file_site(f: &Finding, anchor: &str) -> Option<Site> {
-    match f.site.as_ref().filter(|s| is_file(&s.input)) {
+fn file_site(f: &Diagnostic, anchor: &str) -> Option<Site> {
+    match f.site().filter(|s| is_file(&s.input)) {
         Some(site) => Some(site.clone()),
         None => is_file(anchor).then(|| Site { input: anchor.into(), line: 1, column: 1 }),
     }
 }
 
 /// `1 error, 2 warnings, 0 infos`.
-pub fn summary(report: &LintReport) -> String {
+pub fn summary(report: &[Diagnostic]) -> String {
     let n = |s: Severity, one: &str, many: &str| {
-        let c = report.count(s);
+        let c = count(report, s);
         format!("{c} {}", if c == 1 { one } else { many })
     };
     format!(
@@ -86,37 +73,35 @@ fn json_text(value: &Value) -> String {
     out
 }
 
-fn text(report: &LintReport) -> String {
+fn text(report: &[Diagnostic]) -> String {
     let mut out = String::new();
-    for f in &report.findings {
-        let at = f.site.as_ref().map_or_else(|| "(no position)".to_string(), ToString::to_string);
-        out.push_str(&format!("{at}: {}[{}]: {}\n", f.severity.as_str(), f.rule, f.message));
-        if let Some(path) = &f.path {
-            match f.document.as_deref() {
-                Some("v1alpha1") | None => out.push_str(&format!("  field: {path}\n")),
+    for f in report {
+        out.push_str(&format!("{f}\n"));
+        if let Some(path) = f.field() {
+            match f.document().filter(|d| !d.is_legacy()) {
+                None => out.push_str(&format!("  field: {path}\n")),
                 Some(doc) => out.push_str(&format!("  field: {doc}: {path}\n")),
             }
         }
-        if let Some(s) = &f.suggestion {
+        if let Some(s) = f.fix() {
             out.push_str(&format!("  fix: {s}\n"));
         }
     }
     out
 }
 
-fn json_report(report: &LintReport) -> Value {
+fn json_report(report: &[Diagnostic]) -> Value {
     let findings: Vec<Value> = report
-        .findings
         .iter()
         .map(|f| {
             json!({
-                "rule": f.rule,
-                "severity": f.severity.as_str(),
-                "message": f.message,
-                "document": f.document,
-                "path": f.path.as_ref().map(ToString::to_string),
-                "location": f.site.as_ref().map(|s| json!({"file": &*s.input, "line": s.line, "column": s.column})),
-                "suggestion": f.suggestion,
+                "rule": f.rule(),
+                "severity": f.severity().as_str(),
+                "message": f.message(),
+                "document": f.document().map(ToString::to_string),
+                "path": f.field().map(ToString::to_string),
+                "location": f.site().map(|s| json!({"file": &*s.input, "line": s.line, "column": s.column})),
+                "suggestion": f.fix(),
             })
         })
         .collect();
@@ -124,9 +109,9 @@ fn json_report(report: &LintReport) -> Value {
         "version": JSON_VERSION,
         "tool": {"name": "labctl", "version": env!("CARGO_PKG_VERSION")},
         "summary": {
-            "errors": report.count(Severity::Error),
-            "warnings": report.count(Severity::Warning),
-            "infos": report.count(Severity::Info),
+            "errors": count(report, Severity::Error),
+            "warnings": count(report, Severity::Warning),
+            "infos": count(report, Severity::Info),
         },
         "findings": findings,
     })
@@ -141,9 +126,9 @@ fn sarif_level(s: Severity) -> &'static str {
     }
 }
 
-/// Every rule a finding can carry, in [`RULES`] order, then `talos-merge`.
+/// Every rule a finding can carry, in [`rules`] order, then `talos-merge`.
 fn sarif_rules() -> Vec<Value> {
-    let mut rules: Vec<Value> = RULES
+    let mut rules: Vec<Value> = rules()
         .iter()
         .map(|r| {
             json!({
@@ -165,13 +150,12 @@ fn sarif_rules() -> Vec<Value> {
     rules
 }
 
-fn sarif(report: &LintReport, anchor: &str) -> Value {
+fn sarif(report: &[Diagnostic], anchor: &str) -> Value {
     let rules = sarif_rules();
     let results: Vec<Value> = report
-        .findings
         .iter()
         .map(|f| {
-            let index = rules.iter().position(|r| r["id"] == f.rule).unwrap_or(0);
+            let index = rules.iter().position(|r| r["id"] == f.rule()).unwrap_or(0);
             let mut location = serde_json::Map::new();
             if let Some(site) = file_site(f, anchor) {
                 location.insert(
@@ -182,22 +166,22 @@ fn sarif(report: &LintReport, anchor: &str) -> Value {
                     }),
                 );
             }
-            if let Some(path) = &f.path {
-                let name = match f.document.as_deref() {
-                    Some("v1alpha1") | None => path.to_string(),
+            if let Some(path) = f.field() {
+                let name = match f.document().filter(|d| !d.is_legacy()) {
+                    None => path.to_string(),
                     Some(doc) => format!("{doc}:{path}"),
                 };
                 location.insert("logicalLocations".into(), json!([{"fullyQualifiedName": name, "kind": "member"}]));
             }
             let mut message = where_not_a_file(f);
-            message.push_str(&f.message);
-            if let Some(s) = &f.suggestion {
+            message.push_str(f.message());
+            if let Some(s) = f.fix() {
                 message.push_str(&format!("\nFix: {s}"));
             }
             let mut result = json!({
-                "ruleId": f.rule,
+                "ruleId": f.rule(),
                 "ruleIndex": index,
-                "level": sarif_level(f.severity),
+                "level": sarif_level(f.severity()),
                 "message": {"text": message},
             });
             if !location.is_empty() {
@@ -237,10 +221,10 @@ fn uri(path: &str) -> String {
 }
 
 /// GitHub Actions workflow commands: `::error file=F,line=L,col=C,title=T::message`.
-fn github(report: &LintReport, anchor: &str) -> String {
+fn github(report: &[Diagnostic], anchor: &str) -> String {
     let mut out = String::new();
-    for f in &report.findings {
-        let command = match f.severity {
+    for f in report {
+        let command = match f.severity() {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Info => "notice",
@@ -251,13 +235,13 @@ fn github(report: &LintReport, anchor: &str) -> String {
             props.push(format!("line={}", site.line));
             props.push(format!("col={}", site.column));
         }
-        props.push(format!("title={}", escape_property(f.rule)));
+        props.push(format!("title={}", escape_property(f.rule())));
         let mut message = where_not_a_file(f);
-        message.push_str(&f.message);
-        if let Some(path) = &f.path {
+        message.push_str(f.message());
+        if let Some(path) = f.field() {
             message.push_str(&format!(" (field {path})"));
         }
-        if let Some(s) = &f.suggestion {
+        if let Some(s) = f.fix() {
             message.push_str(&format!("\nFix: {s}"));
         }
         out.push_str(&format!("::{command} {}::{}\n", props.join(","), escape_data(&message)));
@@ -277,8 +261,8 @@ fn escape_property(text: &str) -> String {
 
 /// `inline patch #1:4:7: ` when the finding's input is not a file (its position then goes in
 /// the message, the location being the anchor's).
-fn where_not_a_file(f: &Finding) -> String {
-    f.site.as_ref().filter(|s| !is_file(&s.input)).map(|s| format!("{s}: ")).unwrap_or_default()
+fn where_not_a_file(f: &Diagnostic) -> String {
+    f.site().filter(|s| !is_file(&s.input)).map(|s| format!("{s}: ")).unwrap_or_default()
 }
 
 /// Whether an input name is a file a UI can open (not an inline `-p` patch or standard input).

@@ -7,9 +7,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use clap::Args;
-use talos_config::Config;
-use talos_config::lint::validation_findings_of;
-use talos_config::{Mode, Options, PatchSource};
+use talos_config::{CheckOptions, Checked, Config, Mode, PatchSource, check};
 
 use crate::CliError;
 use crate::report::{Format, render};
@@ -60,22 +58,29 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     if args.output != Format::Text {
         return ci_output(args, mode_arg, bytes);
     }
-    let config = Config::from_vec(bytes).map_err(|e| with_usage(CliError::new(e.to_string())))?;
-    let mode = Mode::parse(mode_arg).map_err(|e| with_usage(CliError::new(e)))?;
-    let report = config.validate(mode, Options { strict: args.strict, installed: false });
-
+    let mode = match mode_arg.parse::<Mode>() {
+        Ok(mode) => mode,
+        // A load error wins over a bad mode, as in talosctl.
+        Err(e) => {
+            let text = Config::from_vec(bytes).err().unwrap_or(e).to_string();
+            return Err(with_usage(CliError::new(text)));
+        }
+    };
+    let checked = checked(args, mode, bytes)?;
+    if let Some(err) = checked.merge_error() {
+        return Err(with_usage(CliError::new(err.to_string())));
+    }
+    let Some(report) = checked.validation() else {
+        return Err(CliError::new("labctl validate: the config was not validated"));
+    };
     let mut stderr = std::io::stderr().lock();
     for warning in &report.warnings {
         let _ = writeln!(stderr, "WARNING: {warning}");
     }
-    if let Some(err) = report.error {
+    if let Some(err) = &report.error {
         let mut cli = with_usage(CliError::new(err.to_string()));
         if args.explain {
-            cli.notes.extend(
-                err.fields()
-                    .into_iter()
-                    .map(|(path, message)| format!("labctl: {}: {message}", path.unwrap_or("(no field)"))),
-            );
+            cli.notes.extend(err.diagnostics().iter().map(explained));
         }
         return Err(cli);
     }
@@ -83,18 +88,34 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The config checked as `talos_config::check` does with no patches: loaded, then validated.
+fn checked(args: &ValidateArgs, mode: Mode, bytes: Vec<u8>) -> Result<Checked, CliError> {
+    let name = if args.config == "-" { "<stdin>".to_string() } else { args.config.clone() };
+    let options = CheckOptions { mode, strict: args.strict, ..CheckOptions::default() };
+    check(&PatchSource::new(name, bytes), &[], &options).map_err(|e| CliError::new(format!("labctl validate: {e}")))
+}
+
+/// `labctl: <field>: <message>` (`Kind/name:<field>` in a new-style document).
+fn explained(d: &talos_config::Diagnostic) -> String {
+    let field = match (d.document().filter(|doc| !doc.is_legacy()), d.field()) {
+        (_, None) => "(no field)".to_string(),
+        (None, Some(field)) => field.to_string(),
+        (Some(doc), Some(field)) => format!("{doc}:{field}"),
+    };
+    format!("labctl: {field}: {}", d.message())
+}
+
 /// `--output json|sarif|github`: Talos's errors and warnings as findings with positions on
 /// stdout; exit 1 when the config is rejected (or does not load).
 fn ci_output(args: &ValidateArgs, mode_arg: &str, bytes: Vec<u8>) -> Result<(), CliError> {
-    let mode = Mode::parse(mode_arg).map_err(CliError::new)?;
-    let name = if args.config == "-" { "<stdin>".to_string() } else { args.config.clone() };
-    let source = PatchSource::new(name, bytes);
-    let options = Options { strict: args.strict, installed: false };
+    let mode = mode_arg.parse::<Mode>().map_err(|e| CliError::new(e.to_string()))?;
     // A config that does not load is one finding too, so that CI sees it in its format.
-    let report = validation_findings_of(&source, mode, options).unwrap_or_else(crate::report::merge_failure);
-    print!("{}", render(&report, args.output, &source.name));
-    if report.fails(false) {
-        let mut err = CliError::new(format!("labctl validate: {}", crate::report::summary(&report)));
+    let checked = checked(args, mode, bytes)?;
+    let report = checked.diagnostics();
+    let anchor = if args.config == "-" { "<stdin>" } else { args.config.as_str() };
+    print!("{}", render(report, args.output, anchor));
+    if crate::report::fails(report, false) {
+        let mut err = CliError::new(format!("labctl validate: {}", crate::report::summary(report)));
         err.exit_code = Some(1);
         return Err(err);
     }

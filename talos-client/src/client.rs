@@ -1153,7 +1153,7 @@ pub const AGENT_MODE_TEXT: &str = "API is not implemented in agent mode";
 /// [`Error::Rejected`] with that code and text.
 fn local_check_mode(node: &str, platform_mode: &str) -> Result<talos_config::Mode> {
     use talos_config::Mode;
-    match Mode::parse(platform_mode) {
+    match platform_mode.parse::<Mode>() {
         Ok(Mode::MetalAgent) => Err(Error::Rejected {
             node: node.to_string(),
             code: Code::Unimplemented,

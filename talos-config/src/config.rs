@@ -48,6 +48,11 @@ pub fn doc_identity(d: &dyn Document) -> String {
 
 /// A machine configuration: the legacy `v1alpha1` document (if any) and the other documents in
 /// order.
+///
+/// With the `serde` feature, a config serializes as the sequence of its documents in
+/// [`Config::encode`] order (each with Talos's key names, `omitempty` applied), and deserializes
+/// from such a sequence (or from one document) through the loading path of
+/// [`Config::from_bytes`], with its checks and error texts.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
     pub(crate) entries: Vec<Entry>,
@@ -115,8 +120,60 @@ impl Config {
     }
 
     /// The first document of kind `T`, typed.
+    ///
+    /// ```
+    /// use talos_config::Config;
+    /// use talos_config::model::network::HostnameConfig;
+    /// let config = Config::from_bytes(b"apiVersion: v1alpha1\nkind: HostnameConfig\nhostname: node-1\n")?;
+    /// assert_eq!(config.get::<HostnameConfig>().map(|h| h.hostname.as_str()), Some("node-1"));
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
     pub fn get<T: crate::document::Kind>(&self) -> Option<&T> {
         self.docs().find_map(|d| d.as_any().downcast_ref::<T>())
+    }
+
+    /// The legacy `v1alpha1` document (`machine`, `cluster`, ...), typed.
+    ///
+    /// ```
+    /// let config = talos_config::Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n")?;
+    /// let machine = config.v1alpha1().and_then(|v1| v1.machine.as_ref());
+    /// assert_eq!(machine.map(|m| m.r#type.as_str()), Some("worker"));
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn v1alpha1(&self) -> Option<&crate::model::v1alpha1::Config> {
+        self.get()
+    }
+
+    /// The value at `path` of `document` as the encoder writes it: a scalar's text, or a
+    /// mapping's or list's YAML. `None` when the document or the path is not there (a value
+    /// Talos omits when empty is not there either).
+    ///
+    /// ```
+    /// use talos_config::{Config, DocumentId, FieldPath};
+    /// let config = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n  kubelet:\n    extraArgs:\n      max-pods: \"150\"\n")?;
+    /// let path = FieldPath::parse("machine.kubelet.extraArgs.max-pods");
+    /// assert_eq!(config.value(&DocumentId::legacy(), &path).as_deref(), Some("150"));
+    /// assert_eq!(config.value(&DocumentId::legacy(), &FieldPath::parse("machine.kubelet.extraArgs")).as_deref(), Some("max-pods: \"150\"\n"));
+    /// assert_eq!(config.value(&DocumentId::legacy(), &FieldPath::parse("machine.network")), None);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn value(&self, document: &crate::DocumentId, path: &crate::FieldPath) -> Option<String> {
+        let doc = self.docs().find(|d| d.id() == *document)?;
+        let tree = doc.encode();
+        let mut node = &tree;
+        for segment in path.segments() {
+            node = match (segment, &node.value) {
+                (crate::Segment::Key(k), NodeValue::Mapping(entries, _)) => {
+                    &entries.iter().find(|(key, _)| key.as_scalar().is_some_and(|s| s.text == *k))?.1
+                }
+                (crate::Segment::Index(i), NodeValue::Sequence(items, _)) => items.get(*i)?,
+                _ => return None,
+            };
+        }
+        Some(match &node.value {
+            NodeValue::Scalar(s) => s.text.clone(),
+            _ => crate::yaml::emit_v4::emit_v4(node),
+        })
     }
 
     /// Encodes the config as Talos's encoder does with comments disabled (what
@@ -152,6 +209,22 @@ impl Config {
             Entry::Doc(d) => Some(d.as_ref()),
             Entry::Delete(_) => None,
         })
+    }
+
+    /// The documents' YAML trees in [`Config::encode`] order, an unmatched delete selector as
+    /// the empty mapping upstream prints for it: what the `serde` feature serializes.
+    #[cfg(feature = "serde")]
+    pub(crate) fn encoded_trees(&self) -> impl Iterator<Item = Node> + '_ {
+        self.encode_order().map(|entry| entry.map_or_else(|| Node::mapping(Vec::new()), |d| d.encode()))
+    }
+
+    /// Loads a config from documents given as YAML trees (the `serde` feature's deserializing)
+    /// the way [`Config::from_bytes`] loads parsed text. The trees carry no positions.
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_trees(roots: Vec<Node>) -> Result<Config, Error> {
+        let roots =
+            roots.into_iter().map(|root| ParsedDocument { root, start: crate::yaml::Mark::default() }).collect();
+        Config::new(entries_from_roots((roots, None), false)?)
     }
 
     fn emit_entry(tree: Option<Node>, out: &mut String) {

@@ -1,116 +1,173 @@
-//! The one error type of the library. Its `Display` is Talos's own text; where the error comes
-//! from one input, the input's name and the line and column are carried beside it.
+//! The one error type of the library: what went wrong ([`ErrorKind`]), Talos's own text, and,
+//! where the error comes from one input, that input's name and the line and column.
 
-/// Where in which input an error was found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Location {
-    /// The input's name as the caller gave it (a file path, `-p` argument, ...), if known.
-    pub input: Option<String>,
-    /// 1-based line, if known.
-    pub line: Option<usize>,
-    /// 1-based column, if known.
-    pub column: Option<usize>,
+use std::fmt;
+use std::sync::Arc;
+
+use crate::Site;
+
+/// What kind of step failed. New kinds may be added: match with a `_` arm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A config could not be decoded: YAML syntax, unknown keys, wrong types, unknown kinds,
+    /// duplicate or conflicting documents, `config not found`.
+    Decode,
+    /// A patch is neither a strategic merge patch nor a JSON6902 patch.
+    PatchLoad,
+    /// A strategic merge step failed (documents of different kinds, container checks).
+    Merge,
+    /// A `$patch: delete` found nothing to delete, or could not delete it.
+    Delete,
+    /// A JSON6902 operation failed.
+    Json6902,
+    /// A value's text is not valid for its type (a duration, a CIDR, a runtime mode, ...).
+    InvalidValue,
+    /// The machine could not give the check what it needs (a thread to run on).
+    Resource,
 }
 
-impl Location {
-    /// A location at a line (and column) of an unnamed input.
-    pub fn at(line: usize, column: usize) -> Location {
-        Location { input: None, line: Some(line), column: Some(column) }
+impl ErrorKind {
+    /// A short lower-case name: `decode`, `patch-load`, `merge`, `delete`, `json6902`,
+    /// `invalid-value`, `resource`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Decode => "decode",
+            ErrorKind::PatchLoad => "patch-load",
+            ErrorKind::Merge => "merge",
+            ErrorKind::Delete => "delete",
+            ErrorKind::Json6902 => "json6902",
+            ErrorKind::InvalidValue => "invalid-value",
+            ErrorKind::Resource => "resource",
+        }
     }
 }
 
 /// Everything that can go wrong loading, patching or encoding a machine configuration.
 ///
-/// `Display` prints exactly what `talosctl` prints for the same failure.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The config could not be decoded (YAML syntax, unknown keys, wrong types, unknown kinds,
-    /// duplicate or conflicting documents, `config not found`).
-    #[error("{message}")]
-    Decode {
-        /// Talos's text.
-        message: String,
-        /// Where, as far as known.
-        location: Location,
-    },
-    /// A patch could not be loaded (neither a strategic patch nor a JSON6902 patch).
-    #[error("{message}")]
-    PatchLoad {
-        /// Talos's text.
-        message: String,
-        /// Where, as far as known.
-        location: Location,
-    },
-    /// A strategic merge step failed (merge, `$patch: delete`, container checks).
-    #[error("{message}")]
-    Merge {
-        /// Talos's text.
-        message: String,
-        /// Where, as far as known.
-        location: Location,
-    },
-    /// A JSON6902 step failed.
-    #[error("{message}")]
-    Json6902 {
-        /// Talos's text.
-        message: String,
-        /// Where, as far as known.
-        location: Location,
-    },
+/// `Display` prints exactly what `talosctl` prints for the same failure; [`Error::site`] says
+/// where, when it is known.
+///
+/// ```
+/// use talos_config::{ErrorKind, PatchSource, merge_sources};
+///
+/// let base = PatchSource::new("worker.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
+/// let bad = PatchSource::new("bad.yaml", "machine:\n  typo: 1\n");
+/// let err = merge_sources(&base, &[bad]).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::PatchLoad);
+/// assert_eq!(err.to_string(), "error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\nmachine:\n    typo: 1\n");
+/// assert_eq!(err.site().map(|s| s.to_string()).as_deref(), Some("bad.yaml:2:3"));
+/// ```
+#[derive(Clone)]
+pub struct Error {
+    kind: ErrorKind,
+    message: String,
+    input: Option<Arc<str>>,
+    line: Option<usize>,
+    column: Option<usize>,
+    source: Option<Arc<dyn std::error::Error + Send + Sync>>,
 }
 
 impl Error {
-    /// Where the error was found, as far as known.
-    pub fn location(&self) -> &Location {
-        match self {
-            Error::Decode { location, .. }
-            | Error::PatchLoad { location, .. }
-            | Error::Merge { location, .. }
-            | Error::Json6902 { location, .. } => location,
-        }
+    /// An error of `kind` with Talos's `message` and no position.
+    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error { kind, message: message.into(), input: None, line: None, column: None, source: None }
     }
 
-    /// Talos's text (same as `Display`).
+    pub(crate) fn decode(message: impl Into<String>, line: Option<usize>, column: Option<usize>) -> Error {
+        Error { line, column, ..Error::new(ErrorKind::Decode, message) }
+    }
+
+    pub(crate) fn merge(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Merge, message)
+    }
+
+    pub(crate) fn invalid_value(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::InvalidValue, message)
+    }
+
+    /// What kind of step failed.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// Talos's text (the same as `Display`).
     pub fn message(&self) -> &str {
-        match self {
-            Error::Decode { message, .. }
-            | Error::PatchLoad { message, .. }
-            | Error::Merge { message, .. }
-            | Error::Json6902 { message, .. } => message,
-        }
+        &self.message
+    }
+
+    /// The name of the input the error is in, as the caller gave it, when known.
+    pub fn input(&self) -> Option<&str> {
+        self.input.as_deref()
+    }
+
+    /// The 1-based line in [`input`](Error::input), when known.
+    pub fn line(&self) -> Option<usize> {
+        self.line
+    }
+
+    /// The 1-based column in [`input`](Error::input), when known.
+    pub fn column(&self) -> Option<usize> {
+        self.column
+    }
+
+    /// The input, line and column, when all of the input and line are known (a missing column
+    /// reads as column 1).
+    pub fn site(&self) -> Option<Site> {
+        let (input, line) = (self.input.clone()?, self.line?);
+        Some(Site { input, line, column: self.column.unwrap_or(1) })
     }
 
     /// The same error, attributed to the named input.
-    pub fn in_input(mut self, name: &str) -> Error {
-        match &mut self {
-            Error::Decode { location, .. }
-            | Error::PatchLoad { location, .. }
-            | Error::Merge { location, .. }
-            | Error::Json6902 { location, .. } => location.input = Some(name.to_string()),
-        }
+    pub(crate) fn in_input(mut self, name: &str) -> Error {
+        self.input = Some(name.into());
+        self
+    }
+
+    /// The same error with another kind (a decode error of a patch is a patch-load error).
+    pub(crate) fn with_kind(mut self, kind: ErrorKind) -> Error {
+        self.kind = kind;
         self
     }
 
     /// The same error without a line and column (they belonged to a text no input holds).
     pub(crate) fn without_position(mut self) -> Error {
-        match &mut self {
-            Error::Decode { location, .. }
-            | Error::PatchLoad { location, .. }
-            | Error::Merge { location, .. }
-            | Error::Json6902 { location, .. } => {
-                location.line = None;
-                location.column = None;
-            }
-        }
+        self.line = None;
+        self.column = None;
         self
     }
+}
 
-    pub(crate) fn decode(message: impl Into<String>, line: Option<usize>, column: Option<usize>) -> Error {
-        Error::Decode { message: message.into(), location: Location { input: None, line, column } }
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
     }
+}
 
-    pub(crate) fn merge(message: impl Into<String>) -> Error {
-        Error::Merge { message: message.into(), location: Location::default() }
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.kind)
+            .field("message", &self.message)
+            .field("input", &self.input)
+            .field("line", &self.line)
+            .field("column", &self.column)
+            .finish()
+    }
+}
+
+impl PartialEq for Error {
+    /// Errors are equal when kind, text and position are; the cause is not compared.
+    fn eq(&self, other: &Error) -> bool {
+        (self.kind, &self.message, &self.input, self.line, self.column)
+            == (other.kind, &other.message, &other.input, other.line, other.column)
+    }
+}
+
+impl Eq for Error {}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|e| e as &(dyn std::error::Error + 'static))
     }
 }

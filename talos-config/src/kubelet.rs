@@ -13,14 +13,14 @@
 
 /// Talos v1.13.9's default Kubernetes version (`constants.DefaultKubernetesVersion`), the kubelet
 /// it runs when `machine.kubelet.image` is empty.
-pub const DEFAULT_KUBERNETES_VERSION: &str = "1.36.3";
+pub(crate) const DEFAULT_KUBERNETES_VERSION: &str = "1.36.3";
 
 /// The kubelet minor version the flag table describes.
-pub const FLAGS_VERSION: (u64, u64) = (1, 36);
+pub(crate) const FLAGS_VERSION: (u64, u64) = (1, 36);
 
 /// The extraArgs keys Talos refuses (`extra arg "<key>" is not allowed`): the config is
 /// accepted, but the kubelet keeps its previous arguments (§2.4).
-pub const DENY_LIST: [&str; 6] =
+pub(crate) const DENY_LIST: [&str; 6] =
     ["bootstrap-kubeconfig", "kubeconfig", "container-runtime", "container-runtime-endpoint", "config", "cert-dir"];
 
 /// Why a kubelet flag is deprecated: each class prints its own warning (§3.3).
@@ -60,7 +60,7 @@ impl Deprecation {
 
 /// The 150 long flag names kubelet v1.36.3 accepts on Linux, sorted, with their deprecation
 /// (§3.2). `tls-curve-preferences` is new in 1.36 and taken from the release notes.
-pub const FLAGS: &[(&str, Option<Deprecation>)] = &[
+pub(crate) const FLAGS: &[(&str, Option<Deprecation>)] = &[
     ("address", Some(Deprecation::ConfigFile)),
     ("allowed-unsafe-sysctls", Some(Deprecation::ConfigFile)),
     ("anonymous-auth", Some(Deprecation::ConfigFile)),
@@ -214,7 +214,7 @@ pub const FLAGS: &[(&str, Option<Deprecation>)] = &[
 ];
 
 /// Flags earlier kubelets had, unknown to v1.36, with the version that removed them (§3.5).
-pub const REMOVED_FLAGS: &[(&str, &str)] = &[
+pub(crate) const REMOVED_FLAGS: &[(&str, &str)] = &[
     ("pod-infra-container-image", "1.35"),
     ("azure-container-registry-config", "1.30"),
     ("register-schedulable", "1.34"),
@@ -245,7 +245,7 @@ pub const REMOVED_FLAGS: &[(&str, &str)] = &[
 
 /// The top-level fields of the kubelet's config file (`KubeletConfiguration` v1beta1 at
 /// v0.36.3, §3.6), set in Talos through `machine.kubelet.extraConfig`.
-pub const CONFIG_FIELDS: &[&str] = &[
+pub(crate) const CONFIG_FIELDS: &[&str] = &[
     "address",
     "allowedUnsafeSysctls",
     "authentication",
@@ -375,7 +375,7 @@ pub const CONFIG_FIELDS: &[&str] = &[
 
 /// The `extraConfig` fields Talos refuses (`field "<f>" can't be overridden`, §3.6;
 /// `kubelet.ProtectedConfigurationFields`, in Talos's order).
-pub const PROTECTED_CONFIG_FIELDS: &[&str] = &[
+pub(crate) const PROTECTED_CONFIG_FIELDS: &[&str] = &[
     "apiVersion",
     "authentication",
     "authorization",
@@ -525,7 +525,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// assert_eq!(kubelet_version("ghcr.io/siderolabs/kubelet:v1.35.2@sha256:0123"), Some((1, 35, 2)));
 /// assert_eq!(kubelet_version("registry:5000/kubelet"), None);
 /// ```
-pub fn kubelet_version(image: &str) -> Option<(u64, u64, u64)> {
+pub(crate) fn kubelet_version(image: &str) -> Option<(u64, u64, u64)> {
     let text = if image.is_empty() { DEFAULT_KUBERNETES_VERSION } else { image_tag(image)? };
     let text = text.strip_prefix('v').unwrap_or(text);
     let core = text.split(['-', '+']).next().unwrap_or(text);

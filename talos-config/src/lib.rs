@@ -1,38 +1,49 @@
-//! Talos Linux v1.13 machine configuration, offline: load configs and patches, apply strategic
-//! merge and JSON6902 patches, and encode the result **byte for byte** as
-//! `talosctl machineconfig patch` (Talos v1.13.9) does, with the same error texts.
+//! Talos Linux v1.13 machine configuration, offline: merge a base config and patches, validate
+//! and lint the result, and encode it **byte for byte** as `talosctl machineconfig patch`
+//! (Talos v1.13.9) does, with the same error texts.
+//!
+//! The CI job, in one call: [`check`] merges, validates like `talosctl validate` and, when
+//! asked, runs the lint rules; every problem is a [`Diagnostic`] at the input line that caused it.
 //!
 //! ```
-//! use talos_config::{PatchSource, apply_patches, load_patches};
+//! use talos_config::{CheckOptions, PatchSource, check};
 //!
-//! let base = b"version: v1alpha1\nmachine:\n  type: worker\n";
-//! let patches = load_patches([PatchSource::new("labels.yaml", "machine:\n  nodeLabels:\n    pool: blue\n")])?;
-//! let merged = apply_patches(base, &patches)?;
+//! let base = PatchSource::new("worker.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
+//! let patch = PatchSource::new("labels.yaml", "machine:\n  nodeLabels:\n    pool: blue\n");
+//! let checked = check(&base, &[patch], &CheckOptions::default())?;
 //! assert_eq!(
-//!     String::from_utf8_lossy(&merged),
+//!     String::from_utf8_lossy(checked.merged().unwrap()),
 //!     "version: v1alpha1\nmachine:\n    type: worker\n    token: \"\"\n    certSANs: []\n    nodeLabels:\n        pool: blue\ncluster: null\n"
 //! );
+//! for diagnostic in checked.diagnostics() {
+//!     println!("{diagnostic}"); // worker.yaml:3:3: error[talos-validation]: ...
+//! }
 //! # Ok::<(), talos_config::Error>(())
 //! ```
 //!
-//! What a user needs is at the crate root: [`Config`] (load, encode, [`Config::validate`]),
-//! the patch pipeline ([`load_patches`], [`apply_patches`], [`PatchSource`], [`Patch`]), validation
-//! ([`Mode`], [`Options`], [`Report`], [`ValidationError`], [`Issue`]) and errors ([`Error`],
-//! [`Location`]). The public modules:
+//! At the crate root:
+//! - the front door: [`check`], [`CheckOptions`], [`Checks`], [`Checked`];
+//! - what it reports: [`Diagnostic`], [`Severity`], and where: [`DocumentId`], [`FieldPath`]
+//!   (with [`Segment`]), [`Site`];
+//! - the config: [`Config`] (load, encode, read typed documents through [`Config::get`] or
+//!   [`Config::v1alpha1`], [`Config::validate`] with [`Mode`] and [`Options`] into a
+//!   [`Report`] and [`ValidationError`]), and what every document answers ([`Document`],
+//!   [`Kind`]);
+//! - the patch pipeline: [`PatchSource`], [`Patch`], [`load_patches`], [`apply_patches`],
+//!   [`merge_sources`];
+//! - errors: [`Error`] with its [`ErrorKind`].
 //!
-//! - [`model`]: the typed model of every document kind Talos v1.13.9 registers, read through
-//!   [`Config::get`] and [`Config::docs`];
-//! - [`node`]: what a node answers to `ApplyConfiguration` ([`node::check_apply`]);
-//! - [`labels`]: Kubernetes label, annotation and taint checks with Talos's texts;
-//! - [`net`]: CIDR prefixes parsed as Go's `netip` does, and overlap tests;
-//! - [`subnets`]: pod/service subnets against host ranges (a check Talos never makes);
-//! - [`lint`]: what Talos accepts and the node then breaks on (unknown kubelet flags, refused
-//!   extraArgs, NodeRestriction labels, user files, ...), each finding at the patch line that
-//!   caused it;
+//! The modules:
+//! - [`model`]: the typed model of every document kind Talos v1.13.9 registers (with the
+//!   `serde` feature, every type is `Serialize` and `Deserialize` with Talos's key names);
+//! - [`lint`]: the rules behind [`Checks::Lint`], documented;
 //! - [`provenance`]: which input (and line) set each value of a merged config;
-//! - [`kubelet`]: the flags kubelet v1.36 accepts, as Talos starts it;
 //! - [`plan`]: whether a node applies a new config live or reboots (`--mode auto`), and why;
-//! - [`diff`]: Talos's config diff (the dry run's `Config diff`).
+//! - [`diff`]: Talos's config diff, two configs compared with secrets redacted, and the patch
+//!   between them;
+//! - [`node`]: what a node answers to `ApplyConfiguration`;
+//! - [`net`], [`kubelet`]: CIDR prefixes parsed as Go does, and the kubelet flags Talos starts
+//!   kubelet v1.36 with.
 //!
 //! The YAML layer is the crate `talos-yaml` and Go's quoting the crate `talos-go`;
 //! `talos-client` and `talos-sim` use them too. Inside, the engine is layered: `value` (per-type
@@ -49,33 +60,48 @@ extern crate self as talos_config;
 use talos_go as gofmt;
 use talos_yaml as yaml;
 
+mod check;
 mod config;
 mod delete;
+mod diagnostic;
 pub mod diff;
 mod document;
 mod error;
 mod go;
 mod json6902;
 pub mod kubelet;
+// Label checks are the validation's; the crate's tests reach them directly.
+#[cfg(feature = "testing")]
 pub mod labels;
+#[cfg(not(feature = "testing"))]
+mod labels;
 pub mod lint;
 pub mod model;
 pub mod net;
 mod patch;
+mod path;
 pub mod plan;
 pub mod provenance;
+#[cfg(feature = "serde")]
+mod serde_impl;
+mod site;
 pub mod subnets;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod validate;
 mod value;
 
+pub use check::{CheckOptions, Checked, Checks, check};
 pub use config::Config;
+pub use diagnostic::{Diagnostic, Severity};
+pub use document::DocumentId;
 pub use document::{Document, Kind};
-pub use error::{Error, Location};
-pub use patch::{Patch, PatchArg, PatchSource, apply_patches, apply_patches_to_config, load_patches, merge_sources};
+pub use error::{Error, ErrorKind};
+pub use patch::{Patch, PatchSource, apply_patches, load_patches, merge_sources};
+pub use path::{FieldPath, Segment};
+pub use site::Site;
 pub use validate::node;
-pub use validate::{Issue, Mode, Options, Report, ValidationError};
+pub use validate::{Mode, Options, Report, ValidationError};
 
 /// The crate README's example, compiled and run as a doctest.
 #[cfg(doctest)]

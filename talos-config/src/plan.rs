@@ -25,7 +25,7 @@
 use talos_yaml::Node;
 
 use crate::Config;
-use crate::document::Document;
+use crate::document::Hooks;
 use crate::model::v1alpha1::Config as V1;
 use crate::provenance::FieldPath;
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use talos_go::quote;
 
-use talos_config::kubelet::{DENY_LIST, Flag, check_flag};
+use talos_config::kubelet::{Flag, check_flag};
 
 /// The kubelet argv (without the binary) Talos renders for a node: Talos's own flags, overwritten
 /// by extraArgs, sorted by key, one `--key=value` per value. `Err` carries Talos's deny-list
@@ -21,7 +21,7 @@ pub fn argv(extra_args: &BTreeMap<String, Vec<String>>, hostname: &str, node_ip:
     args.insert("kubeconfig".into(), vec!["/etc/kubernetes/kubeconfig-kubelet".into()]);
     args.insert("node-ip".into(), vec![node_ip.into()]);
     for (k, vs) in extra_args {
-        if DENY_LIST.contains(&k.as_str()) {
+        if check_flag(k) == Flag::Denied {
             return Err(format!("error merging arguments: extra arg {} is not allowed", quote(k)));
         }
         args.insert(k.clone(), vs.clone());

@@ -139,7 +139,7 @@ pub fn unified(old: &str, new: &str) -> String {
 // Comparing two configs, secrets redacted
 
 /// What replaces a secret's value in [`compare`]'s output.
-pub const REDACTED: &str = "REDACTED";
+pub(crate) const REDACTED: &str = "REDACTED";
 
 /// The fields Talos's `RedactSecrets` replaces (v1alpha1 `Config.Redact` and every
 /// `SecretDocument`, docs/explain.md), per document kind; `*` is any map key, `[]` any item.

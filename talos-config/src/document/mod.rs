@@ -3,13 +3,18 @@
 
 use std::fmt::Debug;
 
+mod id;
 pub mod validation;
+
+pub use id::DocumentId;
 
 use crate::value::{DecodeCx, DeletePath, Value};
 use crate::yaml::Node;
 use validation::{Context, Findings, Issue, Validate};
 
-/// A document kind: a typed document with Talos's registration facts (`kind:`, whether it is named).
+/// A document kind of the model: a typed document with Talos's registration
+/// facts (`kind:`, whether it is named), read with `Config::get`. Sealed:
+/// the kinds are the model's.
 pub trait Kind: Value + Validate + Send + Sync + 'static {
     /// The `kind:` value (`"v1alpha1"` for the legacy document, which has no `kind:` key).
     const KIND: &'static str;
@@ -47,14 +52,38 @@ macro_rules! unnamed_kind {
 
 pub(crate) use {named_kind, unnamed_kind};
 
-/// Object-safe view of any document.
-pub trait Document: Debug + Send + Sync {
+/// Any loaded document, as `Config::docs` yields it: its kind, name,
+/// identity and text. Sealed: the document kinds are the model's.
+///
+/// ```
+/// use talos_config::Config;
+/// let config = Config::from_bytes(b"apiVersion: v1alpha1\nkind: HostnameConfig\nhostname: node-1\n")?;
+/// let doc = config.docs().next().unwrap();
+/// assert_eq!((doc.kind(), doc.id().to_string()), ("HostnameConfig", "HostnameConfig".to_string()));
+/// assert_eq!(doc.to_yaml(), "apiVersion: v1alpha1\nkind: HostnameConfig\nhostname: node-1\n");
+/// # Ok::<(), talos_config::Error>(())
+/// ```
+pub trait Document: Hooks + Debug + Send + Sync {
     /// `kind:` (`"v1alpha1"` for the legacy document).
     fn kind(&self) -> &'static str;
-    /// Whether the kind is named.
-    fn named(&self) -> bool;
     /// The name (`""` for unnamed kinds).
     fn name(&self) -> &str;
+    /// The document's identity.
+    fn id(&self) -> DocumentId {
+        DocumentId::of(self.as_dyn())
+    }
+    /// The document alone as Talos's encoder writes it.
+    fn to_yaml(&self) -> String {
+        crate::yaml::emit_v4::emit_v4(&self.encode())
+    }
+}
+
+/// What the engine asks of every document, out of users' reach (the sealed half of
+/// [`Document`]).
+#[doc(hidden)]
+pub trait Hooks {
+    /// Whether the kind is named.
+    fn named(&self) -> bool;
     /// The Talos encoder's node tree for the document.
     fn encode(&self) -> Node;
     /// A deep copy.
@@ -65,6 +94,8 @@ pub trait Document: Debug + Send + Sync {
     fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String>;
     /// Downcasting support.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// The document as a trait object.
+    fn as_dyn(&self) -> &dyn Document;
     /// The document's own validation.
     fn validate(&self, cx: &Context<'_>) -> Findings;
     /// Its conflicts with the v1alpha1 document.
@@ -76,12 +107,14 @@ impl<T: Kind> Document for T {
         T::KIND
     }
 
-    fn named(&self) -> bool {
-        T::NAMED
-    }
-
     fn name(&self) -> &str {
         Kind::name(self)
+    }
+}
+
+impl<T: Kind> Hooks for T {
+    fn named(&self) -> bool {
+        T::NAMED
     }
 
     fn encode(&self) -> Node {
@@ -104,6 +137,10 @@ impl<T: Kind> Document for T {
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_dyn(&self) -> &dyn Document {
         self
     }
 

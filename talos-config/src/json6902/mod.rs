@@ -2,6 +2,9 @@
 //! evanphx/json-patch v5.9.11 (root package) semantics and error texts, with the ghodss/yaml
 //! (yaml.v2) conversions around it (docs/merge.md §1.2 steps 2–3, §3).
 
+// Some helpers are reached only by the crate's tests (`testing`).
+#![cfg_attr(not(feature = "testing"), allow(dead_code))]
+
 mod apply;
 mod convert;
 mod json;

@@ -1,14 +1,13 @@
 //! What every rule reads, and the shape of a finding before its position is looked up.
 
-use super::{Finding, LintOptions, Severity};
-use crate::Config;
+use super::{Finding, LintOptions};
 use crate::model::v1alpha1;
-use crate::provenance::FieldPath;
+use crate::{Config, DocumentId, FieldPath, Severity};
 
 /// What every rule may read.
 pub(super) struct Cx<'a> {
     pub(super) config: &'a Config,
-    pub(super) options: &'a LintOptions,
+    pub(super) options: &'a LintOptions<'a>,
     /// The patches as given (the secret rule reads their own text).
     pub(super) patches: &'a [crate::PatchSource],
 }
@@ -21,15 +20,7 @@ impl Cx<'_> {
 
 /// A finding about a field of the legacy document; its position is looked up later.
 pub(super) fn finding(rule: &'static str, severity: Severity, message: String, path: FieldPath) -> Finding {
-    Finding {
-        rule,
-        severity,
-        message,
-        document: Some("v1alpha1".to_string()),
-        path: Some(path),
-        site: None,
-        suggestion: None,
-    }
+    Finding { rule, severity, message, document: DocumentId::legacy(), path: Some(path), site: None, suggestion: None }
 }
 
 /// A path written as validation writes it.

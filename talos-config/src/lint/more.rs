@@ -1,12 +1,13 @@
 //! The rules about what Talos v1.13.9 does with a value at runtime (each rule's `why` in
-//! [`RULES`](super::RULES) says it): control-plane extraArgs deny-lists, node labels under NodeRestriction, user
+//! [`rules`](super::rules) says it): control-plane extraArgs deny-lists, node labels under NodeRestriction, user
 //! files, certificate SANs, and v1alpha1 settings a new-style document overrides.
 
+use super::Finding;
 use super::cx::{Cx, finding, path};
-use super::{Finding, Severity};
+use crate::FieldPath;
+use crate::Severity;
 use crate::gofmt::quote;
 use crate::model::v1alpha1::Args;
-use crate::provenance::FieldPath;
 
 // ---------------------------------------------------------------------------------------------
 // extra-args-denied

@@ -2,17 +2,17 @@
 //! subnets, and secrets in patches (which also reads where each value came from).
 
 use super::cx::{Cx, finding, path};
-use super::{Finding, Rule, Severity};
+use super::{Finding, Rule};
 use crate::diff::is_secret;
 use crate::kubelet::{self, Flag, Suggestion};
 use crate::net::{Prefix, overlaps, parse_prefix};
-use crate::provenance::{FieldPath, Segment, Site};
+use crate::{DocumentId, FieldPath, Segment, Severity, Site};
 use talos_yaml::node::deep;
 use talos_yaml::parse::parse_documents;
 use talos_yaml::{Mark, Node, NodeValue};
 
 /// Every rule, in the order findings are reported.
-pub const RULES: &[Rule] = &[
+pub(crate) const RULES: &[Rule] = &[
     Rule {
         id: "talos-validation",
         severity: Severity::Error,
@@ -260,7 +260,7 @@ struct Named {
 }
 
 pub(super) fn subnet_overlap(cx: &Cx<'_>, out: &mut Vec<Finding>) {
-    let Ok(found) = crate::subnets::subnets_overlap_host(cx.config, &cx.options.host_ranges) else {
+    let Ok(found) = crate::subnets::subnets_overlap_host(cx.config, cx.options.host_ranges) else {
         return;
     };
     let cluster: Vec<Named> =
@@ -354,10 +354,8 @@ pub(super) fn secrets_in_patches(cx: &Cx<'_>, out: &mut Vec<Finding>) {
         let Ok(docs) = parse_documents(&patch.bytes) else { continue };
         for root in docs.iter().filter(|r| r.as_mapping().is_some()) {
             let kind = root.get("kind").and_then(Node::as_scalar).map_or("v1alpha1", |s| s.text.as_str());
-            let document = match root.get("name").and_then(Node::as_scalar) {
-                Some(name) if kind != "v1alpha1" => format!("{kind}/{}", name.text),
-                _ => kind.to_string(),
-            };
+            let name = root.get("name").and_then(Node::as_scalar).map(|s| s.text.as_str());
+            let document = DocumentId::new(kind, name.filter(|_| kind != "v1alpha1"));
             let mut found = Vec::new();
             scan(root, kind, &mut Vec::new(), root.mark, &mut found);
             for (path, mark, pem) in found {
@@ -369,7 +367,7 @@ pub(super) fn secrets_in_patches(cx: &Cx<'_>, out: &mut Vec<Finding>) {
                     format!("the patch {} sets `{path}`, {what}: patches are kept in git", patch.name),
                     path,
                 );
-                f.document = Some(document.clone());
+                f.document = document.clone();
                 f.site = Some(site);
                 f.suggestion =
                     Some("keep secrets in the generated base config or a secret store, not in a patch".to_string());

@@ -4,99 +4,85 @@
 
 mod strategic;
 
-pub use strategic::strategic_merge;
+pub(crate) use strategic::strategic_merge;
 
 use std::borrow::Cow;
 
 use crate::config::{Config, Entry, load_entries};
-use crate::error::{Error, Location};
+use crate::error::{Error, ErrorKind};
 use crate::json6902::{JsonPatch, YamlListError, apply_json6902};
 
 /// A loaded strategic merge patch: its documents and delete selectors in upstream
 /// `Documents()` order.
 #[derive(Clone, Debug)]
-pub struct StrategicPatch {
+pub(crate) struct StrategicPatch {
     pub(crate) entries: Vec<Entry>,
 }
 
-/// One patch, as `configpatcher.LoadPatch` classifies it.
+/// One loaded patch: a strategic merge patch (machine config documents, possibly with
+/// `$patch: delete`) or an RFC 6902 JSON patch, as `configpatcher.LoadPatch` classifies it.
 #[derive(Clone, Debug)]
-pub enum Patch {
-    /// A strategic merge patch (machine config documents, possibly with `$patch: delete`).
+pub struct Patch(pub(crate) Loaded);
+
+/// What a [`Patch`] holds.
+#[derive(Clone, Debug)]
+pub(crate) enum Loaded {
     Strategic(StrategicPatch),
-    /// An RFC 6902 JSON patch.
     Json6902(JsonPatch),
 }
 
 impl Patch {
     /// Classifies and loads one patch text (upstream `LoadPatch`): a config with `$patch: delete`
     /// support first, then a JSON array of operations, then a YAML list of operations.
+    ///
+    /// ```
+    /// use talos_config::Patch;
+    /// assert!(Patch::load(b"[{\"op\": \"remove\", \"path\": \"/machine/network\"}]")?.is_json6902());
+    /// assert!(!Patch::load(b"machine:\n  nodeLabels:\n    a: b\n")?.is_json6902());
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
     pub fn load(bytes: &[u8]) -> Result<Patch, Error> {
         let strategic_err = match load_entries(bytes, true) {
             Ok(entries) => {
                 let config = Config::new(entries)?;
-                return Ok(Patch::Strategic(StrategicPatch { entries: config.documents() }));
+                return Ok(Patch(Loaded::Strategic(StrategicPatch { entries: config.documents() })));
             }
             Err(e) => e,
         };
         let json_err = match JsonPatch::from_json(bytes) {
-            Ok(p) => return Ok(Patch::Json6902(p)),
+            Ok(p) => return Ok(Patch(Loaded::Json6902(p))),
             Err(e) => e,
         };
         match JsonPatch::decode_yaml_list(bytes) {
-            Ok(p) => Ok(Patch::Json6902(p)),
+            Ok(p) => Ok(Patch(Loaded::Json6902(p))),
             // The list decoded but a value has no JSON form: upstream returns that error.
-            Err(YamlListError::Marshal(message)) => Err(Error::PatchLoad { message, location: Location::default() }),
-            Err(_) if trim_go_space(bytes).starts_with(b"[") => {
-                Err(Error::PatchLoad { message: json_err, location: Location::default() })
-            }
-            Err(_) => Err(match strategic_err {
-                Error::Decode { message, location } => Error::PatchLoad { message, location },
-                other => other,
+            Err(YamlListError::Marshal(message)) => Err(Error::new(ErrorKind::PatchLoad, message)),
+            Err(_) if trim_go_space(bytes).starts_with(b"[") => Err(Error::new(ErrorKind::PatchLoad, json_err)),
+            Err(_) => Err(match strategic_err.kind() {
+                ErrorKind::Decode => strategic_err.with_kind(ErrorKind::PatchLoad),
+                _ => strategic_err,
             }),
         }
     }
 
     /// True for a JSON6902 patch.
     pub fn is_json6902(&self) -> bool {
-        matches!(self, Patch::Json6902(_))
+        matches!(self.0, Loaded::Json6902(_))
+    }
+
+    /// The number of JSON6902 operations (0 for a strategic patch).
+    #[cfg_attr(not(feature = "testing"), allow(dead_code))]
+    pub(crate) fn json6902_len(&self) -> usize {
+        match &self.0 {
+            Loaded::Json6902(p) => p.len(),
+            Loaded::Strategic(_) => 0,
+        }
     }
 }
 
 fn trim_go_space(b: &[u8]) -> &[u8] {
     let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
     &b[start..]
-}
-
-/// A patch argument as `talosctl` reads `-p`: `@file`, a bare file name, or inline text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PatchArg {
-    /// Read the patch from this file.
-    File(String),
-    /// The argument is the patch text.
-    Inline(String),
-}
-
-impl PatchArg {
-    /// talosctl's rule: `@path` is a file; text with neither a space nor a newline that does not
-    /// start with `[` or `{` is a file name too; anything else is the patch itself.
-    ///
-    /// ```
-    /// use talos_config::PatchArg;
-    /// assert_eq!(PatchArg::classify("@p.yaml"), PatchArg::File("p.yaml".into()));
-    /// assert_eq!(PatchArg::classify("p.yaml"), PatchArg::File("p.yaml".into()));
-    /// assert_eq!(PatchArg::classify("machine: {}"), PatchArg::Inline("machine: {}".into()));
-    /// assert_eq!(PatchArg::classify("[]"), PatchArg::Inline("[]".into()));
-    /// ```
-    pub fn classify(arg: &str) -> PatchArg {
-        if let Some(path) = arg.strip_prefix('@') {
-            return PatchArg::File(path.to_string());
-        }
-        if !arg.contains('\n') && !arg.contains(' ') && !arg.starts_with('[') && !arg.starts_with('{') {
-            return PatchArg::File(arg.to_string());
-        }
-        PatchArg::Inline(arg.to_string())
-    }
 }
 
 /// A patch text with a name for error messages (a file path or the `-p` argument).
@@ -122,7 +108,7 @@ pub fn load_patches<I: IntoIterator<Item = PatchSource>>(sources: I) -> Result<V
     for source in sources {
         let patch = Patch::load(&source.bytes).map_err(|e| e.in_input(&source.name))?;
         match (out.last_mut(), patch) {
-            (Some(Patch::Json6902(prev)), Patch::Json6902(next)) => prev.append(next),
+            (Some(Patch(Loaded::Json6902(prev))), Patch(Loaded::Json6902(next))) => prev.append(next),
             (_, patch) => out.push(patch),
         }
     }
@@ -140,7 +126,7 @@ pub fn load_patches<I: IntoIterator<Item = PatchSource>>(sources: I) -> Result<V
 /// let ok = PatchSource::new("ok.yaml", "machine:\n  nodeLabels:\n    a: b\n");
 /// let bad = PatchSource::new("bad.yaml", "machine:\n  kubelet:\n    extraArgs:\n      x:\n        $patch: delete\n");
 /// let err = merge_sources(&base, &[ok, bad]).unwrap_err();
-/// assert_eq!(err.location().input.as_deref(), Some("bad.yaml"));
+/// assert_eq!(err.input(), Some("bad.yaml"));
 /// ```
 pub fn merge_sources(base: &PatchSource, patches: &[PatchSource]) -> Result<Vec<u8>, Error> {
     let loaded = load_patches(patches.iter().cloned())?;
@@ -149,10 +135,10 @@ pub fn merge_sources(base: &PatchSource, patches: &[PatchSource]) -> Result<Vec<
 
 /// Names the input of an apply error that names none.
 fn attribute(err: Error, base: &PatchSource, patches: &[PatchSource], loaded: &[Patch]) -> Error {
-    if err.location().input.is_some() {
+    if err.input().is_some() {
         return err;
     }
-    let decode = matches!(err, Error::Decode { .. });
+    let decode = err.kind() == ErrorKind::Decode;
     if decode && Config::from_bytes(&base.bytes).is_err() {
         // The base is wrong. Its lines are the error's lines unless a JSON6902 step re-encoded it.
         let reencoded = loaded.first().is_some_and(Patch::is_json6902);
@@ -214,22 +200,23 @@ pub fn apply_patches(config: &[u8], patches: &[Patch]) -> Result<Vec<u8>, Error>
 }
 
 /// Applies patches to a loaded config (upstream `Apply(WithConfig(..))`); returns the bytes.
+#[cfg_attr(not(feature = "testing"), allow(dead_code))]
 pub fn apply_patches_to_config(config: Config, patches: &[Patch]) -> Result<Vec<u8>, Error> {
     Ok(apply(State::Config(config), patches)?.into_bytes())
 }
 
 fn apply<'a>(mut state: State<'a>, patches: &[Patch]) -> Result<State<'a>, Error> {
     for patch in patches {
-        state = match patch {
-            Patch::Json6902(p) => {
+        state = match &patch.0 {
+            Loaded::Json6902(p) => {
                 let out = match &state {
                     State::Bytes(bytes) => apply_json6902(bytes, p),
                     State::Config(c) => apply_json6902(c.encode().as_bytes(), p),
                 };
-                let out = out.map_err(|message| Error::Json6902 { message, location: Location::default() })?;
+                let out = out.map_err(|message| Error::new(ErrorKind::Json6902, message))?;
                 State::Bytes(Cow::Owned(out.into_bytes()))
             }
-            Patch::Strategic(p) => State::Config(strategic_merge(state.into_config()?, p)?),
+            Loaded::Strategic(p) => State::Config(strategic_merge(state.into_config()?, p)?),
         };
     }
     Ok(state)

@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::StrategicPatch;
 use crate::config::{Config, Entry};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 
 /// The config's entries during a merge, indexed by identity.
 ///
@@ -70,7 +70,7 @@ impl Slots {
 }
 
 /// Applies a strategic patch to a config (the config is not changed on error).
-pub fn strategic_merge(config: Config, patch: &StrategicPatch) -> Result<Config, Error> {
+pub(crate) fn strategic_merge(config: Config, patch: &StrategicPatch) -> Result<Config, Error> {
     let mut left = Slots::new(config.into_documents());
     for right in &patch.entries {
         let id = right.identity();
@@ -79,10 +79,10 @@ pub fn strategic_merge(config: Config, patch: &StrategicPatch) -> Result<Config,
                 && let Some(name) = &sel.name
             {
                 // Upstream crashes encoding such a selector; we refuse instead.
-                return Err(Error::merge(format!(
-                    "named patch delete: document {}/{}/{name} does not exist",
-                    sel.api_version, sel.kind
-                )));
+                return Err(Error::new(
+                    ErrorKind::Delete,
+                    format!("named patch delete: document {}/{}/{name} does not exist", sel.api_version, sel.kind),
+                ));
             }
             left.push(right.clone());
             continue;
@@ -93,7 +93,7 @@ pub fn strategic_merge(config: Config, patch: &StrategicPatch) -> Result<Config,
         };
         match (entry, right) {
             (Entry::Doc(doc), Entry::Delete(sel)) => {
-                if sel.apply_to(doc.as_mut()).map_err(Error::merge)? {
+                if sel.apply_to(doc.as_mut()).map_err(|e| Error::new(ErrorKind::Delete, e))? {
                     left.remove(pos, &id);
                 } else {
                     left.reindex(pos, &id);

@@ -7,7 +7,8 @@ use talos_yaml::node::deep;
 use talos_yaml::parse::parse_stream;
 use talos_yaml::{Node, NodeValue};
 
-use super::{FieldPath, Provenance, Segment, Site};
+use super::{FieldPath, Provenance, Segment};
+use crate::{DocumentId, Site};
 
 /// `merged` (the bytes [`apply_patches`](crate::apply_patches) returned for the traced inputs)
 /// with `# <input>:<line>:<column>` after every line that holds a value, naming where that value
@@ -53,7 +54,7 @@ pub fn annotate(merged: &[u8], trace: &Provenance) -> Result<String, String> {
     }
     for d in trace.deletions() {
         let what = if d.path.segments().is_empty() { format!("document {}", d.document) } else { d.path.to_string() };
-        let doc = if d.document == "v1alpha1" || d.path.segments().is_empty() {
+        let doc = if d.document.is_legacy() || d.path.segments().is_empty() {
             String::new()
         } else {
             format!(" in {}", d.document)
@@ -74,7 +75,13 @@ fn note(site: &Site, replaced: &[Site]) -> String {
 
 /// Notes the line of every value whose path the trace knows exactly; `path` is the way here,
 /// kept as one stack.
-fn walk(node: &Node, path: &mut Vec<Segment>, doc: &str, trace: &Provenance, notes: &mut BTreeMap<usize, String>) {
+fn walk(
+    node: &Node,
+    path: &mut Vec<Segment>,
+    doc: &DocumentId,
+    trace: &Provenance,
+    notes: &mut BTreeMap<usize, String>,
+) {
     let place = |notes: &mut BTreeMap<usize, String>, line: usize, path: &[Segment]| {
         if let Some((site, replaced)) = trace.exact(doc, &FieldPath::from_segments(path.to_vec())) {
             notes.entry(line).or_insert_with(|| note(&site, &replaced));

@@ -10,43 +10,24 @@
 //!
 //! ```
 //! use talos_config::PatchSource;
-//! use talos_config::provenance::{FieldPath, Provenance};
+//! use talos_config::provenance::Provenance;
+//! use talos_config::{DocumentId, FieldPath};
 //!
 //! let base = PatchSource::new("worker.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
 //! let patch = PatchSource::new("kubelet.yaml", "machine:\n  kubelet:\n    extraArgs:\n      max-pod: \"150\"\n");
 //! let trace = Provenance::trace(&base, &[patch]);
-//! let found = trace.locate("v1alpha1", &FieldPath::parse("machine.kubelet.extraArgs.max-pod")).unwrap();
+//! let found = trace.locate(&DocumentId::legacy(), &FieldPath::parse("machine.kubelet.extraArgs.max-pod")).unwrap();
 //! assert_eq!((found.site.input.as_ref(), found.site.line, found.site.column), ("kubelet.yaml", 4, 7));
 //! assert!(found.exact);
 //! ```
 
 mod annotate;
-mod path;
 mod replay;
 
-use std::sync::Arc;
-
+pub(crate) use crate::path::{FieldPath, Segment};
 pub use annotate::annotate;
-pub use path::{FieldPath, Segment};
 
-use crate::PatchSource;
-
-/// A place in one input: its name as the caller gave it, and a 1-based line and column.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Site {
-    /// The input's name (a file path, `inline patch #1`, ...).
-    pub input: Arc<str>,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column, counted in characters.
-    pub column: usize,
-}
-
-impl std::fmt::Display for Site {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}", self.input, self.line, self.column)
-    }
-}
+use crate::{DocumentId, PatchSource, Site};
 
 /// What [`Provenance::locate`] found for a path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,8 +44,8 @@ pub struct Located {
 /// One scalar (or empty collection) of the merged config and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Leaf {
-    /// The document (`v1alpha1`, `Kind` or `Kind/name`).
-    pub document: String,
+    /// The document.
+    pub document: DocumentId,
     /// The value's path inside the document.
     pub path: FieldPath,
     /// The input that set it last.
@@ -76,8 +57,8 @@ pub struct Leaf {
 /// A value or document that `$patch: delete` (or a JSON6902 `remove`) took out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deletion {
-    /// The document (`v1alpha1`, `Kind` or `Kind/name`).
-    pub document: String,
+    /// The document.
+    pub document: DocumentId,
     /// The removed value's path (the root for a whole document).
     pub path: FieldPath,
     /// The `$patch: delete` (or the JSON6902 operation) that removed it.
@@ -108,15 +89,15 @@ impl Provenance {
     /// Where the value at `path` of `document` was set, or its closest enclosing value when the
     /// path does not exist (a default Talos fills in, a value behind a list the replay cannot
     /// follow). `None` when the document itself is not there.
-    pub fn locate(&self, document: &str, path: &FieldPath) -> Option<Located> {
-        let doc = self.docs.iter().rev().find(|d| d.key == document)?;
+    pub fn locate(&self, document: &DocumentId, path: &FieldPath) -> Option<Located> {
+        let doc = self.docs.iter().rev().find(|d| d.key == *document)?;
         Some(doc.locate(path))
     }
 
     /// Where the value at exactly `path` was last set, and the earlier settings it replaced;
     /// `None` when that path is not in the trace.
-    pub fn exact(&self, document: &str, path: &FieldPath) -> Option<(Site, Vec<Site>)> {
-        let doc = self.docs.iter().rev().find(|d| d.key == document)?;
+    pub fn exact(&self, document: &DocumentId, path: &FieldPath) -> Option<(Site, Vec<Site>)> {
+        let doc = self.docs.iter().rev().find(|d| d.key == *document)?;
         doc.exact(path)
     }
 
@@ -135,8 +116,8 @@ impl Provenance {
         &self.deletions
     }
 
-    /// The documents, as `v1alpha1`, `Kind` or `Kind/name`, in order.
-    pub fn documents(&self) -> impl Iterator<Item = &str> {
-        self.docs.iter().map(|d| d.key.as_str())
+    /// The documents, in order.
+    pub fn documents(&self) -> impl Iterator<Item = &DocumentId> {
+        self.docs.iter().map(|d| &d.key)
     }
 }

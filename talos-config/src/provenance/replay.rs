@@ -9,7 +9,7 @@ use talos_yaml::parse::parse_documents;
 use talos_yaml::{Mark, Node, NodeValue};
 
 use super::{Deletion, FieldPath, Leaf, Located, Provenance, Segment, Site};
-use crate::PatchSource;
+use crate::{DocumentId, PatchSource};
 
 /// Lists a strategic patch replaces instead of appending to (`merge:"replace"`, §8.1), as
 /// `<kind>:<keys with [] for items>`.
@@ -33,7 +33,7 @@ const KEYED: [(&str, &str); 5] = [
 /// One document's tree.
 #[derive(Clone, Debug)]
 pub(super) struct Doc {
-    pub(super) key: String,
+    pub(super) key: DocumentId,
     root: Value,
 }
 
@@ -151,7 +151,7 @@ impl<'p> Trail<'p> {
 /// What one input's replay needs to know.
 struct Input<'a> {
     name: Arc<str>,
-    document: String,
+    document: DocumentId,
     kind: String,
     deletions: &'a mut Vec<Deletion>,
 }
@@ -311,9 +311,9 @@ impl Value {
     }
 
     /// Collects the leaves under this value; `path` is the way here, kept as one stack.
-    fn leaves(&self, document: &str, path: &mut Vec<Segment>, out: &mut Vec<Leaf>) {
+    fn leaves(&self, document: &DocumentId, path: &mut Vec<Segment>, out: &mut Vec<Leaf>) {
         let leaf = |path: &[Segment]| Leaf {
-            document: document.to_string(),
+            document: document.clone(),
             path: FieldPath::from_segments(path.to_vec()),
             site: self.site.clone(),
             replaced: self.replaced.clone(),
@@ -383,17 +383,13 @@ pub(super) fn apply(out: &mut Provenance, source: &PatchSource, is_patch: bool) 
     }
 }
 
-/// `v1alpha1` for the legacy document, `Kind` or `Kind/name` for the others (validation's
-/// document ids), and the kind.
-pub(super) fn document_key(root: &Node) -> (String, String) {
+/// The document's identity, and its kind.
+pub(super) fn document_key(root: &Node) -> (DocumentId, String) {
     let text = |k: &str| root.get(k).and_then(Node::as_scalar).map(|s| s.text.clone());
     match text("kind") {
-        Some(kind) => match text("name").filter(|n| !n.is_empty()) {
-            Some(name) => (format!("{kind}/{name}"), kind),
-            None => (kind.clone(), kind),
-        },
+        Some(kind) => (DocumentId::new(kind.as_str(), text("name").as_deref()), kind),
         // A patch for the legacy document need not repeat `version`.
-        None => ("v1alpha1".to_string(), "v1alpha1".to_string()),
+        None => (DocumentId::legacy(), "v1alpha1".to_string()),
     }
 }
 
@@ -425,9 +421,9 @@ fn document(out: &mut Provenance, name: &Arc<str>, root: &Node, entries: &[(Node
 /// A JSON6902 patch: each operation sets or removes what its `path` names in the legacy
 /// document (JSON6902 patches apply to single-document configs).
 fn json6902(out: &mut Provenance, name: &Arc<str>, ops: &[Node]) {
-    let Some(pos) = out.docs.iter().position(|d| d.key == "v1alpha1") else { return };
+    let Some(pos) = out.docs.iter().position(|d| d.key.is_legacy()) else { return };
     let Provenance { docs, deletions } = out;
-    let mut input = Input { name: name.clone(), document: "v1alpha1".into(), kind: "v1alpha1".into(), deletions };
+    let mut input = Input { name: name.clone(), document: DocumentId::legacy(), kind: "v1alpha1".into(), deletions };
     let root = &mut docs[pos].root;
     for op in ops {
         let text = |k: &str| op.get(k).and_then(Node::as_scalar).map(|s| s.text.as_str());

@@ -10,8 +10,9 @@ pub mod v1alpha1;
 
 pub use crate::document::validation::{Context, Findings, Issue, Mode, Options, Validate, render_list};
 
-use crate::Config;
+use crate::diagnostic::{VALIDATION_RULE, WARNING_RULE};
 use crate::document::Document;
+use crate::{Config, Diagnostic, DocumentId, FieldPath, Severity};
 
 /// A rejected config: Talos's error tree. `Display` is Talos's exact text (what
 /// `talosctl validate` prints, minus its one trailing newline; what a node returns as the
@@ -20,7 +21,7 @@ use crate::document::Document;
 #[error("{}", render_list(&self.issues))]
 pub struct ValidationError {
     /// The top-level items of Talos's go-multierror list.
-    pub issues: Vec<Issue>,
+    pub(crate) issues: Vec<Issue>,
 }
 
 /// The legacy v1alpha1 document of the config being validated, if it has one.
@@ -29,15 +30,24 @@ pub(crate) fn legacy<'a>(cx: &Context<'a>) -> Option<&'a crate::model::v1alpha1:
 }
 
 impl ValidationError {
-    /// Every leaf message with the YAML path of its field, where known, in order. Paths in the
-    /// v1alpha1 document are plain (`machine.nodeLabels`); paths in other documents are
-    /// qualified by the document (`StaticHostConfig/10.0.0.1:hostnames`).
-    pub fn fields(&self) -> Vec<(Option<&str>, &str)> {
+    /// Every leaf of Talos's error tree as a `talos-validation` diagnostic, in Talos's order,
+    /// with its document and, where known, its field (Talos's text names neither). Sites are
+    /// left empty: `check` fills them in from the inputs.
+    ///
+    /// ```
+    /// use talos_config::{Config, Mode, Options};
+    /// let cfg = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n  nodeLabels:\n    \"a b\": c\n").unwrap();
+    /// let error = cfg.validate(Mode::Container, Options::default()).error.unwrap();
+    /// let last = error.diagnostics().pop().unwrap();
+    /// assert_eq!(last.message(), "name \"a b\" is invalid");
+    /// assert_eq!(last.field().unwrap().to_string(), r#"machine.nodeLabels["a b"]"#);
+    /// ```
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         for issue in &self.issues {
             issue.leaves(&mut out);
         }
-        out
+        out.into_iter().map(|leaf| diagnostic(VALIDATION_RULE, Severity::Error, leaf)).collect()
     }
 }
 
@@ -48,30 +58,42 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// The rejection, if any.
     pub error: Option<ValidationError>,
-    /// The field of each warning, in the same order (`None` where Talos's check names none).
-    warning_paths: Vec<Option<String>>,
+    /// Each warning as an issue with its field, in the same order.
+    warning_issues: Vec<Issue>,
 }
 
 impl Report {
-    /// Every warning with the YAML path of its field, where known (paths as in
-    /// [`ValidationError::fields`]).
+    /// The errors ([`ValidationError::diagnostics`]), then every warning as a `talos-warning`
+    /// diagnostic with its document and, where known, its field.
     ///
     /// ```
     /// use talos_config::{Config, Mode, Options};
     /// let cfg = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: controlplane\ncluster:\n  network:\n    cni:\n      name: custom\n").unwrap();
     /// let report = cfg.validate(Mode::Container, Options::default());
-    /// assert_eq!(
-    ///     report.warning_fields(),
-    ///     [(Some("cluster.network.cni.urls"), "\"urls\" field should not be empty for \"custom\" CNI")]
-    /// );
+    /// let warning = report.diagnostics().pop().unwrap();
+    /// assert_eq!(warning.rule(), "talos-warning");
+    /// assert_eq!(warning.field().unwrap().to_string(), "cluster.network.cni.urls");
+    /// assert_eq!(warning.message(), "\"urls\" field should not be empty for \"custom\" CNI");
     /// ```
-    pub fn warning_fields(&self) -> Vec<(Option<&str>, &str)> {
-        self.warnings
-            .iter()
-            .enumerate()
-            .map(|(i, w)| (self.warning_paths.get(i).and_then(|p| p.as_deref()), w.as_str()))
-            .collect()
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut leaves = Vec::new();
+        for w in &self.warning_issues {
+            w.leaves(&mut leaves);
+        }
+        let mut out = self.error.as_ref().map(ValidationError::diagnostics).unwrap_or_default();
+        out.extend(leaves.into_iter().map(|leaf| diagnostic(WARNING_RULE, Severity::Warning, leaf)));
+        out
     }
+}
+
+/// A leaf of Talos's error tree as a diagnostic of `rule`.
+fn diagnostic(
+    rule: &str,
+    severity: Severity,
+    (document, path, message): crate::document::validation::Leaf<'_>,
+) -> Diagnostic {
+    let document = document.cloned().unwrap_or_else(DocumentId::legacy);
+    Diagnostic::new(rule, severity, message).at(document, path.map(FieldPath::parse))
 }
 
 impl Config {
@@ -101,23 +123,23 @@ impl Config {
         }
         for doc in docs.iter().filter(|d| d.kind() != "v1alpha1") {
             let found = doc.validate(&cx);
-            let id = crate::document::label(*doc);
+            let id = DocumentId::of(*doc);
             warnings.extend(found.warnings.into_iter().map(|mut w| {
-                w.qualify_paths(&id);
+                w.in_document(&id);
                 w
             }));
             if !found.errors.is_empty() {
                 let mut errors = found.errors;
-                errors.iter_mut().for_each(|e| e.qualify_paths(&id));
-                issues.push(Issue::joined(id, errors));
+                errors.iter_mut().for_each(|e| e.in_document(&id));
+                issues.push(Issue::joined(crate::document::label(*doc), errors));
             }
         }
         for doc in &docs {
             issues.extend(doc.conflicts(&cx));
         }
         Report {
-            warning_paths: warnings.iter().map(|w| w.path.clone()).collect(),
-            warnings: warnings.into_iter().map(|w| w.message).collect(),
+            warnings: warnings.iter().map(|w| w.message.clone()).collect(),
+            warning_issues: warnings,
             error: (!issues.is_empty()).then_some(ValidationError { issues }),
         }
     }

@@ -43,7 +43,7 @@ pub struct Rejection {
 }
 
 /// The message a node gives when the config has no v1alpha1 document.
-pub const NO_V1ALPHA1: &str = "the applied machine configuration doesn't contain v1alpha1 config, did you mean to patch the machine config instead?";
+pub(crate) const NO_V1ALPHA1: &str = "the applied machine configuration doesn't contain v1alpha1 config, did you mean to patch the machine config instead?";
 
 /// Checks `bytes` exactly as a node in `mode` does on `ApplyConfiguration` (not in maintenance
 /// mode). Returns the warnings the node would report, or its refusal.

@@ -24,3 +24,18 @@ pub fn peer_dir() -> Option<PathBuf> {
         }
     }
 }
+
+/// Diagnostics as `(path, message)` pairs, a path in a new-style document written
+/// `Kind/name:path` (the form the validation snapshots keep).
+pub fn fields_of(diagnostics: &[talos_config::Diagnostic]) -> Vec<(Option<String>, String)> {
+    diagnostics
+        .iter()
+        .map(|d| {
+            let path = d.field().map(|f| match d.document() {
+                Some(doc) if !doc.is_legacy() => format!("{doc}:{f}"),
+                _ => f.to_string(),
+            });
+            (path, d.message().to_string())
+        })
+        .collect()
+}

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use talos_config::{Config, Patch, PatchSource, apply_patches, apply_patches_to_config, load_patches};
+use talos_config::testing::apply_patches_to_config;
+use talos_config::{Config, Patch, PatchSource, apply_patches, load_patches};
 
 use crate::common;
 use talos_yaml::Node;
@@ -141,10 +142,7 @@ fn configpatcher_load_classification() {
         load_patches(sources)
             .unwrap()
             .iter()
-            .map(|p| match p {
-                Patch::Json6902(j) => (true, j.len()),
-                Patch::Strategic(_) => (false, 0),
-            })
+            .map(|p| (p.is_json6902(), talos_config::testing::json6902_len(p)))
             .collect()
     };
     let replace = Some(r#"[{"op":"replace","path":"/some","value": []}]"#);

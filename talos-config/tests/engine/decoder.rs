@@ -279,17 +279,14 @@ version: v1alpha1\nmachine:\n    network:\n        - interface: eth1\n          
 fn locations_point_at_the_offending_node() {
     let loc = |text: &[u8]| {
         let e = Config::from_bytes(text).unwrap_err();
-        (e.location().line, e.location().column)
+        (e.line(), e.column())
     };
     assert_eq!(loc(b"machine:\n  type: worker\n  network:\n    bogus: 1\n    alsoBad: 2\n"), (Some(4), Some(5)));
     assert_eq!(loc(b"machine:\n  type: worker\n  certSANs: foo\n"), (Some(3), Some(13)));
     assert_eq!(loc(b"---\napiVersion: v1alpha1\nkind: mock\n"), (Some(2), Some(1)));
     let patch_err =
         talos_config::load_patches([talos_config::PatchSource::new("p.yaml", "machine:\n  foo: bar\n")]).unwrap_err();
-    assert_eq!(
-        (patch_err.location().input.as_deref(), patch_err.location().line, patch_err.location().column),
-        (Some("p.yaml"), Some(2), Some(3))
-    );
+    assert_eq!((patch_err.input(), patch_err.line(), patch_err.column()), (Some("p.yaml"), Some(2), Some(3)));
 }
 
 /// U+2028 is a line break to YAML (as NEL and U+2029 are): a quoted flow-mapping key holding

@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use talos_config::Issue;
 use talos_config::labels::{
     LabelError, validate_annotations, validate_dns1123_subdomain, validate_label_value, validate_labels,
     validate_qualified_name, validate_taints,
 };
+use talos_config::testing::Issue;
 use talos_config::testing::render_list;
 
 fn map(entries: &[(&str, &str)]) -> BTreeMap<String, String> {

@@ -32,6 +32,8 @@ mod plan;
 mod properties;
 mod provenance;
 mod rules;
+#[cfg(feature = "serde")]
+mod serde;
 mod stack_depth;
 mod validate_kinds;
 mod validate_snapshots;

@@ -5,6 +5,7 @@ use crate::model_kinds_common;
 
 use model_kinds_common::*;
 use talos_config::Document;
+use talos_config::testing::Hooks;
 use talos_config::testing::lookup;
 use talos_config::testing::roundtrip;
 

@@ -3,11 +3,11 @@
 use crate::model_kinds_common;
 
 use model_kinds_common::*;
-use talos_config::Document;
 use talos_config::model::block::{ByteSize, CelExpression, DiskSelector, ProvisioningSpec, Size, VolumeConfig};
 use talos_config::model::security::{
     ImageKeylessVerifier, ImageVerificationConfig, ImageVerificationRule, ImageVerificationRules,
 };
+use talos_config::testing::Hooks;
 use talos_config::testing::merge_values;
 
 fn volume(name: &str, provisioning: ProvisioningSpec) -> VolumeConfig {

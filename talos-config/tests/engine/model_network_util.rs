@@ -81,5 +81,5 @@ pub fn emit<T: talos_config::testing::Value>(v: &T) -> String {
 
 /// `merge.Merge(left, right)` on two documents (top-level pointer rule).
 pub fn merge_docs<T: talos_config::Kind>(left: &mut T, right: &T) -> Result<(), String> {
-    talos_config::Document::merge_from(left, right)
+    talos_config::testing::Hooks::merge_from(left, right)
 }

@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use talos_config::Document;
 use talos_config::model::v1alpha1::{
     ArgValue, Args, Config, Endpoint, InstallDiskSizeMatcher, NetworkDeviceList, PEMEncodedCertificateAndKey,
 };
+use talos_config::testing::Hooks;
 use talos_config::testing::lookup;
 use talos_config::testing::roundtrip;
 use talos_config::testing::{DecodeCx, Value, merge_values};
@@ -133,7 +133,7 @@ fn decode_config(text: &str) -> Result<Config, String> {
 }
 
 fn encode(cfg: &Config) -> String {
-    emit_v4(&Document::encode(cfg))
+    emit_v4(&Hooks::encode(cfg))
 }
 
 /// `merge.Merge(left, right)` of two legacy documents.

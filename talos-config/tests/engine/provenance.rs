@@ -2,7 +2,8 @@
 //! config, for every merge rule the replay follows (replace, append, replace-lists, keyed lists,
 //! new-style documents, `$patch: delete`, JSON6902), and the annotated merge output.
 
-use talos_config::provenance::{FieldPath, Provenance, annotate};
+use talos_config::provenance::{Provenance, annotate};
+use talos_config::{DocumentId, FieldPath};
 use talos_config::{PatchSource, apply_patches, load_patches};
 
 const BASE: &str = "version: v1alpha1\nmachine:\n  type: worker\n  certSANs: [a.example]\n  network:\n    hostname: one\n    interfaces:\n      - interface: eth0\n        mtu: 1500\ncluster:\n  network:\n    podSubnets: [10.244.0.0/16]\n";
@@ -89,14 +90,14 @@ fn every_merge_rule() {
 #[test]
 fn locate_falls_back_to_the_closest_value() {
     let (_, _, t) = trace(&["machine:\n  kubelet:\n    extraArgs:\n      max-pod: \"150\"\n"]);
-    let exact = t.locate("v1alpha1", &FieldPath::parse("machine.kubelet.extraArgs.max-pod")).unwrap();
+    let exact = t.locate(&DocumentId::legacy(), &FieldPath::parse("machine.kubelet.extraArgs.max-pod")).unwrap();
     assert_eq!((exact.site.to_string(), exact.exact), ("p1.yaml:4:7".to_string(), true));
-    let near = t.locate("v1alpha1", &FieldPath::parse("machine.kubelet.image")).unwrap();
+    let near = t.locate(&DocumentId::legacy(), &FieldPath::parse("machine.kubelet.image")).unwrap();
     assert_eq!(
         (near.site.to_string(), near.path.to_string(), near.exact),
         ("p1.yaml:2:3".to_string(), "machine.kubelet".to_string(), false)
     );
-    assert_eq!(t.locate("LinkConfig/eth0", &FieldPath::root()), None);
+    assert_eq!(t.locate(&DocumentId::new("LinkConfig", Some("eth0")), &FieldPath::root()), None);
 }
 
 #[test]

@@ -9,8 +9,9 @@ fn own(yaml: &str) -> String {
     let cfg = Config::from_bytes(yaml.as_bytes()).unwrap_or_else(|e| panic!("load {yaml}: {e}"));
     let report = cfg.validate(Mode::Container, Options::default());
     let Some(error) = report.error else { return String::new() };
-    assert_eq!(error.issues.len(), 1, "{error}");
-    let text = error.issues[0].to_string();
+    let issues = talos_config::testing::issues(&error);
+    assert_eq!(issues.len(), 1, "{error}");
+    let text = issues[0].to_string();
     // Strip the `<docID>: ` prefix.
     let (_, msg) = text.split_once(": ").unwrap_or(("", &text));
     msg.to_string()
@@ -675,11 +676,11 @@ fn fields_carry_paths() {
         Config::from_bytes(doc("HCloudVIPConfig", "name: \"\"\nlink: \"\"\napiToken: \"\"\n").as_bytes()).unwrap();
     let error = cfg.validate(Mode::Container, Options::default()).error.unwrap();
     assert_eq!(
-        error.fields(),
+        crate::common::fields_of(&error.diagnostics()),
         [
-            (Some("HCloudVIPConfig/:name"), "name must be specified"),
-            (Some("HCloudVIPConfig/:link"), "link must be specified"),
-            (Some("HCloudVIPConfig/:apiToken"), "apiToken must be specified")
+            (Some("HCloudVIPConfig:name".to_string()), "name must be specified".to_string()),
+            (Some("HCloudVIPConfig:link".to_string()), "link must be specified".to_string()),
+            (Some("HCloudVIPConfig:apiToken".to_string()), "apiToken must be specified".to_string())
         ]
     );
 }

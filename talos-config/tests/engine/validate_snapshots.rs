@@ -27,8 +27,8 @@ fn render(report: &Report) -> String {
         Some(err) => {
             out.push_str(&err.to_string());
             out.push_str("---- fields ----\n");
-            for (path, message) in err.fields() {
-                out.push_str(&format!("{}: {message}\n", path.unwrap_or("-")));
+            for (path, message) in crate::common::fields_of(&err.diagnostics()) {
+                out.push_str(&format!("{}: {message}\n", path.as_deref().unwrap_or("-")));
             }
         }
     }
@@ -45,8 +45,11 @@ fn step7_label_with_a_space() {
         "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid machine node labels: 1 error occurred:\n\t* name \"team name\" is invalid\n\n\n\n\n\n"
     );
     assert_eq!(
-        err.fields(),
-        vec![(Some(r#"machine.nodeLabels["lab.talos.dev/team name"]"#), "name \"team name\" is invalid")]
+        crate::common::fields_of(&err.diagnostics()),
+        vec![(
+            Some(r#"machine.nodeLabels["lab.talos.dev/team name"]"#.to_string()),
+            "name \"team name\" is invalid".to_string()
+        )]
     );
     insta::assert_snapshot!(render(&report));
 }

@@ -1165,8 +1165,11 @@ fn step7_space_in_label_is_rejected_exactly() {
         "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid machine node labels: 1 error occurred:\n\t* name \"team name\" is invalid\n\n\n\n\n\n"
     );
     assert_eq!(
-        err.fields(),
-        vec![(Some(r#"machine.nodeLabels["lab.talos.dev/team name"]"#), "name \"team name\" is invalid")]
+        crate::common::fields_of(&err.diagnostics()),
+        vec![(
+            Some(r#"machine.nodeLabels["lab.talos.dev/team name"]"#.to_string()),
+            "name \"team name\" is invalid".to_string()
+        )]
     );
 }
 

@@ -461,7 +461,7 @@ async fn apply_patch(
 /// The node's refusal of `config` as labctl's local validation predicts it (`None`: it would be accepted).
 pub async fn rejection_of(s: &Session, config: &[u8]) -> Result<Option<talos_config::node::Rejection>, LabError> {
     let version = s.env.talos.version(&Target::node(&s.env.worker)).await?;
-    let mode = talos_config::Mode::parse(&version.platform_mode)
+    let mode = (version.platform_mode.parse::<talos_config::Mode>())
         .map_err(|e| LabError::new(format!("the worker reports an unusable platform mode: {e}")))?;
     Ok(talos_config::node::check_apply(config, mode, true).err())
 }
@@ -512,23 +512,22 @@ pub async fn rejected_field(s: &Session) -> Result<String, LabError> {
     let rejection = rejection_of(s, &merged).await?.ok_or_else(|| {
         LabError::new(format!("{} merged into the worker's config passes validation", names::BAD_PATCH))
     })?;
-    let fields = rejection.validation.as_ref().map(|v| v.fields()).unwrap_or_default();
+    let diagnostics = rejection.validation.as_ref().map(|v| v.diagnostics()).unwrap_or_default();
     // The lab asks for the form `machine.x`: the section, not the label key the error names.
-    fields.iter().find_map(|(path, _)| *path).map(section_of).ok_or_else(|| {
+    diagnostics.iter().find_map(|d| d.field()).map(section_of).ok_or_else(|| {
         LabError::new(format!("the rejection of {} names no field: {}", names::BAD_PATCH, rejection.message))
     })
 }
 
 /// The first two keys of a validation path (`machine.nodeLabels["a b"]` -> `machine.nodeLabels`).
-fn section_of(path: &str) -> String {
-    let parsed = talos_config::provenance::FieldPath::parse(path);
-    let keys: Vec<&str> = parsed
+fn section_of(path: &talos_config::FieldPath) -> String {
+    let keys: Vec<&str> = path
         .segments()
         .iter()
         .take(2)
         .map_while(|s| match s {
-            talos_config::provenance::Segment::Key(k) => Some(k.as_str()),
-            talos_config::provenance::Segment::Index(_) => None,
+            talos_config::Segment::Key(k) => Some(k.as_str()),
+            talos_config::Segment::Index(_) => None,
         })
         .collect();
     keys.join(".")
@@ -784,7 +783,7 @@ fn on_pristine(s: &Session, names_in_order: &[&str]) -> Result<(Labels, ExtraArg
         let text = need_text(s, name)?;
         let patch = talos_config::load_patches([talos_config::PatchSource::new(format!("@{name}"), text)])
             .map_err(|e| format!("{name}: {e}"))?;
-        ensure(patch.iter().all(|p| matches!(p, talos_config::Patch::Strategic(_))), || {
+        ensure(patch.iter().all(|p| !p.is_json6902()), || {
             format!("{name} is not a strategic merge patch (a JSON6902 patch is rejected on a multi-document config)")
         })?;
         bytes = talos_config::apply_patches(&bytes, &patch).map_err(|e| format!("{name}: {e}"))?;

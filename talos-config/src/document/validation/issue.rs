@@ -1,5 +1,7 @@
 //! One item of Talos's error tree, and go-multierror's list format.
 
+use crate::document::DocumentId;
+
 /// How an issue prints.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Shape {
@@ -11,6 +13,9 @@ enum Shape {
     Joined,
 }
 
+/// A leaf of the tree: its document (`None` for the v1alpha1 document), path and message.
+pub(crate) type Leaf<'a> = (Option<&'a DocumentId>, Option<&'a str>, &'a str);
+
 /// One error item: a leaf message, or a prefix with nested items.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Issue {
@@ -21,44 +26,51 @@ pub struct Issue {
     /// Nested items.
     pub children: Vec<Issue>,
     shape: Shape,
+    /// The new-style document the issue is about (`None` for the v1alpha1 document).
+    document: Option<Box<DocumentId>>,
 }
 
 impl Issue {
     /// A leaf.
     pub fn new(message: impl Into<String>, path: Option<&str>) -> Issue {
-        Issue { message: message.into(), path: path.map(str::to_string), children: Vec::new(), shape: Shape::Leaf }
+        Issue {
+            message: message.into(),
+            path: path.map(str::to_string),
+            children: Vec::new(),
+            shape: Shape::Leaf,
+            document: None,
+        }
     }
 
     /// `prefix: <multierror of children>` (e.g. `invalid machine node labels: ...`).
     pub fn list(prefix: impl Into<String>, path: Option<&str>, children: Vec<Issue>) -> Issue {
-        Issue { message: prefix.into(), path: path.map(str::to_string), children, shape: Shape::List }
+        Issue { message: prefix.into(), path: path.map(str::to_string), children, shape: Shape::List, document: None }
     }
 
     /// `prefix: <children joined with \n>` (a new-style document's `errors.Join`).
     pub fn joined(prefix: impl Into<String>, children: Vec<Issue>) -> Issue {
-        Issue { message: prefix.into(), path: None, children, shape: Shape::Joined }
+        Issue { message: prefix.into(), path: None, children, shape: Shape::Joined, document: None }
     }
 
-    /// Qualifies this issue's paths (and its children's) as `<document>:<path>`, for issues of
-    /// a new-style document, whose paths are relative to that document.
-    pub(crate) fn qualify_paths(&mut self, document: &str) {
-        if let Some(p) = &self.path {
-            self.path = Some(format!("{document}:{p}"));
-        }
+    /// Marks this issue (and its children) as about `document`, for issues of a new-style
+    /// document, whose paths are relative to that document.
+    pub(crate) fn in_document(&mut self, document: &DocumentId) {
+        self.document = Some(Box::new(document.clone()));
         for c in &mut self.children {
-            c.qualify_paths(document);
+            c.in_document(document);
         }
     }
 
-    /// Collects the leaves with their paths (a leaf without a path inherits its parent's).
-    pub(crate) fn leaves<'a>(&'a self, out: &mut Vec<(Option<&'a str>, &'a str)>) {
+    /// The leaves: each one's document (`None` for the v1alpha1 document), path (a leaf
+    /// without one inherits its parent's) and message, in order.
+    pub(crate) fn leaves<'a>(&'a self, out: &mut Vec<Leaf<'a>>) {
         self.leaves_under(None, out);
     }
 
-    fn leaves_under<'a>(&'a self, parent: Option<&'a str>, out: &mut Vec<(Option<&'a str>, &'a str)>) {
+    fn leaves_under<'a>(&'a self, parent: Option<&'a str>, out: &mut Vec<Leaf<'a>>) {
         let path = self.path.as_deref().or(parent);
         if self.children.is_empty() {
-            out.push((path, &self.message));
+            out.push((self.document.as_deref(), path, &self.message));
         }
         for c in &self.children {
             c.leaves_under(path, out);

@@ -5,6 +5,7 @@
 mod issue;
 mod mode;
 
+pub(crate) use issue::Leaf;
 pub use issue::{Issue, render_list};
 pub use mode::Mode;
 

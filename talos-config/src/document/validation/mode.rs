@@ -14,24 +14,28 @@ pub enum Mode {
     MetalAgent,
 }
 
-impl Mode {
-    /// Talos's `ParseMode`: exact and case-sensitive.
+impl std::str::FromStr for Mode {
+    type Err = crate::Error;
+
+    /// Talos's `ParseMode`: exact and case-sensitive; the error is Talos's text.
     ///
     /// ```
     /// use talos_config::Mode;
-    /// assert_eq!(Mode::parse("container"), Ok(Mode::Container));
-    /// assert_eq!(Mode::parse("Metal"), Err("unknown runtime mode: \"Metal\"".to_string()));
+    /// assert_eq!("container".parse::<Mode>(), Ok(Mode::Container));
+    /// assert_eq!("Metal".parse::<Mode>().unwrap_err().to_string(), "unknown runtime mode: \"Metal\"");
     /// ```
-    pub fn parse(text: &str) -> Result<Mode, String> {
+    fn from_str(text: &str) -> Result<Mode, crate::Error> {
         match text {
             "cloud" => Ok(Mode::Cloud),
             "container" => Ok(Mode::Container),
             "metal" => Ok(Mode::Metal),
             "metal-agent" => Ok(Mode::MetalAgent),
-            other => Err(format!("unknown runtime mode: {}", crate::gofmt::quote(other))),
+            other => Err(crate::Error::invalid_value(format!("unknown runtime mode: {}", crate::gofmt::quote(other)))),
         }
     }
+}
 
+impl Mode {
     /// The mode's name as Talos prints it.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -43,12 +47,12 @@ impl Mode {
     }
 
     /// `metal` requires `machine.install` (unless the node is installed already).
-    pub fn requires_install(self) -> bool {
+    pub(crate) fn requires_install(self) -> bool {
         self == Mode::Metal
     }
 
     /// `container` requires host DNS forwarding.
-    pub fn in_container(self) -> bool {
+    pub(crate) fn in_container(self) -> bool {
         self == Mode::Container
     }
 }

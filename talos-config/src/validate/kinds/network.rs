@@ -80,7 +80,7 @@ impl Validate for BondConfig {
                     (self.downdelay.is_none(), "downdelay"),
                 ] {
                     if missing {
-                        warnings.push(crate::Issue::new(format!("{key}{WARN}"), Some(key)));
+                        warnings.push(crate::validate::Issue::new(format!("{key}{WARN}"), Some(key)));
                     }
                 }
             }

@@ -230,7 +230,7 @@ impl Validate for ImageVerificationConfig {
             }
             const TAIL: &str = "but matching only applies to the image registry and repository, not the tag or digest";
             if image.contains('@') {
-                warnings.push(crate::Issue::new(
+                warnings.push(crate::validate::Issue::new(
                     format!("rule {i}: imagePattern contains '@' {TAIL}"),
                     Some(&format!("{path}.image")),
                 ));
@@ -238,13 +238,13 @@ impl Validate for ImageVerificationConfig {
             if let Some((_, without_registry)) = image.split_once('/')
                 && without_registry.contains(':')
             {
-                warnings.push(crate::Issue::new(
+                warnings.push(crate::validate::Issue::new(
                     format!("rule {i}: imagePattern contains ':' {TAIL}"),
                     Some(&format!("{path}.image")),
                 ));
             }
             if !image.contains('/') && image != "*" && !image.is_empty() {
-                warnings.push(crate::Issue::new(
+                warnings.push(crate::validate::Issue::new(
                     format!(
                         "rule {i}: imagePattern does not contain a '/', image references like 'nginx' are matched as 'docker.io/nginx' (normalized)"
                     ),

@@ -16,7 +16,7 @@ pub enum Segment {
 /// or nothing at all as `["lab.talos.dev/team name"]`.
 ///
 /// ```
-/// use talos_config::provenance::FieldPath;
+/// use talos_config::FieldPath;
 ///
 /// let path = FieldPath::parse(r#"machine.nodeLabels["lab.talos.dev/team name"]"#);
 /// assert_eq!(path.to_string(), r#"machine.nodeLabels["lab.talos.dev/team name"]"#);
@@ -116,7 +116,7 @@ impl FieldPath {
     /// The JSON Pointer (RFC 6901) of this path, as JSON6902 patches write it.
     ///
     /// ```
-    /// use talos_config::provenance::FieldPath;
+    /// use talos_config::FieldPath;
     /// assert_eq!(FieldPath::parse(r#"machine.nodeLabels["a/b"]"#).to_json_pointer(), "/machine/nodeLabels/a~1b");
     /// ```
     pub fn to_json_pointer(&self) -> String {
@@ -175,6 +175,23 @@ impl fmt::Display for FieldPath {
             }
         }
         Ok(())
+    }
+}
+
+/// A path serializes as the text [`Display`](fmt::Display) prints.
+#[cfg(feature = "serde")]
+impl serde::Serialize for FieldPath {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// A path deserializes from the text [`FieldPath::parse`] reads.
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for FieldPath {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<FieldPath, D::Error> {
+        let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(FieldPath::parse(&text))
     }
 }
 

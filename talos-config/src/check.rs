@@ -1,0 +1,161 @@
+//! The front door: [`check`] merges a base config and patches, validates the result as Talos
+//! does and, when asked, runs the lint rules, reporting everything as one list of
+//! [`Diagnostic`]s.
+
+use crate::net::Prefix;
+use crate::provenance::Provenance;
+use crate::{Config, Diagnostic, Error, Mode, Options, PatchSource, Report, Severity, merge_sources};
+
+/// Which checks [`check`] runs after the merge. New groups may be added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Checks {
+    /// Only the merge (`talosctl machineconfig patch`): a patch that does not load or apply.
+    MergeOnly,
+    /// The merge, then Talos's validation (`talosctl validate`, a node's `ApplyConfiguration`).
+    #[default]
+    Validation,
+    /// The merge, Talos's validation, then every lint rule ([`lint::rules`](crate::lint::rules)).
+    Lint,
+}
+
+/// What [`check`] is told beyond the inputs.
+///
+/// ```
+/// use talos_config::{CheckOptions, Checks, Mode};
+/// let options = CheckOptions { mode: Mode::Metal, checks: Checks::Lint, ..CheckOptions::default() };
+/// assert!(!options.strict);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// The runtime mode Talos's validation runs for (default `container`, the lab's Docker
+    /// nodes; `metal` for machines installed on disk).
+    pub mode: Mode,
+    /// `talosctl validate --strict`: the v1alpha1 document's warnings become errors, with
+    /// Talos's `warning: <w>` text.
+    pub strict: bool,
+    /// Address ranges the cluster must not use (the host network, a VPN): pod and service
+    /// subnets overlapping them are reported by the `subnet-overlap` rule.
+    pub host_ranges: Vec<Prefix>,
+    /// Which checks run.
+    pub checks: Checks,
+}
+
+impl Default for CheckOptions {
+    fn default() -> CheckOptions {
+        CheckOptions { mode: Mode::Container, strict: false, host_ranges: Vec::new(), checks: Checks::default() }
+    }
+}
+
+/// What [`check`] found: the merged config (unless the merge failed) and the diagnostics.
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    merged: Option<Vec<u8>>,
+    config: Option<Config>,
+    merge_error: Option<Error>,
+    validation: Option<Report>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Checked {
+    /// The merged config's bytes, exactly as `talosctl machineconfig patch -o` writes them
+    /// (`labctl merge` prints them followed by a newline); `None` when the merge failed.
+    pub fn merged(&self) -> Option<&[u8]> {
+        self.merged.as_deref()
+    }
+
+    /// The merged config, decoded; `None` when the merge failed.
+    pub fn config(&self) -> Option<&Config> {
+        self.config.as_ref()
+    }
+
+    /// Why the merge failed (Talos's text, with the input and position), when it did: the same
+    /// error as [`merge_sources`], also reported as the `talos-merge` diagnostic.
+    pub fn merge_error(&self) -> Option<&Error> {
+        self.merge_error.as_ref()
+    }
+
+    /// Talos's validation of the merged config, whole (`Display` of its error is the exact text
+    /// `talosctl validate` prints); `None` when it did not run.
+    pub fn validation(&self) -> Option<&Report> {
+        self.validation.as_ref()
+    }
+
+    /// Everything found, in a stable order: a merge error alone (nothing else can be checked
+    /// then); else Talos's validation errors in Talos's order, its warnings, then the lint
+    /// findings rule by rule in the order of [`lint::rules`](crate::lint::rules).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// How many diagnostics have this severity.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity() == severity).count()
+    }
+
+    /// Whether anything is an error: the node would refuse the config, or break on it.
+    pub fn has_errors(&self) -> bool {
+        self.count(Severity::Error) > 0
+    }
+}
+
+/// Merges `patches` onto `base` as `talosctl machineconfig patch` does, then runs the checks
+/// `options` asks for. Nothing is written.
+///
+/// Problems in the inputs are diagnostics, a patch that does not load or apply included
+/// (rule `talos-merge`, at the input and line that failed). `Err` is kept for a check that
+/// cannot run at all; no input makes it fail today.
+///
+/// ```
+/// use talos_config::{CheckOptions, PatchSource, check};
+///
+/// let base = PatchSource::new("worker.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
+/// let patch = PatchSource::new("labels.yaml", "machine:\n  nodeLabels:\n    pool: blue\n");
+/// let checked = check(&base, &[patch], &CheckOptions::default())?;
+/// assert!(checked.merged().unwrap().ends_with(b"nodeLabels:\n        pool: blue\ncluster: null\n"));
+/// // This tiny base lacks much a real config has: Talos's own texts say what.
+/// assert_eq!(checked.diagnostics()[0].to_string(), "worker.yaml:1:1: error[talos-validation]: cluster instructions are required");
+/// # Ok::<(), talos_config::Error>(())
+/// ```
+pub fn check(base: &PatchSource, patches: &[PatchSource], options: &CheckOptions) -> Result<Checked, Error> {
+    let merged = match merge_sources(base, patches) {
+        Ok(merged) => merged,
+        Err(e) => return Ok(Checked::failed(&e)),
+    };
+    if options.checks == Checks::MergeOnly {
+        return Ok(Checked { merged: Some(merged), ..Checked::default() });
+    }
+    let config = match Config::from_bytes(&merged) {
+        Ok(config) => config,
+        Err(e) => return Ok(Checked::failed(&reloaded_error(e, base, patches))),
+    };
+    let trace = Provenance::trace(base, patches);
+    let validation = Options { strict: options.strict, installed: false };
+    let report = config.validate(options.mode, validation);
+    let mut diagnostics = crate::lint::locate_validation(&report, &trace);
+    if options.checks == Checks::Lint {
+        diagnostics.extend(crate::lint::run(&config, patches, &options.host_ranges, &trace));
+    }
+    Ok(Checked { merged: Some(merged), config: Some(config), merge_error: None, validation: Some(report), diagnostics })
+}
+
+impl Checked {
+    fn failed(err: &Error) -> Checked {
+        Checked {
+            diagnostics: vec![Diagnostic::from_merge_error(err)],
+            merge_error: Some(err.clone()),
+            ..Checked::default()
+        }
+    }
+}
+
+/// Names the input of an error decoding the merged bytes: only a JSON6902 step leaves text the
+/// engine did not write, so its patch is to blame, at no line of its own; else the base.
+fn reloaded_error(err: Error, base: &PatchSource, patches: &[PatchSource]) -> Error {
+    match patches.last() {
+        Some(last) if crate::Patch::load(&last.bytes).is_ok_and(|p| p.is_json6902()) => {
+            err.without_position().in_input(&last.name)
+        }
+        _ => err.in_input(&base.name),
+    }
+}
