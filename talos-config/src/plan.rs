@@ -63,9 +63,10 @@ impl ApplyPlan {
 /// Predicts what a node running `current` does with `new` (`CanApplyImmediate`, outside
 /// maintenance mode, where every change is live). `Err` carries Talos's text when either config
 /// has no v1alpha1 document (`current config is not v1alpha1` / `new config is not v1alpha1`).
-pub fn plan_apply(current: &Config, new: &Config) -> Result<ApplyPlan, String> {
-    let cur = current.get::<V1>().ok_or("current config is not v1alpha1")?;
-    let mut new = new.get::<V1>().ok_or("new config is not v1alpha1")?.clone();
+pub fn plan_apply(current: &Config, new: &Config) -> Result<ApplyPlan, crate::Error> {
+    let not_v1 = |which: &str| crate::Error::invalid_value(format!("{which} config is not v1alpha1"));
+    let cur = current.get::<V1>().ok_or_else(|| not_v1("current"))?;
+    let mut new = new.get::<V1>().ok_or_else(|| not_v1("new"))?.clone();
     keep_live_fields(cur, &mut new);
     if *cur == new {
         return Ok(ApplyPlan { auto: Outcome::NoReboot, reboot_fields: Vec::new(), refusal: None });

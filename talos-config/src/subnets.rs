@@ -94,16 +94,18 @@ impl SubnetOverlap {
 /// assert_eq!(found.service_subnets[0].overlaps[0].to_string(), "10.96.0.0/12");
 /// # Ok::<(), talos_config::Error>(())
 /// ```
-pub fn subnets_overlap_host(config: &Config, host_ranges: &[Prefix]) -> Result<SubnetOverlap, String> {
+pub fn subnets_overlap_host(config: &Config, host_ranges: &[Prefix]) -> Result<SubnetOverlap, crate::Error> {
     let Some(doc) = config.get::<crate::model::v1alpha1::Config>() else {
-        return Err("the config has no v1alpha1 document (no cluster.network)".to_string());
+        return Err(crate::Error::invalid_value("the config has no v1alpha1 document (no cluster.network)"));
     };
     let network = doc.cluster.as_ref().and_then(|c| c.network.as_ref());
     let pods = network.and_then(|n| n.pod_subnets.0.as_deref()).unwrap_or_default();
     let services = network.and_then(|n| n.service_subnets.0.as_deref()).unwrap_or_default();
     Ok(SubnetOverlap {
-        pod_subnets: check_list("cluster.network.podSubnets", pods, DEFAULT_POD_SUBNET, host_ranges)?,
-        service_subnets: check_list("cluster.network.serviceSubnets", services, DEFAULT_SERVICE_SUBNET, host_ranges)?,
+        pod_subnets: check_list("cluster.network.podSubnets", pods, DEFAULT_POD_SUBNET, host_ranges)
+            .map_err(crate::Error::invalid_value)?,
+        service_subnets: check_list("cluster.network.serviceSubnets", services, DEFAULT_SERVICE_SUBNET, host_ranges)
+            .map_err(crate::Error::invalid_value)?,
     })
 }
 

@@ -359,7 +359,7 @@ pub fn can_apply_immediate(old: &[u8], new: &[u8]) -> Result<(), String> {
     let (Ok(current), Ok(next)) = (talos_config::Config::from_bytes(old), talos_config::Config::from_bytes(new)) else {
         return Err("this config change can't be applied in immediate mode\ndiff:\n".to_string());
     };
-    let plan = talos_config::plan::plan_apply(&current, &next)?;
+    let plan = talos_config::plan::plan_apply(&current, &next).map_err(|e| e.to_string())?;
     match plan.refusal {
         None => Ok(()),
         Some(text) => Err(crate::util::redact_secrets(&text)),

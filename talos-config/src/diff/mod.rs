@@ -239,7 +239,7 @@ pub struct ConfigDiff {
 
 /// Compares two configs document by document (matched by kind and name), each encoded as Talos
 /// encodes it, with the values of the secret fields Talos's `RedactSecrets` knows replaced by
-/// [`REDACTED`] (and a SideroLink join token inside `apiUrl`). Equal secrets are not reported;
+/// `REDACTED` (and a SideroLink join token inside `apiUrl`). Equal secrets are not reported;
 /// a changed secret shows as changed, with both values redacted.
 ///
 /// ```

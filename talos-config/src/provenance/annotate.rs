@@ -32,8 +32,8 @@ use crate::{DocumentId, Site};
 /// );
 /// # Ok::<(), talos_config::Error>(())
 /// ```
-pub fn annotate(merged: &[u8], trace: &Provenance) -> Result<String, String> {
-    let docs = parse_stream(merged).map_err(|e| e.to_string())?;
+pub fn annotate(merged: &[u8], trace: &Provenance) -> Result<String, crate::Error> {
+    let docs = parse_stream(merged).map_err(|e| crate::Error::decode(e.to_string(), None, None))?;
     let mut notes: BTreeMap<usize, String> = BTreeMap::new();
     for doc in &docs {
         if doc.root.as_mapping().is_none() {

@@ -342,12 +342,12 @@ fn custom_host_ranges() {
 fn unparsable_subnet_is_an_error() {
     let cfg = config("    podSubnets: [10.244.0.0/16, 10.244.0.0]\n");
     assert_eq!(
-        subnets_overlap_host(&cfg, &lab_host_ranges()),
+        subnets_overlap_host(&cfg, &lab_host_ranges()).map_err(|e| e.to_string()),
         Err(r#"cluster.network.podSubnets[1]: netip.ParsePrefix("10.244.0.0"): no '/'"#.to_string())
     );
     let cfg = config("    serviceSubnets: [010.96.0.0/12]\n");
     assert_eq!(
-        subnets_overlap_host(&cfg, &lab_host_ranges()),
+        subnets_overlap_host(&cfg, &lab_host_ranges()).map_err(|e| e.to_string()),
         Err(r#"cluster.network.serviceSubnets[0]: netip.ParsePrefix("010.96.0.0/12"): ParseAddr("010.96.0.0"): IPv4 field has octet with leading zero"#.to_string())
     );
 }
@@ -356,7 +356,7 @@ fn unparsable_subnet_is_an_error() {
 fn no_v1alpha1_document() {
     let cfg = Config::from_bytes(b"apiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n").unwrap();
     assert_eq!(
-        subnets_overlap_host(&cfg, &lab_host_ranges()),
+        subnets_overlap_host(&cfg, &lab_host_ranges()).map_err(|e| e.to_string()),
         Err("the config has no v1alpha1 document (no cluster.network)".to_string())
     );
 }
