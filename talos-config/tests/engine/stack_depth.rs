@@ -198,3 +198,30 @@ fn deep_values_in_the_wrong_place_fail_with_talos_errors_on_a_small_stack() {
         );
     });
 }
+
+#[test]
+fn check_with_every_rule_runs_on_a_small_stack() {
+    // `check` adds the provenance replay and the lint rules to merge and validation: the deepest
+    // patch the merge takes goes through all of them on a 256 KiB stack.
+    let depth = MAX_DEPTH - 6;
+    let base = "version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  apiServer:\n    admissionControl:\n      - name: deep\n        configuration:\n          x: 1\n";
+    let patch = format!(
+        "cluster:\n  apiServer:\n    admissionControl:\n      - name: deep\n        configuration:\n          y: {}\n",
+        flow_map(depth)
+    );
+    let options = talos_config::CheckOptions { checks: talos_config::Checks::Lint, ..Default::default() };
+    let shallow = talos_config::check(
+        &PatchSource::new("base.yaml", base),
+        &[PatchSource::new("deep.yaml", patch.replacen(&flow_map(depth), "1", 1))],
+        &options,
+    )
+    .unwrap();
+    let rendered = |c: &talos_config::Checked| c.diagnostics().iter().map(ToString::to_string).collect::<Vec<_>>();
+    let expected = rendered(&shallow);
+    let deep = on_small_stack(|| {
+        talos_config::check(&PatchSource::new("base.yaml", base), &[PatchSource::new("deep.yaml", patch)], &options)
+            .unwrap()
+    });
+    assert_eq!(rendered(&deep), expected);
+    assert!(deep.merged().is_some_and(|m| m.len() > depth));
+}
