@@ -58,20 +58,22 @@ impl ErrorKind {
 /// assert_eq!(err.to_string(), "error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\nmachine:\n    typo: 1\n");
 /// assert_eq!(err.site().map(|s| s.to_string()).as_deref(), Some("bad.yaml:2:3"));
 /// ```
-#[derive(Clone)]
+///
+/// Every error is Talos's own text about the inputs: none wraps another error, so
+/// [`source`](std::error::Error::source) is `None`.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Error {
     kind: ErrorKind,
     message: String,
     input: Option<Arc<str>>,
     line: Option<usize>,
     column: Option<usize>,
-    source: Option<Arc<dyn std::error::Error + Send + Sync>>,
 }
 
 impl Error {
     /// An error of `kind` with Talos's `message` and no position.
     pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error { kind, message: message.into(), input: None, line: None, column: None, source: None }
+        Error { kind, message: message.into(), input: None, line: None, column: None }
     }
 
     pub(crate) fn decode(message: impl Into<String>, line: Option<usize>, column: Option<usize>) -> Error {
@@ -156,18 +158,4 @@ impl fmt::Debug for Error {
     }
 }
 
-impl PartialEq for Error {
-    /// Errors are equal when kind, text and position are; the cause is not compared.
-    fn eq(&self, other: &Error) -> bool {
-        (self.kind, &self.message, &self.input, self.line, self.column)
-            == (other.kind, &other.message, &other.input, other.line, other.column)
-    }
-}
-
-impl Eq for Error {}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source.as_deref().map(|e| e as &(dyn std::error::Error + 'static))
-    }
-}
+impl std::error::Error for Error {}
