@@ -2,7 +2,9 @@
 //! YAML key, `omitempty` and `,inline` of its struct tags written as attributes. The derive
 //! implements `talos_config::value::Value` (decode, unknown-key check, encode, zero test, merge,
 //! delete) and `talos_config::value::StructFields` (the same, field by field, so that `inline`
-//! embedding works) from them.
+//! embedding works) from them. Under talos-config's `serde` feature it also implements
+//! `serde::Serialize` and `serde::Deserialize` through that `Value` (Talos's key names and
+//! `omitempty`; strict decoding).
 //!
 //! Container attributes: `#[talos(go = "v1alpha1.MachineConfig")]` (the Go type name used in
 //! error texts), `#[talos(merge = "path::to::fn")]` (a custom Go `Merge` method:
@@ -11,6 +13,8 @@
 //! Field attributes: `key = "certSANs"` (default: the field name in lowerCamelCase),
 //! `omitempty`, `inline` (an embedded struct whose fields appear at this position),
 //! `go_name = "ClusterConfig"` (the Go field name used in merge errors; default: UpperCamelCase).
+
+#![deny(missing_docs)]
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
@@ -272,6 +276,21 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
 
             fn field_match_text(&self, key: &str) -> Option<String> {
                 <Self as #v::StructFields>::field_match(self, key).flatten()
+            }
+        }
+
+        // Evaluated in talos-config, the derive's only user: its `serde` feature.
+        #[cfg(feature = "serde")]
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                ::talos_config::serde_impl::serialize_value(self, serializer)
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                ::talos_config::serde_impl::deserialize_value(deserializer)
             }
         }
     })
