@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use talos_config::net::{Prefix, parse_prefix};
+use talos_config::net::Prefix;
 use talos_config::{CheckOptions, Checks, Mode, PatchSource, check};
 
 use crate::CliError;
@@ -45,7 +45,7 @@ fn parse_mode(text: &str) -> Result<Mode, String> {
 }
 
 fn parse_range(text: &str) -> Result<Prefix, String> {
-    parse_prefix(text.trim()).map(|p| p.masked())
+    text.trim().parse::<Prefix>().map(|p| p.masked()).map_err(|e| e.to_string())
 }
 
 /// Runs `labctl lint`.

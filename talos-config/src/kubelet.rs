@@ -518,13 +518,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// The kubelet version Talos reads from an image reference (`VersionFromImageRef`): the tag,
 /// without a leading `v`, as `(major, minor, patch)`. An empty image is Talos's default
 /// kubelet. `None` when the tag is not a version (`latest`, a digest only).
-///
-/// ```
-/// use talos_config::kubelet::kubelet_version;
-/// assert_eq!(kubelet_version(""), Some((1, 36, 3)));
-/// assert_eq!(kubelet_version("ghcr.io/siderolabs/kubelet:v1.35.2@sha256:0123"), Some((1, 35, 2)));
-/// assert_eq!(kubelet_version("registry:5000/kubelet"), None);
-/// ```
 pub(crate) fn kubelet_version(image: &str) -> Option<(u64, u64, u64)> {
     let text = if image.is_empty() { DEFAULT_KUBERNETES_VERSION } else { image_tag(image)? };
     let text = text.strip_prefix('v').unwrap_or(text);
@@ -544,6 +537,13 @@ fn image_tag(image: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kubelet_versions_of_image_refs() {
+        assert_eq!(kubelet_version(""), Some((1, 36, 3)));
+        assert_eq!(kubelet_version("ghcr.io/siderolabs/kubelet:v1.35.2@sha256:0123"), Some((1, 35, 2)));
+        assert_eq!(kubelet_version("registry:5000/kubelet"), None);
+    }
 
     #[test]
     fn the_table_is_sorted_and_complete() {

@@ -16,16 +16,16 @@
 //! and is not used.
 //!
 //! ```
-//! use talos_config::net::{overlaps, parse_prefix};
+//! use talos_config::net::{Prefix, overlaps};
 //!
-//! let pods = parse_prefix("10.244.0.0/16")?;
-//! let host = parse_prefix("10.244.7.0/24")?;
+//! let pods: Prefix = "10.244.0.0/16".parse()?;
+//! let host: Prefix = "10.244.7.0/24".parse()?;
 //! assert!(overlaps(&pods, &host));
 //! assert_eq!(
-//!     parse_prefix("10.244.0.0").unwrap_err(),
+//!     "10.244.0.0".parse::<Prefix>().unwrap_err().to_string(),
 //!     r#"netip.ParsePrefix("10.244.0.0"): no '/'"#
 //! );
-//! # Ok::<(), String>(())
+//! # Ok::<(), talos_config::Error>(())
 //! ```
 
 use std::fmt;
@@ -51,7 +51,7 @@ use crate::gofmt::quote;
 /// assert_eq!(p.masked().to_string(), "10.0.0.0/8");
 /// assert_eq!(p.bits(), 8);
 /// assert!(p.is_ipv4());
-/// # Ok::<(), String>(())
+/// # Ok::<(), talos_config::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Prefix(IpNetwork);
@@ -75,9 +75,9 @@ impl Prefix {
     /// The address as written (Go `Prefix.Addr`).
     ///
     /// ```
-    /// let p = talos_config::net::parse_prefix("192.168.1.7/24")?;
+    /// let p: talos_config::net::Prefix = "192.168.1.7/24".parse()?;
     /// assert_eq!(p.addr().to_string(), "192.168.1.7");
-    /// # Ok::<(), String>(())
+    /// # Ok::<(), talos_config::Error>(())
     /// ```
     pub fn addr(&self) -> IpAddr {
         self.0.ip()
@@ -86,8 +86,8 @@ impl Prefix {
     /// The prefix length (Go `Prefix.Bits`).
     ///
     /// ```
-    /// assert_eq!(talos_config::net::parse_prefix("fd00::/8")?.bits(), 8);
-    /// # Ok::<(), String>(())
+    /// assert_eq!("fd00::/8".parse::<talos_config::net::Prefix>()?.bits(), 8);
+    /// # Ok::<(), talos_config::Error>(())
     /// ```
     pub fn bits(&self) -> u8 {
         self.0.prefix()
@@ -96,11 +96,11 @@ impl Prefix {
     /// Whether this is an IPv4 prefix (Go `Addr.Is4`: an IPv4-mapped IPv6 address is IPv6).
     ///
     /// ```
-    /// use talos_config::net::parse_prefix;
+    /// use talos_config::net::Prefix;
     ///
-    /// assert!(parse_prefix("10.0.0.0/8")?.is_ipv4());
-    /// assert!(!parse_prefix("::ffff:10.0.0.0/104")?.is_ipv4());
-    /// # Ok::<(), String>(())
+    /// assert!("10.0.0.0/8".parse::<Prefix>()?.is_ipv4());
+    /// assert!(!"::ffff:10.0.0.0/104".parse::<Prefix>()?.is_ipv4());
+    /// # Ok::<(), talos_config::Error>(())
     /// ```
     pub fn is_ipv4(&self) -> bool {
         self.0.is_ipv4()
@@ -109,9 +109,9 @@ impl Prefix {
     /// The prefix with its host bits cleared (Go `Prefix.Masked`).
     ///
     /// ```
-    /// let p = talos_config::net::parse_prefix("2001:db8::1/32")?;
+    /// let p: talos_config::net::Prefix = "2001:db8::1/32".parse()?;
     /// assert_eq!(p.masked().to_string(), "2001:db8::/32");
-    /// # Ok::<(), String>(())
+    /// # Ok::<(), talos_config::Error>(())
     /// ```
     pub fn masked(&self) -> Prefix {
         match IpNetwork::new(self.0.network(), self.0.prefix()) {
@@ -127,11 +127,11 @@ impl Prefix {
     /// ```
     /// use std::net::IpAddr;
     ///
-    /// let p = talos_config::net::parse_prefix("10.96.0.0/12")?;
+    /// let p: talos_config::net::Prefix = "10.96.0.0/12".parse()?;
     /// assert!(p.contains("10.111.255.255".parse::<IpAddr>().unwrap()));
     /// assert!(!p.contains("10.112.0.0".parse::<IpAddr>().unwrap()));
     /// assert!(!p.contains("::ffff:10.96.0.1".parse::<IpAddr>().unwrap()));
-    /// # Ok::<(), String>(())
+    /// # Ok::<(), talos_config::Error>(())
     /// ```
     pub fn contains(&self, addr: IpAddr) -> bool {
         self.0.contains(addr)
@@ -149,37 +149,43 @@ impl fmt::Display for Prefix {
 }
 
 impl FromStr for Prefix {
-    type Err = String;
+    type Err = crate::Error;
 
-    /// Same as [`parse_prefix`].
-    fn from_str(s: &str) -> Result<Prefix, String> {
-        parse_prefix(s)
+    /// Parses a CIDR prefix exactly as Go's `netip.ParsePrefix` does; the error (kind
+    /// [`InvalidValue`](crate::ErrorKind::InvalidValue)) is Go's text
+    /// (`netip.ParsePrefix("<s>"): <reason>`, where an address error reads
+    /// `ParseAddr("<addr>"): <reason>[ (at "<rest>")]`).
+    ///
+    /// ```
+    /// use talos_config::net::Prefix;
+    ///
+    /// let err = |s: &str| s.parse::<Prefix>().unwrap_err().to_string();
+    /// assert_eq!("10.96.0.0/12".parse::<Prefix>()?.to_string(), "10.96.0.0/12");
+    /// assert_eq!("10.96.0.1/12".parse::<Prefix>()?.to_string(), "10.96.0.1/12"); // host bits kept
+    /// assert_eq!(err("x"), r#"netip.ParsePrefix("x"): no '/'"#);
+    /// assert_eq!(
+    ///     err("10.096.0.0/12"),
+    ///     r#"netip.ParsePrefix("10.096.0.0/12"): ParseAddr("10.096.0.0"): IPv4 field has octet with leading zero"#
+    /// );
+    /// assert_eq!(err("10.0.0.0/08"), r#"netip.ParsePrefix("10.0.0.0/08"): bad bits after slash: "08""#);
+    /// assert_eq!(err("10.0.0.0/33"), r#"netip.ParsePrefix("10.0.0.0/33"): prefix length out of range"#);
+    /// assert_eq!(
+    ///     err("fe80::1%eth0/64"),
+    ///     r#"netip.ParsePrefix("fe80::1%eth0/64"): IPv6 zones cannot be present in a prefix"#
+    /// );
+    /// assert_eq!("x".parse::<Prefix>().unwrap_err().kind(), talos_config::ErrorKind::InvalidValue);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<Prefix, crate::Error> {
+        parse_prefix(s).map_err(crate::Error::invalid_value)
     }
 }
 
 /// Parses a CIDR prefix exactly as Go's `netip.ParsePrefix` does, with Go's error texts
 /// (`netip.ParsePrefix("<s>"): <reason>`, where an address error reads
-/// `ParseAddr("<addr>"): <reason>[ (at "<rest>")]`).
-///
-/// ```
-/// use talos_config::net::parse_prefix;
-///
-/// assert_eq!(parse_prefix("10.96.0.0/12")?.to_string(), "10.96.0.0/12");
-/// assert_eq!(parse_prefix("10.96.0.1/12")?.to_string(), "10.96.0.1/12"); // host bits kept
-/// assert_eq!(parse_prefix("x").unwrap_err(), r#"netip.ParsePrefix("x"): no '/'"#);
-/// assert_eq!(
-///     parse_prefix("10.096.0.0/12").unwrap_err(),
-///     r#"netip.ParsePrefix("10.096.0.0/12"): ParseAddr("10.096.0.0"): IPv4 field has octet with leading zero"#
-/// );
-/// assert_eq!(parse_prefix("10.0.0.0/08").unwrap_err(), r#"netip.ParsePrefix("10.0.0.0/08"): bad bits after slash: "08""#);
-/// assert_eq!(parse_prefix("10.0.0.0/33").unwrap_err(), r#"netip.ParsePrefix("10.0.0.0/33"): prefix length out of range"#);
-/// assert_eq!(
-///     parse_prefix("fe80::1%eth0/64").unwrap_err(),
-///     r#"netip.ParsePrefix("fe80::1%eth0/64"): IPv6 zones cannot be present in a prefix"#
-/// );
-/// # Ok::<(), String>(())
-/// ```
-pub fn parse_prefix(s: &str) -> Result<Prefix, String> {
+/// `ParseAddr("<addr>"): <reason>[ (at "<rest>")]`). The engine's form of [`Prefix`]'s
+/// `FromStr`, whose examples show the texts.
+pub(crate) fn parse_prefix(s: &str) -> Result<Prefix, String> {
     let fail = |msg: &str| format!("netip.ParsePrefix({}): {msg}", quote(s));
     let Some(slash) = s.rfind('/') else {
         return Err(fail("no '/'"));
@@ -378,9 +384,9 @@ fn parse_ipv6(input: &str) -> Result<(IpAddr, &str), String> {
 /// it is symmetric and ignores host bits.
 ///
 /// ```
-/// use talos_config::net::{overlaps, parse_prefix};
+/// use talos_config::net::{Prefix, overlaps};
 ///
-/// let p = |s| parse_prefix(s).unwrap();
+/// let p = |s: &str| s.parse::<Prefix>().unwrap();
 /// assert!(overlaps(&p("10.96.0.0/12"), &p("10.100.0.0/16")));
 /// assert!(overlaps(&p("10.100.0.0/16"), &p("10.96.0.0/12")));
 /// assert!(!overlaps(&p("10.244.0.0/16"), &p("10.96.0.0/12")));

@@ -40,9 +40,9 @@ impl SubnetOverlap {
     /// Whether any pod or service subnet overlaps any host range (the lab's `overlaps_host`).
     ///
     /// ```
-    /// use talos_config::{Config, net::parse_prefix, subnets};
+    /// use talos_config::{Config, net::Prefix, subnets};
     ///
-    /// let lab = [parse_prefix("10.244.0.0/16").unwrap(), parse_prefix("10.96.0.0/12").unwrap()];
+    /// let lab: [Prefix; 2] = ["10.244.0.0/16".parse()?, "10.96.0.0/12".parse()?];
     /// let config = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\ncluster:\n  network:\n    podSubnets: [10.200.0.0/16]\n    serviceSubnets: [10.100.0.0/16]\n")?;
     /// let found = subnets::subnets_overlap_host(&config, &lab).unwrap();
     /// assert!(found.any()); // 10.100.0.0/16 lies inside 10.96.0.0/12
@@ -55,9 +55,9 @@ impl SubnetOverlap {
     /// Every checked subnet, pod subnets first.
     ///
     /// ```
-    /// use talos_config::{Config, net::parse_prefix, subnets};
+    /// use talos_config::{Config, net::Prefix, subnets};
     ///
-    /// let lab = [parse_prefix("10.244.0.0/16").unwrap(), parse_prefix("10.96.0.0/12").unwrap()];
+    /// let lab: [Prefix; 2] = ["10.244.0.0/16".parse()?, "10.96.0.0/12".parse()?];
     /// let config = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n")?;
     /// let found = subnets::subnets_overlap_host(&config, &lab).unwrap();
     /// let paths: Vec<&str> = found.iter().map(|c| c.path.as_str()).collect();
@@ -82,10 +82,10 @@ impl SubnetOverlap {
 /// `cluster.network.podSubnets[0]: netip.ParsePrefix("10.244.0.0"): no '/'`).
 ///
 /// ```
-/// use talos_config::{Config, net::parse_prefix, subnets};
+/// use talos_config::{Config, net::Prefix, subnets};
 ///
 /// let yaml = b"version: v1alpha1\nmachine:\n  type: controlplane\ncluster:\n  network:\n    podSubnets:\n      - 10.244.0.0/16\n    serviceSubnets:\n      - 10.96.0.0/12\n";
-/// let lab = [parse_prefix("10.244.0.0/16").unwrap(), parse_prefix("10.96.0.0/12").unwrap()];
+/// let lab: [Prefix; 2] = ["10.244.0.0/16".parse()?, "10.96.0.0/12".parse()?];
 /// let config = Config::from_bytes(yaml)?;
 /// let found = subnets::subnets_overlap_host(&config, &lab).unwrap();
 /// assert!(found.any());

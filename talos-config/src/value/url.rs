@@ -313,7 +313,7 @@ fn parse_authority(authority: &[u8]) -> Result<(Option<Userinfo>, Vec<u8>), Stri
 
 impl GoUrl {
     /// Go's `url.Parse`; the error is the text of Go's `*url.Error` (`parse "x": ...`).
-    pub fn parse(raw: &str) -> Result<GoUrl, String> {
+    pub(crate) fn parse(raw: &str) -> Result<GoUrl, String> {
         let raw = raw.as_bytes();
         let (u, frag) = match find(raw, b'#') {
             Some(i) => (&raw[..i], Some(&raw[i + 1..])),
@@ -423,7 +423,7 @@ impl GoUrl {
     /// string component of `right` replaces the left one unless empty, the two booleans are
     /// always copied, and two set `User`s fail (unexported fields). The error text starts at
     /// the URL level (`merge field url.URL.User: ...`); callers prefix their own fields.
-    pub fn merge_components(&mut self, right: &GoUrl) -> Result<(), String> {
+    pub(crate) fn merge_components(&mut self, right: &GoUrl) -> Result<(), String> {
         fn take(l: &mut Vec<u8>, r: &[u8]) {
             if !r.is_empty() {
                 *l = r.to_vec();

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use talos_config::{
-    CheckOptions, Checked, Checks, Config, DocumentId, ErrorKind, FieldPath, Mode, PatchSource, Severity, apply_patches,
-    check, load_patches,
+    CheckOptions, Checked, Checks, Config, DocumentId, ErrorKind, FieldPath, Mode, PatchSource, Severity,
+    apply_patches, check, load_patches,
 };
 
 fn fixture(name: &str) -> PatchSource {
@@ -138,11 +138,8 @@ fn strict_turns_v1alpha1_warnings_into_talos_errors() {
 fn a_value_no_input_wrote_still_names_its_document_and_field() {
     let base = PatchSource::new("node.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
     let checked = check(&base, &[], &CheckOptions { mode: Mode::Container, ..CheckOptions::default() }).unwrap();
-    let host_dns = checked
-        .diagnostics()
-        .iter()
-        .find(|d| d.message().starts_with("feature HostDNS should be enabled"))
-        .unwrap();
+    let host_dns =
+        checked.diagnostics().iter().find(|d| d.message().starts_with("feature HostDNS should be enabled")).unwrap();
     assert_eq!(host_dns.document(), Some(&DocumentId::legacy()));
     assert_eq!(host_dns.field(), Some(&FieldPath::parse("machine.features.hostDNS.enabled")));
     // The closest value an input wrote: `machine`.
@@ -152,7 +149,10 @@ fn a_value_no_input_wrote_still_names_its_document_and_field() {
 #[test]
 fn new_style_documents_are_named_by_kind_and_name() {
     let base = fixture("worker.yaml");
-    let patch = PatchSource::new("vip.yaml", "apiVersion: v1alpha1\nkind: HCloudVIPConfig\nname: vip1\nlink: \"\"\napiToken: \"\"\n");
+    let patch = PatchSource::new(
+        "vip.yaml",
+        "apiVersion: v1alpha1\nkind: HCloudVIPConfig\nname: vip1\nlink: \"\"\napiToken: \"\"\n",
+    );
     let checked = check(&base, &[patch], &CheckOptions::default()).unwrap();
     insta::assert_snapshot!("check_new_style_document", render(&checked));
     let link = checked.diagnostics().iter().find(|d| d.message() == "link must be specified").unwrap();

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use talos_config::lint::rules;
-use talos_config::net::{Prefix, parse_prefix};
+use talos_config::net::Prefix;
 use talos_config::{CheckOptions, Checks, Diagnostic, Error, Mode, PatchSource, Severity, check};
 
 use crate::common;
@@ -92,7 +92,7 @@ const fn case(name: &'static str, base: &'static str, patch: &'static str) -> Ca
 fn run(c: &Case) -> LintReport {
     let options = LintOptions {
         mode: Mode::Container,
-        host_ranges: c.host_ranges.iter().map(|r| parse_prefix(r).unwrap()).collect(),
+        host_ranges: c.host_ranges.iter().map(|r| r.parse::<Prefix>().unwrap()).collect(),
     };
     lint(&fixture(c.base), &[PatchSource::new("patch.yaml", c.patch)], &options)
         .unwrap_or_else(|e| panic!("{}: {e}", c.name))

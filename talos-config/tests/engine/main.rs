@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod check;
 mod common;
 mod conformance;
 mod container;

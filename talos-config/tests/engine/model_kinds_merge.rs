@@ -30,7 +30,7 @@ fn volume_config_merge_typed() {
         "EPHEMERAL",
         ProvisioningSpec {
             disk_selector: selector("disk.size > 150"),
-            max_size: Size::parse("2.5TiB").unwrap(),
+            max_size: "2.5TiB".parse::<Size>().unwrap(),
             ..Default::default()
         },
     );
@@ -59,8 +59,8 @@ fn volume_config_always_overwrite_typed() {
         "EPHEMERAL",
         ProvisioningSpec {
             disk_selector: selector("disk.transport == \"nvme\""),
-            min_size: ByteSize::parse("2GiB").unwrap(),
-            max_size: Size::parse("40GiB").unwrap(),
+            min_size: "2GiB".parse::<ByteSize>().unwrap(),
+            max_size: "40GiB".parse::<Size>().unwrap(),
             ..Default::default()
         },
     );
@@ -68,7 +68,7 @@ fn volume_config_always_overwrite_typed() {
     left.merge_from(&right).unwrap();
     assert_eq!(
         left.provisioning,
-        ProvisioningSpec { grow: Some(true), max_size: Size::parse("40GiB").unwrap(), ..Default::default() }
+        ProvisioningSpec { grow: Some(true), max_size: "40GiB".parse::<Size>().unwrap(), ..Default::default() }
     );
 }
 
@@ -88,13 +88,13 @@ fn volume_config_always_overwrite_w7() {
 /// §8.2: `maxSize` switching from bytes to a percentage keeps the byte value, which wins.
 #[test]
 fn max_size_pointer_merge() {
-    let mut s = Size::parse("50GiB").unwrap();
-    merge_values(&mut s, &Size::parse("80%").unwrap()).unwrap();
+    let mut s = "50GiB".parse::<Size>().unwrap();
+    merge_values(&mut s, &"80%".parse::<Size>().unwrap()).unwrap();
     assert_eq!(s.text(), "50GiB");
-    let mut p = Size::parse("80%").unwrap();
+    let mut p = "80%".parse::<Size>().unwrap();
     merge_values(&mut p, &Size::default()).unwrap();
     assert_eq!(p.text(), "80%");
-    merge_values(&mut p, &Size::parse("10GiB").unwrap()).unwrap();
+    merge_values(&mut p, &"10GiB".parse::<Size>().unwrap()).unwrap();
     assert_eq!(p.text(), "10GiB");
 }
 
@@ -182,10 +182,10 @@ fn image_verification_merge_yaml() {
 /// Size texts are kept as written; invalid ones are decode errors.
 #[test]
 fn size_texts() {
-    assert_eq!(ByteSize::parse("2.5GiB").unwrap().raw.as_deref(), Some("2.5GiB"));
-    assert_eq!(ByteSize::parse("").unwrap(), ByteSize::default());
-    assert_eq!(ByteSize::parse("10XB").unwrap_err(), "unhandled size name: xb");
-    assert_eq!(Size::parse("-10GiB").unwrap().text(), "-10GiB");
-    assert_eq!(Size::parse("80%").unwrap().text(), "80%");
-    assert_eq!(Size::parse("180%").unwrap_err(), "percentage must be between 0 and 100, got 180");
+    assert_eq!("2.5GiB".parse::<ByteSize>().unwrap().raw.as_deref(), Some("2.5GiB"));
+    assert_eq!("".parse::<ByteSize>().unwrap(), ByteSize::default());
+    assert_eq!("10XB".parse::<ByteSize>().unwrap_err().to_string(), "unhandled size name: xb");
+    assert_eq!("-10GiB".parse::<Size>().unwrap().text(), "-10GiB");
+    assert_eq!("80%".parse::<Size>().unwrap().text(), "80%");
+    assert_eq!("180%".parse::<Size>().unwrap_err().to_string(), "percentage must be between 0 and 100, got 180");
 }

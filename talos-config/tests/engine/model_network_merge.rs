@@ -67,7 +67,7 @@ fn link_config_decodes_exact_fields() {
     assert_eq!(link.common.mtu, 1500);
     assert_eq!(link.common.up, Some(false));
     assert_eq!(link.common.addresses.len(), 1);
-    assert_eq!(link.common.addresses[0].address.0, IpPrefix::parse("10.0.42.136/24").expect("prefix"));
+    assert_eq!(link.common.addresses[0].address.0, "10.0.42.136/24".parse::<IpPrefix>().expect("prefix"));
     assert_eq!(link.common.addresses[0].route_priority, Some(0));
     assert_eq!(link.common.routes[0].metric, 7);
     assert_eq!(link.common.routes[0].table.0, 100);

@@ -2,11 +2,22 @@
 
 use crate::model_network_util;
 
+use std::str::FromStr;
+
 use model_network_util::*;
 use talos_config::model::network::types::{
-    BondMode, FailOverMac, GoEnum, HardwareAddr, IpAddr, IpAddrPort, IpPrefix, PortRange, Protocol, RoutingTable,
+    BondMode, FailOverMac, HardwareAddr, IpAddr, IpAddrPort, IpPrefix, PortRange, Protocol, RoutingTable,
 };
 use talos_config::model::network::{BondConfig, NetworkRuleConfig, RoutingRuleConfig, VrfConfig};
+use talos_config::{Error, ErrorKind};
+
+/// `text.parse::<T>()` (the public door, `FromStr`) with the error's text, which is upstream's.
+fn parse<T: FromStr<Err = Error>>(text: &str) -> Result<T, String> {
+    text.parse::<T>().map_err(|e| {
+        assert_eq!(e.kind(), ErrorKind::InvalidValue, "{text}: {e}");
+        e.to_string()
+    })
+}
 
 #[test]
 fn prefix_text_forms() {
@@ -22,7 +33,7 @@ fn prefix_text_forms() {
         ("fe80::1:2/10", "fe80::1:2/10"),
     ];
     for (input, text) in cases {
-        assert_eq!(IpPrefix::parse(input).map(|p| p.go_string()), Ok(text.to_string()), "{input}");
+        assert_eq!(parse::<IpPrefix>(input).map(|p| p.go_string()), Ok(text.to_string()), "{input}");
     }
 }
 
@@ -42,41 +53,41 @@ fn prefix_errors_like_go() {
         ),
     ];
     for (input, err) in cases {
-        assert_eq!(IpPrefix::parse(input), Err(err.to_string()), "{input}");
+        assert_eq!(parse::<IpPrefix>(input), Err(err.to_string()), "{input}");
     }
 }
 
 #[test]
 fn addr_text_forms_and_errors() {
-    assert_eq!(IpAddr::parse("fe80::1%eth0").map(|a| a.go_string()), Ok("fe80::1%eth0".into()));
-    assert_eq!(IpAddr::parse("::").map(|a| a.go_string()), Ok("::".into()));
+    assert_eq!(parse::<IpAddr>("fe80::1%eth0").map(|a| a.go_string()), Ok("fe80::1%eth0".into()));
+    assert_eq!(parse::<IpAddr>("::").map(|a| a.go_string()), Ok("::".into()));
     assert_eq!(
-        IpAddr::parse("1.2.3").map(|a| a.go_string()),
+        parse::<IpAddr>("1.2.3").map(|a| a.go_string()),
         Err("ParseAddr(\"1.2.3\"): IPv4 address too short".into())
     );
     assert_eq!(
-        IpAddr::parse("1..2.3").map(|a| a.go_string()),
+        parse::<IpAddr>("1..2.3").map(|a| a.go_string()),
         Err("ParseAddr(\"1..2.3\"): IPv4 field must have at least one digit (at \".2.3\")".into())
     );
     assert_eq!(
-        IpAddr::parse("1::2::3").map(|a| a.go_string()),
+        parse::<IpAddr>("1::2::3").map(|a| a.go_string()),
         Err("ParseAddr(\"1::2::3\"): multiple :: in address (at \":3\")".into())
     );
-    assert_eq!(IpAddr::parse("%x").map(|a| a.go_string()), Err("ParseAddr(\"%x\"): missing IPv6 address".into()));
+    assert_eq!(parse::<IpAddr>("%x").map(|a| a.go_string()), Err("ParseAddr(\"%x\"): missing IPv6 address".into()));
     assert_eq!(IpAddr::Invalid.go_string(), "invalid IP");
     // Go's parseAddrError prints `(at ...)` only for a non-empty rest: this one has none.
     assert_eq!(
-        IpAddr::parse("1:2:3:4:5:6:7:8::"),
+        parse::<IpAddr>("1:2:3:4:5:6:7:8::"),
         Err("ParseAddr(\"1:2:3:4:5:6:7:8::\"): the :: must expand to at least one field of zeros".into())
     );
     assert_eq!(
-        IpAddr::parse("::1.2.3.x%eth0"),
+        parse::<IpAddr>("::1.2.3.x%eth0"),
         Err("ParseAddr(\"::1.2.3.x%eth0\"): unexpected character (at \"x\")".into())
     );
-    assert_eq!(IpAddr::parse("::1%"), Err("ParseAddr(\"::1%\"): zone must be a non-empty string".into()));
-    assert_eq!(IpAddr::parse("::ffff:1.2.3.4%z").map(|a| a.go_string()), Ok("::ffff:1.2.3.4%z".into()));
+    assert_eq!(parse::<IpAddr>("::1%"), Err("ParseAddr(\"::1%\"): zone must be a non-empty string".into()));
+    assert_eq!(parse::<IpAddr>("::ffff:1.2.3.4%z").map(|a| a.go_string()), Ok("::ffff:1.2.3.4%z".into()));
     assert_eq!(
-        IpPrefix::parse("1:2:3:4:5:6:7:8::/64"),
+        parse::<IpPrefix>("1:2:3:4:5:6:7:8::/64"),
         Err("netip.ParsePrefix(\"1:2:3:4:5:6:7:8::/64\"): ParseAddr(\"1:2:3:4:5:6:7:8::\"): the :: must expand to at \
              least one field of zeros"
             .into())
@@ -85,39 +96,50 @@ fn addr_text_forms_and_errors() {
 
 #[test]
 fn addr_port_text_forms() {
-    assert_eq!(IpAddrPort::parse("10.3.4.3:2222").map(|a| a.go_string()), Ok("10.3.4.3:2222".into()));
-    assert_eq!(IpAddrPort::parse("[2001:db8::1]:51820").map(|a| a.go_string()), Ok("[2001:db8::1]:51820".into()));
-    assert_eq!(IpAddrPort::parse("10.3.4.3"), Err("not an ip:port".into()));
-    assert_eq!(IpAddrPort::parse("10.3.4.3:x"), Err("invalid port \"x\" parsing \"10.3.4.3:x\"".into()));
+    assert_eq!(parse::<IpAddrPort>("10.3.4.3:2222").map(|a| a.go_string()), Ok("10.3.4.3:2222".into()));
+    assert_eq!(parse::<IpAddrPort>("[2001:db8::1]:51820").map(|a| a.go_string()), Ok("[2001:db8::1]:51820".into()));
+    assert_eq!(parse::<IpAddrPort>("10.3.4.3"), Err("not an ip:port".into()));
+    assert_eq!(parse::<IpAddrPort>("10.3.4.3:x"), Err("invalid port \"x\" parsing \"10.3.4.3:x\"".into()));
     assert_eq!(
-        IpAddrPort::parse("2001:db8::1:80"),
+        parse::<IpAddrPort>("2001:db8::1:80"),
         Err("invalid ip:port \"2001:db8::1:80\", IPv6 addresses must be surrounded by square brackets".into())
     );
 }
 
 #[test]
+fn empty_text_is_the_zero_value() {
+    // `FromStr` is Go's `UnmarshalText`, which reads `""` as the zero value (a config's `""`).
+    assert_eq!(parse::<IpAddr>(""), Ok(IpAddr::Invalid));
+    assert_eq!(parse::<IpPrefix>(""), Ok(IpPrefix::default()));
+    assert_eq!(parse::<IpAddrPort>(""), Ok(IpAddrPort::default()));
+    assert_eq!(parse::<HardwareAddr>(""), Ok(HardwareAddr(Some(Vec::new()))));
+    assert_eq!(parse::<FailOverMac>(""), Ok(FailOverMac(0)));
+    assert_eq!(parse::<BondMode>(""), Err(" does not belong to BondMode values".into()));
+}
+
+#[test]
 fn hardware_addr_text() {
-    let duid = HardwareAddr::unmarshal_text("00:01:00:01:23:45:67:89:AB:cd:ef:01:23:45").expect("parses");
+    let duid = parse::<HardwareAddr>("00:01:00:01:23:45:67:89:AB:cd:ef:01:23:45").expect("parses");
     assert_eq!(duid.go_string(), "00:01:00:01:23:45:67:89:ab:cd:ef:01:23:45");
-    assert_eq!(HardwareAddr::unmarshal_text("2e3c4d5e6f70").map(|h| h.go_string()), Ok("2e:3c:4d:5e:6f:70".into()));
-    assert_eq!(HardwareAddr::unmarshal_text("2e:3"), Err("encoding/hex: odd length hex string".into()));
-    assert_eq!(HardwareAddr::unmarshal_text("zz"), Err("encoding/hex: invalid byte: U+007A 'z'".into()));
+    assert_eq!(parse::<HardwareAddr>("2e3c4d5e6f70").map(|h| h.go_string()), Ok("2e:3c:4d:5e:6f:70".into()));
+    assert_eq!(parse::<HardwareAddr>("2e:3"), Err("encoding/hex: odd length hex string".into()));
+    assert_eq!(parse::<HardwareAddr>("zz"), Err("encoding/hex: invalid byte: U+007A 'z'".into()));
 }
 
 #[test]
 fn enums_like_enumer() {
-    assert_eq!(BondMode::parse_text("802.3AD"), Ok(BondMode(4)));
-    assert_eq!(BondMode::parse_text("Balance-RR"), Ok(BondMode(0)));
-    assert_eq!(BondMode::parse_text("lacp"), Err("lacp does not belong to BondMode values".into()));
-    assert_eq!(RoutingTable::parse_text("100"), Ok(RoutingTable(100)));
-    assert_eq!(RoutingTable::parse_text("MAIN"), Ok(RoutingTable(254)));
-    assert_eq!(RoutingTable::parse_text("253"), Err("253 does not belong to RoutingTable values".into()));
-    assert_eq!(RoutingTable(300).text(), "RoutingTable(300)");
-    assert_eq!(RoutingTable(0).text(), "unspec");
-    assert_eq!(Protocol(0).text(), "Protocol(0)");
-    assert_eq!(FailOverMac::parse_text("2"), Ok(FailOverMac(2)));
-    assert_eq!(FailOverMac::parse_text(""), Ok(FailOverMac(0)));
-    assert_eq!(FailOverMac::parse_text("Active"), Err("invalid fail_over_mac value Active".into()));
+    assert_eq!(parse::<BondMode>("802.3AD"), Ok(BondMode(4)));
+    assert_eq!(parse::<BondMode>("Balance-RR"), Ok(BondMode(0)));
+    assert_eq!(parse::<BondMode>("lacp"), Err("lacp does not belong to BondMode values".into()));
+    assert_eq!(parse::<RoutingTable>("100"), Ok(RoutingTable(100)));
+    assert_eq!(parse::<RoutingTable>("MAIN"), Ok(RoutingTable(254)));
+    assert_eq!(parse::<RoutingTable>("253"), Err("253 does not belong to RoutingTable values".into()));
+    assert_eq!(RoutingTable(300).to_string(), "RoutingTable(300)");
+    assert_eq!(RoutingTable(0).to_string(), "unspec");
+    assert_eq!(Protocol(0).to_string(), "Protocol(0)");
+    assert_eq!(parse::<FailOverMac>("2"), Ok(FailOverMac(2)));
+    assert_eq!(parse::<FailOverMac>(""), Ok(FailOverMac(0)));
+    assert_eq!(parse::<FailOverMac>("Active"), Err("invalid fail_over_mac value Active".into()));
 }
 
 #[test]

@@ -265,8 +265,8 @@ fn endpoint_merges_component_by_component() {
         "version: v1alpha1\nmachine: null\ncluster:\n    controlPlane:\n        endpoint: https://10.0.0.3\n"
     );
 
-    let mut l = Endpoint::parse("https://alice@h:1/").expect("parse");
-    let r = Endpoint::parse("https://bob@h:2/").expect("parse");
+    let mut l = "https://alice@h:1/".parse::<Endpoint>().expect("parse");
+    let r = "https://bob@h:2/".parse::<Endpoint>().expect("parse");
     assert_eq!(
         merge_values(&mut l, &r).expect_err("userinfo on both sides"),
         "merge field v1alpha1.Endpoint.URL: merge field url.URL.User: merge field url.Userinfo.username: merge not possible, left alice is not settable"
@@ -345,7 +345,7 @@ fn install_disk_size_matcher_merge_fails_like_upstream() {
         out,
         "version: v1alpha1\nmachine:\n    type: \"\"\n    token: \"\"\n    certSANs: []\n    install:\n        diskSelector:\n            size: '>= 1TB'\n            model: WDC*\n        wipe: null\ncluster: null\n"
     );
-    assert_eq!(InstallDiskSizeMatcher::parse("4GB").expect("parse").size, 4_000_000_000);
+    assert_eq!("4GB".parse::<InstallDiskSizeMatcher>().expect("parse").size, 4_000_000_000);
 }
 
 #[test]

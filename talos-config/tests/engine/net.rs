@@ -5,8 +5,17 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use proptest::prelude::*;
 use talos_config::Config;
-use talos_config::net::{Prefix, overlaps, parse_prefix};
+use talos_config::net::{Prefix, overlaps};
 use talos_config::subnets::{SubnetCheck, subnets_overlap_host};
+use talos_config::{Error, ErrorKind};
+
+/// `s.parse::<Prefix>()` (the public door, `FromStr`) with the error's text, which is Go's.
+fn parse_prefix(s: &str) -> Result<Prefix, String> {
+    s.parse::<Prefix>().map_err(|e: Error| {
+        assert_eq!(e.kind(), ErrorKind::InvalidValue, "{s}: {e}");
+        e.to_string()
+    })
+}
 
 fn p(s: &str) -> Prefix {
     parse_prefix(s).unwrap_or_else(|e| panic!("{s}: {e}"))

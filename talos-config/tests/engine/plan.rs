@@ -129,7 +129,10 @@ fn the_refusal_is_talos_text() {
     let other = Config::from_bytes(b"apiVersion: v1alpha1\nkind: HostnameConfig\nauto: stable\n").unwrap();
     let current = Config::from_bytes(&base.bytes).unwrap();
     assert_eq!(plan_apply(&current, &other).map_err(|e| e.to_string()), Err("new config is not v1alpha1".to_string()));
-    assert_eq!(plan_apply(&other, &current).map_err(|e| e.to_string()), Err("current config is not v1alpha1".to_string()));
+    assert_eq!(
+        plan_apply(&other, &current).map_err(|e| e.to_string()),
+        Err("current config is not v1alpha1".to_string())
+    );
 }
 
 /// Every new-style document kind of Talos's own test data, added to the lab's worker config:

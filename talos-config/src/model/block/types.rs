@@ -73,12 +73,31 @@ pub struct ByteSize {
 
 impl ByteSize {
     /// Parses size text (`""` is the zero value).
-    pub fn parse(text: &str) -> Result<ByteSize, String> {
+    pub(crate) fn parse(text: &str) -> Result<ByteSize, String> {
         if text.is_empty() {
             return Ok(ByteSize::default());
         }
         parse_bytes(text)?;
         Ok(ByteSize { raw: Some(text.to_string()) })
+    }
+}
+
+impl std::str::FromStr for ByteSize {
+    type Err = crate::Error;
+
+    /// Upstream `UnmarshalText`: a `humanize` byte size (a leading `-` allowed), kept as
+    /// written; `""` is the zero value. The error is upstream's text.
+    ///
+    /// ```
+    /// use talos_config::model::block::ByteSize;
+    ///
+    /// assert_eq!("2.5GiB".parse::<ByteSize>()?.raw.as_deref(), Some("2.5GiB"));
+    /// assert_eq!("".parse::<ByteSize>()?, ByteSize::default());
+    /// assert_eq!("10XB".parse::<ByteSize>().unwrap_err().to_string(), "unhandled size name: xb");
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(text: &str) -> Result<ByteSize, crate::Error> {
+        ByteSize::parse(text).map_err(crate::Error::invalid_value)
     }
 }
 
@@ -144,7 +163,7 @@ pub struct PercentageSize {
 
 impl PercentageSize {
     /// Parses `N%` text (`""` is the zero value).
-    pub fn parse(text: &str) -> Result<PercentageSize, String> {
+    pub(crate) fn parse(text: &str) -> Result<PercentageSize, String> {
         if text.is_empty() {
             return Ok(PercentageSize::default());
         }
@@ -158,6 +177,24 @@ impl PercentageSize {
             return Err(format!("percentage must be between 0 and 100, got {}", go_value(value)));
         }
         Ok(PercentageSize { raw: Some(text.to_string()) })
+    }
+}
+
+impl std::str::FromStr for PercentageSize {
+    type Err = crate::Error;
+
+    /// Upstream `UnmarshalText`: `N%` with `N` between 0 and 100, kept as written; `""` is the
+    /// zero value. The error is upstream's text.
+    ///
+    /// ```
+    /// use talos_config::model::block::PercentageSize;
+    ///
+    /// assert_eq!("80%".parse::<PercentageSize>()?.raw.as_deref(), Some("80%"));
+    /// assert_eq!("80".parse::<PercentageSize>().unwrap_err().to_string(), "percentage must end with '%'");
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(text: &str) -> Result<PercentageSize, crate::Error> {
+        PercentageSize::parse(text).map_err(crate::Error::invalid_value)
     }
 }
 
@@ -175,7 +212,7 @@ pub struct Size {
 
 impl Size {
     /// Parses `80%` or byte-size text (`""` is the zero value).
-    pub fn parse(text: &str) -> Result<Size, String> {
+    pub(crate) fn parse(text: &str) -> Result<Size, String> {
         if text.is_empty() {
             return Ok(Size::default());
         }
@@ -194,6 +231,25 @@ impl Size {
             (None, Some(p)) => p.raw.clone().unwrap_or_default(),
             (None, None) => String::new(),
         }
+    }
+}
+
+impl std::str::FromStr for Size {
+    type Err = crate::Error;
+
+    /// Upstream `UnmarshalText`: a percentage when the text has a `%` in it, else a byte size;
+    /// `""` is the zero value. The error is upstream's text.
+    ///
+    /// ```
+    /// use talos_config::model::block::Size;
+    ///
+    /// assert_eq!("80%".parse::<Size>()?.text(), "80%");
+    /// assert_eq!("-10GiB".parse::<Size>()?.text(), "-10GiB");
+    /// assert_eq!("180%".parse::<Size>().unwrap_err().to_string(), "percentage must be between 0 and 100, got 180");
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(text: &str) -> Result<Size, crate::Error> {
+        Size::parse(text).map_err(crate::Error::invalid_value)
     }
 }
 

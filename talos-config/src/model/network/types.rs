@@ -36,14 +36,13 @@ pub(crate) fn text_for_unmarshal(node: &Node, cx: &mut DecodeCx, go_type: &str) 
 
 pub(crate) use crate::gofmt::quote as go_quote;
 
-/// An integer Go type printed and read through names (`encoding.TextMarshaler`).
-pub trait GoEnum: Copy + Default + std::fmt::Debug + PartialEq {
+/// An integer Go type printed and read through names (`encoding.TextMarshaler`). The engine's
+/// view; users parse with `FromStr` and print with `Display`.
+pub(crate) trait GoEnum: Copy + Default + std::fmt::Debug + PartialEq {
     /// Go type name (`nethelpers.BondMode`).
     const GO: &'static str;
     /// The raw value.
     fn raw(&self) -> u32;
-    /// From the raw value.
-    fn from_raw(v: u32) -> Self;
     /// Upstream `String()`.
     fn text(&self) -> String;
     /// Upstream `UnmarshalText`: the value, or the error text.
@@ -51,12 +50,23 @@ pub trait GoEnum: Copy + Default + std::fmt::Debug + PartialEq {
 }
 
 /// Implements [`Value`] for a [`GoEnum`]: decoded through `UnmarshalText`, encoded through
-/// `MarshalText`, merged as a Go integer, matched through `String()`.
+/// `MarshalText`, merged as a Go integer, matched through `String()`. `Display` is `String()`
+/// and `FromStr` is `UnmarshalText` (error [`crate::Error`], kind `InvalidValue`, upstream's
+/// text); the doc attributes after the name document `from_str`.
 macro_rules! enum_value {
-    ($name:ident) => {
+    ($name:ident $(, $(#[$from_str_doc:meta])+)?) => {
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(&$crate::model::network::types::GoEnum::text(self))
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = $crate::Error;
+
+            $($(#[$from_str_doc])+)?
+            fn from_str(text: &str) -> Result<Self, $crate::Error> {
+                <Self as $crate::model::network::types::GoEnum>::parse_text(text).map_err($crate::Error::invalid_value)
             }
         }
 
@@ -110,14 +120,17 @@ macro_rules! enum_value {
 /// Defines an enumer-generated Go enum (`enumer -linecomment -text`): names are matched as
 /// written or lower-cased; unknown values print as `Type(N)`.
 macro_rules! go_enum {
-    ($(#[$m:meta])* $name:ident, $go:literal, $short:literal, { $($val:literal => $text:literal),* $(,)? }) => {
+    (
+        $(#[$m:meta])* $name:ident, $go:literal, $short:literal,
+        { $first_val:literal => $first_text:literal $(, $val:literal => $text:literal)* $(,)? }
+    ) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct $name(pub u32);
 
         impl $name {
             /// Values and names, in upstream order.
-            pub const NAMES: &'static [(u32, &'static str)] = &[$(($val, $text)),*];
+            pub const NAMES: &'static [(u32, &'static str)] = &[($first_val, $first_text) $(, ($val, $text))*];
         }
 
         impl $crate::model::network::types::GoEnum for $name {
@@ -125,10 +138,6 @@ macro_rules! go_enum {
 
             fn raw(&self) -> u32 {
                 self.0
-            }
-
-            fn from_raw(v: u32) -> Self {
-                $name(v)
             }
 
             fn text(&self) -> String {
@@ -145,7 +154,24 @@ macro_rules! go_enum {
             }
         }
 
-        $crate::model::network::types::enum_value!($name);
+        $crate::model::network::types::enum_value!(
+            $name,
+            /// Upstream `UnmarshalText` (enumer's `-text`): a name as written or lower-cased; the
+            /// error is enumer's text.
+            ///
+            #[doc = concat!(
+                "```\n",
+                "use talos_config::model::network::types::", stringify!($name), ";\n\n",
+                "let value: ", stringify!($name), " = \"", $first_text, "\".parse()?;\n",
+                "assert_eq!(value.to_string(), \"", $first_text, "\");\n",
+                "assert_eq!(\n",
+                "    \"nope\".parse::<", stringify!($name), ">().unwrap_err().to_string(),\n",
+                "    \"nope does not belong to ", $short, " values\"\n",
+                ");\n",
+                "# Ok::<(), talos_config::Error>(())\n",
+                "```",
+            )]
+        );
     };
 }
 
@@ -267,10 +293,6 @@ impl GoEnum for RoutingTable {
         self.0
     }
 
-    fn from_raw(v: u32) -> Self {
-        RoutingTable(v)
-    }
-
     fn text(&self) -> String {
         match self.0 {
             0 => "unspec".into(),
@@ -304,7 +326,20 @@ impl GoEnum for RoutingTable {
     }
 }
 
-enum_value!(RoutingTable);
+enum_value!(
+    RoutingTable,
+    /// Upstream `UnmarshalText`: a name (`unspec`, `default`, `main`, `local`, as written or
+    /// lower-cased) or a table number `1`..`252`; the error is upstream's text.
+    ///
+    /// ```
+    /// use talos_config::model::network::types::RoutingTable;
+    ///
+    /// assert_eq!("MAIN".parse::<RoutingTable>()?, RoutingTable(254));
+    /// assert_eq!("100".parse::<RoutingTable>()?.to_string(), "100");
+    /// assert_eq!("253".parse::<RoutingTable>().unwrap_err().to_string(), "253 does not belong to RoutingTable values");
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+);
 
 /// `nethelpers.FailOverMAC`: `none`/`active`/`follow` (exact), `""`, or the numbers 0..2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -315,10 +350,6 @@ impl GoEnum for FailOverMac {
 
     fn raw(&self) -> u32 {
         self.0
-    }
-
-    fn from_raw(v: u32) -> Self {
-        FailOverMac(v)
     }
 
     fn text(&self) -> String {
@@ -354,7 +385,20 @@ impl GoEnum for FailOverMac {
     }
 }
 
-enum_value!(FailOverMac);
+enum_value!(
+    FailOverMac,
+    /// Upstream `UnmarshalText`: `none`, `active`, `follow` (exact), `""`, or the numbers 0..2;
+    /// the error is upstream's text.
+    ///
+    /// ```
+    /// use talos_config::model::network::types::FailOverMac;
+    ///
+    /// assert_eq!("follow".parse::<FailOverMac>()?, FailOverMac(2));
+    /// assert_eq!("1".parse::<FailOverMac>()?.to_string(), "active");
+    /// assert_eq!("Active".parse::<FailOverMac>().unwrap_err().to_string(), "invalid fail_over_mac value Active");
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+);
 
 // ---------------------------------------------------------------------------------------------
 // net/netip
@@ -373,7 +417,7 @@ pub enum IpAddr {
 
 impl IpAddr {
     /// Go's `netip.ParseAddr`, with its error texts ([`crate::net`]'s parser).
-    pub fn parse(s: &str) -> Result<IpAddr, String> {
+    pub(crate) fn parse(s: &str) -> Result<IpAddr, String> {
         crate::net::parse_addr(s).map(|(addr, zone)| IpAddr::from_std(addr, zone))
     }
 
@@ -431,8 +475,27 @@ impl IpAddr {
     }
 
     /// Go's `Addr.UnmarshalText()` (`""` is the zero address).
-    pub fn unmarshal_text(s: &str) -> Result<IpAddr, String> {
+    pub(crate) fn unmarshal_text(s: &str) -> Result<IpAddr, String> {
         if s.is_empty() { Ok(IpAddr::Invalid) } else { IpAddr::parse(s) }
+    }
+}
+
+impl std::str::FromStr for IpAddr {
+    type Err = crate::Error;
+
+    /// Go's `Addr.UnmarshalText`, as a config's text is read: `""` is the zero address,
+    /// anything else goes through `netip.ParseAddr`, whose text the error carries.
+    ///
+    /// ```
+    /// use talos_config::model::network::types::IpAddr;
+    ///
+    /// assert_eq!("fe80::1%eth0".parse::<IpAddr>()?.go_string(), "fe80::1%eth0");
+    /// assert_eq!("".parse::<IpAddr>()?, IpAddr::Invalid);
+    /// assert_eq!("1.2.3".parse::<IpAddr>().unwrap_err().to_string(), r#"ParseAddr("1.2.3"): IPv4 address too short"#);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<IpAddr, crate::Error> {
+        IpAddr::unmarshal_text(s).map_err(crate::Error::invalid_value)
     }
 }
 
@@ -493,7 +556,7 @@ pub struct IpPrefix {
 
 impl IpPrefix {
     /// Go's `netip.ParsePrefix`, with its error texts ([`crate::net::parse_prefix`]).
-    pub fn parse(s: &str) -> Result<IpPrefix, String> {
+    pub(crate) fn parse(s: &str) -> Result<IpPrefix, String> {
         let prefix = crate::net::parse_prefix(s)?;
         Ok(IpPrefix { addr: IpAddr::from_std(prefix.addr(), ""), bits: prefix.bits() })
     }
@@ -512,8 +575,27 @@ impl IpPrefix {
     }
 
     /// Go's `Prefix.UnmarshalText()`.
-    pub fn unmarshal_text(s: &str) -> Result<IpPrefix, String> {
+    pub(crate) fn unmarshal_text(s: &str) -> Result<IpPrefix, String> {
         if s.is_empty() { Ok(IpPrefix::default()) } else { IpPrefix::parse(s) }
+    }
+}
+
+impl std::str::FromStr for IpPrefix {
+    type Err = crate::Error;
+
+    /// Go's `Prefix.UnmarshalText`, as a config's text is read: `""` is the zero prefix,
+    /// anything else goes through `netip.ParsePrefix`, whose text the error carries.
+    ///
+    /// ```
+    /// use talos_config::model::network::types::IpPrefix;
+    ///
+    /// assert_eq!("2001:0DB8::1/64".parse::<IpPrefix>()?.go_string(), "2001:db8::1/64");
+    /// assert_eq!("".parse::<IpPrefix>()?, IpPrefix::default());
+    /// assert_eq!("10.0.0.1".parse::<IpPrefix>().unwrap_err().to_string(), r#"netip.ParsePrefix("10.0.0.1"): no '/'"#);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<IpPrefix, crate::Error> {
+        IpPrefix::unmarshal_text(s).map_err(crate::Error::invalid_value)
     }
 }
 
@@ -528,7 +610,7 @@ pub struct IpAddrPort {
 
 impl IpAddrPort {
     /// Go's `netip.ParseAddrPort`, with its error texts.
-    pub fn parse(s: &str) -> Result<IpAddrPort, String> {
+    pub(crate) fn parse(s: &str) -> Result<IpAddrPort, String> {
         let Some(i) = s.rfind(':') else {
             return Err("not an ip:port".into());
         };
@@ -580,8 +662,30 @@ impl IpAddrPort {
     }
 
     /// Go's `AddrPort.UnmarshalText()`.
-    pub fn unmarshal_text(s: &str) -> Result<IpAddrPort, String> {
+    pub(crate) fn unmarshal_text(s: &str) -> Result<IpAddrPort, String> {
         if s.is_empty() { Ok(IpAddrPort::default()) } else { IpAddrPort::parse(s) }
+    }
+}
+
+impl std::str::FromStr for IpAddrPort {
+    type Err = crate::Error;
+
+    /// Go's `AddrPort.UnmarshalText`, as a config's text is read: `""` is the zero value,
+    /// anything else goes through `netip.ParseAddrPort`, whose text the error carries.
+    ///
+    /// ```
+    /// use talos_config::model::network::types::IpAddrPort;
+    ///
+    /// assert_eq!("[2001:db8::1]:51820".parse::<IpAddrPort>()?.go_string(), "[2001:db8::1]:51820");
+    /// assert_eq!("".parse::<IpAddrPort>()?, IpAddrPort::default());
+    /// assert_eq!(
+    ///     "10.3.4.3:x".parse::<IpAddrPort>().unwrap_err().to_string(),
+    ///     r#"invalid port "x" parsing "10.3.4.3:x""#
+    /// );
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<IpAddrPort, crate::Error> {
+        IpAddrPort::unmarshal_text(s).map_err(crate::Error::invalid_value)
     }
 }
 
@@ -728,7 +832,7 @@ impl HardwareAddr {
     }
 
     /// Upstream `UnmarshalText`: `:` removed, the rest decoded as hex.
-    pub fn unmarshal_text(s: &str) -> Result<HardwareAddr, String> {
+    pub(crate) fn unmarshal_text(s: &str) -> Result<HardwareAddr, String> {
         let raw: Vec<u8> = s.bytes().filter(|&b| b != b':').collect();
         let val = |c: u8| match c {
             b'0'..=b'9' => Some(c - b'0'),
@@ -754,6 +858,24 @@ impl HardwareAddr {
             return Err("encoding/hex: odd length hex string".into());
         }
         Ok(HardwareAddr(Some(out)))
+    }
+}
+
+impl std::str::FromStr for HardwareAddr {
+    type Err = crate::Error;
+
+    /// Upstream `UnmarshalText`: `:` removed, the rest decoded as hex; the error is Go's
+    /// `encoding/hex` text.
+    ///
+    /// ```
+    /// use talos_config::model::network::types::HardwareAddr;
+    ///
+    /// assert_eq!("2E3C4D5E6F70".parse::<HardwareAddr>()?.go_string(), "2e:3c:4d:5e:6f:70");
+    /// assert_eq!("2e:3".parse::<HardwareAddr>().unwrap_err().to_string(), "encoding/hex: odd length hex string");
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<HardwareAddr, crate::Error> {
+        HardwareAddr::unmarshal_text(s).map_err(crate::Error::invalid_value)
     }
 }
 

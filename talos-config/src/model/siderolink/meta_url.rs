@@ -29,7 +29,7 @@ pub struct MetaUrl(pub Option<GoUrl>);
 
 impl MetaUrl {
     /// Parses URL text (`""` gives the nil URL).
-    pub fn parse(text: &str) -> Result<MetaUrl, String> {
+    pub(crate) fn parse(text: &str) -> Result<MetaUrl, String> {
         if text.is_empty() {
             return Ok(MetaUrl(None));
         }
@@ -39,6 +39,26 @@ impl MetaUrl {
     /// `url.String()`, or `""` for the nil URL.
     pub fn text(&self) -> String {
         self.0.as_ref().map(ToString::to_string).unwrap_or_default()
+    }
+}
+
+impl std::str::FromStr for MetaUrl {
+    type Err = crate::Error;
+
+    /// Upstream `UnmarshalYAML`: `""` is the nil URL, anything else goes through Go's
+    /// `url.Parse`, whose text (`parse "<text>": <reason>`) the error carries.
+    ///
+    /// ```
+    /// use talos_config::model::siderolink::MetaUrl;
+    ///
+    /// let url: MetaUrl = "https://siderolink.example:8099/?jointoken=x".parse()?;
+    /// assert_eq!(url.text(), "https://siderolink.example:8099/?jointoken=x");
+    /// assert_eq!("".parse::<MetaUrl>()?, MetaUrl(None));
+    /// assert_eq!("http://[::1".parse::<MetaUrl>().unwrap_err().to_string(), r#"parse "http://[::1": missing ']' in host"#);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(text: &str) -> Result<MetaUrl, crate::Error> {
+        MetaUrl::parse(text).map_err(crate::Error::invalid_value)
     }
 }
 

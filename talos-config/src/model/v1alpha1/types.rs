@@ -208,8 +208,26 @@ pub struct Endpoint(pub GoUrl);
 
 impl Endpoint {
     /// Parses like `url.Parse`.
-    pub fn parse(text: &str) -> Result<Endpoint, String> {
+    pub(crate) fn parse(text: &str) -> Result<Endpoint, String> {
         GoUrl::parse(text).map(Endpoint)
+    }
+}
+
+impl std::str::FromStr for Endpoint {
+    type Err = crate::Error;
+
+    /// Go's `url.Parse`, as a config's endpoint text is read; the error is Go's text
+    /// (`parse "<text>": <reason>`).
+    ///
+    /// ```
+    /// use talos_config::model::v1alpha1::Endpoint;
+    ///
+    /// assert_eq!("https://10.5.0.2:6443".parse::<Endpoint>()?.to_string(), "https://10.5.0.2:6443");
+    /// assert_eq!(":6443".parse::<Endpoint>().unwrap_err().to_string(), r#"parse ":6443": missing protocol scheme"#);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(text: &str) -> Result<Endpoint, crate::Error> {
+        Endpoint::parse(text).map_err(crate::Error::invalid_value)
     }
 }
 
@@ -248,7 +266,8 @@ impl Value for Endpoint {
 // ---------------------------------------------------------------------------------------------
 // base64 (Go's encoding/base64 StdEncoding), shared with every other decoder of the crate.
 
-pub use crate::gofmt::{base64_decode, base64_encode};
+pub(crate) use crate::gofmt::base64_decode;
+pub use crate::gofmt::base64_encode;
 
 /// Decodes a base64 text scalar; a bad text is a construct error at the node.
 fn decode_b64_node(node: &Node, cx: &mut DecodeCx) -> Vec<u8> {
@@ -506,8 +525,8 @@ fn size_multiplier(unit: &str) -> Option<u64> {
 /// The number is the leading run of Go `unicode.IsDigit` runes, `.` and `,`. humanize counts
 /// that run in runes but slices the text by bytes; the quirk is kept: with a non-ASCII digit in
 /// the run, the number is cut inside the text, is never a valid float, and its quoted bytes show
-/// in the error.
-pub fn parse_bytes(s: &str) -> Result<u64, String> {
+/// in the error. Users parse a [`DiskSize`].
+pub(crate) fn parse_bytes(s: &str) -> Result<u64, String> {
     let mut runes = 0;
     let mut has_comma = false;
     for c in s.chars() {
@@ -565,6 +584,24 @@ pub fn humanize_bytes(s: u64) -> String {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DiskSize(pub u64);
 
+impl std::str::FromStr for DiskSize {
+    type Err = crate::Error;
+
+    /// `humanize.ParseBytes`, as a config's disk size is read; the error is its text.
+    ///
+    /// ```
+    /// use talos_config::model::v1alpha1::DiskSize;
+    ///
+    /// assert_eq!("1.5 GB".parse::<DiskSize>()?, DiskSize(1_500_000_000));
+    /// assert_eq!("4GiB".parse::<DiskSize>()?, DiskSize(4 << 30));
+    /// assert_eq!("1 zb".parse::<DiskSize>().unwrap_err().to_string(), "unhandled size name: zb");
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(s: &str) -> Result<DiskSize, crate::Error> {
+        parse_bytes(s).map(DiskSize).map_err(crate::Error::invalid_value)
+    }
+}
+
 impl Value for DiskSize {
     fn go_type() -> String {
         "v1alpha1.DiskSize".into()
@@ -620,7 +657,7 @@ pub struct InstallDiskSizeMatcher {
 
 impl InstallDiskSizeMatcher {
     /// Upstream `UnmarshalYAML` on the condition text.
-    pub fn parse(text: &str) -> Result<InstallDiskSizeMatcher, String> {
+    pub(crate) fn parse(text: &str) -> Result<InstallDiskSizeMatcher, String> {
         let condition = text.trim().to_string();
         // The regexp `(>=|<=|>|<|==)?\b*(.*)$` matches at the start of the last line.
         let line = condition.rsplit('\n').next().unwrap_or("");
@@ -628,6 +665,28 @@ impl InstallDiskSizeMatcher {
         let rest = &line[op.len()..];
         let size = parse_bytes(rest.trim()).map_err(|e| format!("failed to parse disk size {rest}: {e}"))?;
         Ok(InstallDiskSizeMatcher { condition, op: op.to_string(), size })
+    }
+}
+
+impl std::str::FromStr for InstallDiskSizeMatcher {
+    type Err = crate::Error;
+
+    /// Upstream `UnmarshalYAML` on the condition text (an operator, then a `humanize` byte
+    /// size); the error is upstream's text.
+    ///
+    /// ```
+    /// use talos_config::model::v1alpha1::InstallDiskSizeMatcher;
+    ///
+    /// let m: InstallDiskSizeMatcher = " >= 1TB ".parse()?;
+    /// assert_eq!((m.condition.as_str(), m.op.as_str(), m.size), (">= 1TB", ">=", 1_000_000_000_000));
+    /// assert_eq!(
+    ///     "=> 1TB".parse::<InstallDiskSizeMatcher>().unwrap_err().to_string(),
+    ///     r#"failed to parse disk size => 1TB: strconv.ParseFloat: parsing "": invalid syntax"#
+    /// );
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn from_str(text: &str) -> Result<InstallDiskSizeMatcher, crate::Error> {
+        InstallDiskSizeMatcher::parse(text).map_err(crate::Error::invalid_value)
     }
 }
 
