@@ -105,14 +105,14 @@ fn json_diff(diff: &ConfigDiff) -> serde_json::Value {
     let documents: Vec<serde_json::Value> = diff
         .documents
         .iter()
-        .map(|d| json!({"document": d.document, "change": d.kind.as_str(), "diff": d.diff}))
+        .map(|d| json!({"document": d.document.to_string(), "change": d.kind.as_str(), "diff": d.diff}))
         .collect();
     let changes: Vec<serde_json::Value> = diff
         .changes
         .iter()
         .map(|c| {
             json!({
-                "document": c.document,
+                "document": c.document.to_string(),
                 "path": c.path.to_string(),
                 "change": c.kind.as_str(),
                 "old": c.old,

@@ -12,8 +12,7 @@ use std::collections::{HashMap, HashSet};
 use talos_yaml::node::deep;
 use talos_yaml::{Node, NodeValue};
 
-use crate::Config;
-use crate::provenance::{FieldPath, Segment};
+use crate::{Config, DocumentId, FieldPath, Segment};
 
 /// Above this many lines in both texts together, Talos prints only a one-line header.
 const MAX_LINES: usize = 75_000;
@@ -204,8 +203,8 @@ impl ChangeKind {
 /// One changed value (the smallest changed section), secrets redacted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
-    /// The document (`v1alpha1`, `Kind` or `Kind/name`).
-    pub document: String,
+    /// The document.
+    pub document: DocumentId,
     /// The value's path inside the document (the root for a whole document).
     pub path: FieldPath,
     /// Added, removed or changed.
@@ -219,8 +218,8 @@ pub struct Change {
 /// One document's diff.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DocumentDiff {
-    /// The document (`v1alpha1`, `Kind` or `Kind/name`).
-    pub document: String,
+    /// The document.
+    pub document: DocumentId,
     /// Added, removed or changed as a whole.
     pub kind: ChangeKind,
     /// The unified diff of the document's two encodings ([`unified`]), secrets redacted.
@@ -295,16 +294,16 @@ pub fn compare(a: &Config, b: &Config) -> ConfigDiff {
     out
 }
 
-fn whole(id: &str, kind: ChangeKind, old: Option<String>, new: Option<String>) -> Change {
-    Change { document: id.to_string(), path: FieldPath::root(), kind, old, new }
+fn whole(id: &DocumentId, kind: ChangeKind, old: Option<String>, new: Option<String>) -> Change {
+    Change { document: id.clone(), path: FieldPath::root(), kind, old, new }
 }
 
 /// Each document: its id, kind, redacted tree and raw tree (for finding changed secrets).
-fn encoded_documents(config: &Config) -> Vec<(String, String, Node, Node)> {
+fn encoded_documents(config: &Config) -> Vec<(DocumentId, String, Node, Node)> {
     config
         .docs()
         .map(|d| {
-            let id = crate::document::label(d);
+            let id = d.id();
             let raw = d.encode();
             let mut redacted = raw.clone();
             redact(d.kind(), &mut redacted, &mut Vec::new());
@@ -372,7 +371,12 @@ fn redact_join_token(url: &str) -> String {
 }
 
 /// Typed changes of one document; values of secret fields are redacted.
-fn push_changes(out: &mut Vec<Change>, id: &str, kind: &str, found: &[(FieldPath, Option<&Node>, Option<&Node>)]) {
+fn push_changes(
+    out: &mut Vec<Change>,
+    id: &DocumentId,
+    kind: &str,
+    found: &[(FieldPath, Option<&Node>, Option<&Node>)],
+) {
     for (path, old, new) in found {
         let secret_path: Vec<String> = path
             .segments()
@@ -399,7 +403,7 @@ fn push_changes(out: &mut Vec<Change>, id: &str, kind: &str, found: &[(FieldPath
             _ => ChangeKind::Changed,
         };
         out.push(Change {
-            document: id.to_string(),
+            document: id.clone(),
             path: path.clone(),
             kind: change_kind,
             old: show(old),

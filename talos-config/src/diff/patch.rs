@@ -96,7 +96,7 @@ fn differences(a: &Config, b: &Config) -> Unexpressible {
     let mut paths: Vec<String> = diff
         .changes
         .iter()
-        .map(|c| if c.document == "v1alpha1" { c.path.to_string() } else { format!("{}:{}", c.document, c.path) })
+        .map(|c| if c.document.is_legacy() { c.path.to_string() } else { format!("{}:{}", c.document, c.path) })
         .collect();
     if paths.is_empty() {
         paths.push("(the documents' order or layout)".to_string());
