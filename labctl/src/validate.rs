@@ -71,7 +71,9 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
         return Err(with_usage(CliError::new(err.to_string())));
     }
     let Some(report) = checked.validation() else {
-        return Err(CliError::new("labctl validate: the config was not validated"));
+        return Err(CliError::new(
+            "labctl validate: internal error: the config loaded but was not validated; please report it with the config",
+        ));
     };
     let mut stderr = std::io::stderr().lock();
     for warning in &report.warnings {

@@ -47,8 +47,10 @@ impl Default for CheckOptions {
     }
 }
 
-/// What [`check`] found: the merged config (unless the merge failed) and the diagnostics.
-#[derive(Clone, Debug, Default)]
+/// What [`check`] found: the merged config and the diagnostics. Either the merge gave bytes
+/// ([`merged`](Checked::merged)) or it failed ([`merge_error`](Checked::merge_error)); merged
+/// bytes that do not load as a config give both.
+#[derive(Clone, Debug)]
 pub struct Checked {
     merged: Option<Vec<u8>>,
     config: Option<Config>,
@@ -59,18 +61,22 @@ pub struct Checked {
 
 impl Checked {
     /// The merged config's bytes, exactly as `talosctl machineconfig patch -o` writes them
-    /// (`labctl merge` prints them followed by a newline); `None` when the merge failed.
+    /// (`labctl merge` prints them followed by a newline); `None` when a patch did not load or
+    /// apply.
     pub fn merged(&self) -> Option<&[u8]> {
         self.merged.as_deref()
     }
 
-    /// The merged config, decoded; `None` when the merge failed.
+    /// The merged config, decoded; `None` when the merge failed, when the merged bytes do not
+    /// load as a config, or with [`Checks::MergeOnly`].
     pub fn config(&self) -> Option<&Config> {
         self.config.as_ref()
     }
 
-    /// Why the merge failed (Talos's text, with the input and position), when it did: the same
-    /// error as [`merge_sources`], also reported as the `talos-merge` diagnostic.
+    /// Why the inputs did not make a config (Talos's text, with the input and position): a
+    /// patch that does not load or apply (the error [`merge_sources`] returns), or merged bytes
+    /// that do not load (the error `talosctl validate` would give them). It is also the
+    /// `talos-merge` diagnostic.
     pub fn merge_error(&self) -> Option<&Error> {
         self.merge_error.as_ref()
     }
@@ -120,14 +126,17 @@ impl Checked {
 pub fn check(base: &PatchSource, patches: &[PatchSource], options: &CheckOptions) -> Result<Checked, Error> {
     let merged = match merge_sources(base, patches) {
         Ok(merged) => merged,
-        Err(e) => return Ok(Checked::failed(&e)),
+        Err(e) => return Ok(Checked::failed(None, e)),
     };
     if options.checks == Checks::MergeOnly {
-        return Ok(Checked { merged: Some(merged), ..Checked::default() });
+        return Ok(Checked::merged_only(merged));
     }
     let config = match Config::from_bytes(&merged) {
         Ok(config) => config,
-        Err(e) => return Ok(Checked::failed(&reloaded_error(e, base, patches))),
+        Err(e) => {
+            let err = reloaded_error(e, base, patches);
+            return Ok(Checked::failed(Some(merged), err));
+        }
     };
     let trace = Provenance::trace(base, patches);
     let validation = Options { strict: options.strict, installed: false };
@@ -140,22 +149,24 @@ pub fn check(base: &PatchSource, patches: &[PatchSource], options: &CheckOptions
 }
 
 impl Checked {
-    fn failed(err: &Error) -> Checked {
-        Checked {
-            diagnostics: vec![Diagnostic::from_merge_error(err)],
-            merge_error: Some(err.clone()),
-            ..Checked::default()
-        }
+    fn merged_only(merged: Vec<u8>) -> Checked {
+        Checked { merged: Some(merged), config: None, merge_error: None, validation: None, diagnostics: Vec::new() }
+    }
+
+    fn failed(merged: Option<Vec<u8>>, err: Error) -> Checked {
+        let diagnostics = vec![Diagnostic::from_merge_error(&err)];
+        Checked { merged, config: None, merge_error: Some(err), validation: None, diagnostics }
     }
 }
 
-/// Names the input of an error decoding the merged bytes: only a JSON6902 step leaves text the
-/// engine did not write, so its patch is to blame, at no line of its own; else the base.
+/// Names the input of an error decoding the merged bytes. With no patches the merged bytes are
+/// the base's own, lines included. Otherwise the first patch after which the result no longer
+/// loads is to blame, at no line of its own: the text that failed is the engine's output.
 fn reloaded_error(err: Error, base: &PatchSource, patches: &[PatchSource]) -> Error {
-    match patches.last() {
-        Some(last) if crate::Patch::load(&last.bytes).is_ok_and(|p| p.is_json6902()) => {
-            err.without_position().in_input(&last.name)
-        }
-        _ => err.in_input(&base.name),
+    if patches.is_empty() {
+        return err.in_input(&base.name);
     }
+    let loads = |k: usize| merge_sources(base, &patches[..k]).is_ok_and(|m| Config::from_bytes(&m).is_ok());
+    let culprit = (1..patches.len()).find(|&k| !loads(k)).unwrap_or(patches.len());
+    err.without_position().in_input(&patches[culprit - 1].name)
 }

@@ -132,6 +132,20 @@ impl Config {
         self.docs().find_map(|d| d.as_any().downcast_ref::<T>())
     }
 
+    /// Every document of kind `T`, typed, in order (several for named kinds).
+    ///
+    /// ```
+    /// use talos_config::Config;
+    /// use talos_config::model::network::StaticHostConfig;
+    /// let config = Config::from_bytes(b"apiVersion: v1alpha1\nkind: StaticHostConfig\nname: 10.0.0.1\nhostnames: [a]\n---\napiVersion: v1alpha1\nkind: StaticHostConfig\nname: 10.0.0.2\nhostnames: [b]\n")?;
+    /// let names: Vec<&str> = config.all::<StaticHostConfig>().map(|h| h.name.as_str()).collect();
+    /// assert_eq!(names, ["10.0.0.1", "10.0.0.2"]);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn all<T: crate::document::Kind>(&self) -> impl Iterator<Item = &T> {
+        self.docs().filter_map(|d| d.as_any().downcast_ref::<T>())
+    }
+
     /// The legacy `v1alpha1` document (`machine`, `cluster`, ...), typed.
     ///
     /// ```
@@ -145,8 +159,8 @@ impl Config {
     }
 
     /// The value at `path` of `document` as the encoder writes it: a scalar's text, or a
-    /// mapping's or list's YAML. `None` when the document or the path is not there (a value
-    /// Talos omits when empty is not there either).
+    /// mapping's or list's YAML. `None` when the document or the path is not there, or the value
+    /// is null (a value Talos omits when empty is not there either).
     ///
     /// ```
     /// use talos_config::{Config, DocumentId, FieldPath};
@@ -155,6 +169,7 @@ impl Config {
     /// assert_eq!(config.value(&DocumentId::legacy(), &path).as_deref(), Some("150"));
     /// assert_eq!(config.value(&DocumentId::legacy(), &FieldPath::parse("machine.kubelet.extraArgs")).as_deref(), Some("max-pods: \"150\"\n"));
     /// assert_eq!(config.value(&DocumentId::legacy(), &FieldPath::parse("machine.network")), None);
+    /// assert_eq!(config.value(&DocumentId::legacy(), &FieldPath::parse("cluster")), None); // `cluster: null`
     /// # Ok::<(), talos_config::Error>(())
     /// ```
     pub fn value(&self, document: &crate::DocumentId, path: &crate::FieldPath) -> Option<String> {
@@ -170,10 +185,12 @@ impl Config {
                 _ => return None,
             };
         }
-        Some(match &node.value {
-            NodeValue::Scalar(s) => s.text.clone(),
-            _ => crate::yaml::emit_v4::emit_v4(node),
-        })
+        match &node.value {
+            // The encoder writes an absent value as a plain `null` (a string "null" is quoted).
+            NodeValue::Scalar(s) if s.style == crate::yaml::node::ScalarStyle::Plain && s.text == "null" => None,
+            NodeValue::Scalar(s) => Some(s.text.clone()),
+            _ => Some(crate::yaml::emit_v4::emit_v4(node)),
+        }
     }
 
     /// Encodes the config as Talos's encoder does with comments disabled (what

@@ -109,19 +109,31 @@ impl Diagnostic {
     /// A merge error as a diagnostic: at its input and position, or at the start of its input
     /// when only the input is known.
     pub(crate) fn from_merge_error(err: &Error) -> Diagnostic {
-        let site = err.input().map(|input| Site {
-            input: input.into(),
-            line: err.line().unwrap_or(1),
-            column: err.column().unwrap_or(1),
-        });
         Diagnostic::new(MERGE_RULE, Severity::Error, err.message())
-            .with_site(site)
+            .with_site(err.site())
             .with_fix("fix the input named here as the message says; nothing else was checked")
     }
 
     /// The rule's id: `talos-merge`, `talos-validation`, `talos-warning`, or a lint rule's id.
     pub fn rule(&self) -> &str {
         &self.rule
+    }
+
+    /// Whether Talos itself reports this (`talos-merge`, `talos-validation`, `talos-warning`):
+    /// what `talosctl machineconfig patch`, `talosctl validate` and a node say, as opposed to a
+    /// lint rule's finding.
+    ///
+    /// ```
+    /// use talos_config::{CheckOptions, Checks, PatchSource, check};
+    /// let base = PatchSource::new("worker.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
+    /// let patch = PatchSource::new("p.yaml", "machine:\n  kubelet:\n    extraArgs:\n      max-pod: \"1\"\n");
+    /// let checked = check(&base, &[patch], &CheckOptions { checks: Checks::Lint, ..CheckOptions::default() })?;
+    /// let lint: Vec<&str> = checked.diagnostics().iter().filter(|d| !d.is_talos()).map(|d| d.rule()).collect();
+    /// assert_eq!(lint, ["kubelet-unknown-flag"]);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn is_talos(&self) -> bool {
+        [MERGE_RULE, VALIDATION_RULE, WARNING_RULE].contains(&self.rule.as_str())
     }
 
     /// How bad it is.

@@ -23,13 +23,11 @@ pub enum ErrorKind {
     Json6902,
     /// A value's text is not valid for its type (a duration, a CIDR, a runtime mode, ...).
     InvalidValue,
-    /// The machine could not give the check what it needs (a thread to run on).
-    Resource,
 }
 
 impl ErrorKind {
     /// A short lower-case name: `decode`, `patch-load`, `merge`, `delete`, `json6902`,
-    /// `invalid-value`, `resource`.
+    /// `invalid-value`.
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorKind::Decode => "decode",
@@ -38,7 +36,6 @@ impl ErrorKind {
             ErrorKind::Delete => "delete",
             ErrorKind::Json6902 => "json6902",
             ErrorKind::InvalidValue => "invalid-value",
-            ErrorKind::Resource => "resource",
         }
     }
 }
@@ -113,11 +110,11 @@ impl Error {
         self.column
     }
 
-    /// The input, line and column, when all of the input and line are known (a missing column
-    /// reads as column 1).
+    /// The input, line and column, when the input is known; a missing line or column reads as
+    /// 1 (the start of the input), as in the error's diagnostic.
     pub fn site(&self) -> Option<Site> {
-        let (input, line) = (self.input.clone()?, self.line?);
-        Some(Site { input, line, column: self.column.unwrap_or(1) })
+        let input = self.input.clone()?;
+        Some(Site { input, line: self.line.unwrap_or(1), column: self.column.unwrap_or(1) })
     }
 
     /// The same error, attributed to the named input.

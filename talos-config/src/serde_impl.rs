@@ -346,3 +346,28 @@ impl<'de, T: Value> Deserialize<'de> for crate::value::Replaced<T> {
         deserialize_value(deserializer)
     }
 }
+
+/// The `netip` values the model's address fields hold: their Go text (`MarshalText`), read back
+/// with `UnmarshalText`, as the fields holding them encode and decode.
+macro_rules! via_text {
+    ($($ty:ty),* $(,)?) => {$(
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.marshal_text())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+                <$ty>::unmarshal_text(&text).map_err(serde::de::Error::custom)
+            }
+        }
+    )*};
+}
+
+via_text!(
+    crate::model::network::types::IpAddr,
+    crate::model::network::types::IpPrefix,
+    crate::model::network::types::IpAddrPort,
+);

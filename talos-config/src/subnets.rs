@@ -15,9 +15,9 @@ pub const DEFAULT_SERVICE_SUBNET: &str = "10.96.0.0/12";
 /// One pod or service subnet of a config and the host ranges it overlaps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SubnetCheck {
-    /// The YAML path of the entry (`cluster.network.podSubnets[0]`), or of the list when the
+    /// The field of the entry (`cluster.network.podSubnets[0]`), or of the list when the
     /// subnet is Talos's default (`cluster.network.podSubnets`).
-    pub path: String,
+    pub path: crate::FieldPath,
     /// The subnet, as written.
     pub subnet: Prefix,
     /// Whether the list was empty or absent and this is Talos's default, which Talos uses then.
@@ -60,7 +60,7 @@ impl SubnetOverlap {
     /// let lab: [Prefix; 2] = ["10.244.0.0/16".parse()?, "10.96.0.0/12".parse()?];
     /// let config = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n")?;
     /// let found = subnets::subnets_overlap_host(&config, &lab).unwrap();
-    /// let paths: Vec<&str> = found.iter().map(|c| c.path.as_str()).collect();
+    /// let paths: Vec<String> = found.iter().map(|c| c.path.to_string()).collect();
     /// assert_eq!(paths, ["cluster.network.podSubnets", "cluster.network.serviceSubnets"]);
     /// # Ok::<(), talos_config::Error>(())
     /// ```
@@ -89,7 +89,7 @@ impl SubnetOverlap {
 /// let config = Config::from_bytes(yaml)?;
 /// let found = subnets::subnets_overlap_host(&config, &lab).unwrap();
 /// assert!(found.any());
-/// assert_eq!(found.pod_subnets[0].path, "cluster.network.podSubnets[0]");
+/// assert_eq!(found.pod_subnets[0].path.to_string(), "cluster.network.podSubnets[0]");
 /// assert_eq!(found.pod_subnets[0].overlaps[0].to_string(), "10.244.0.0/16");
 /// assert_eq!(found.service_subnets[0].overlaps[0].to_string(), "10.96.0.0/12");
 /// # Ok::<(), talos_config::Error>(())
@@ -110,13 +110,14 @@ pub fn subnets_overlap_host(config: &Config, host_ranges: &[Prefix]) -> Result<S
 }
 
 fn check_list(path: &str, list: &[String], default: &str, host_ranges: &[Prefix]) -> Result<Vec<SubnetCheck>, String> {
-    let check = |path: String, text: &str, defaulted: bool| -> Result<SubnetCheck, String> {
+    let list_path = crate::FieldPath::parse(path);
+    let check = |path: crate::FieldPath, text: &str, defaulted: bool| -> Result<SubnetCheck, String> {
         let subnet = parse_prefix(text).map_err(|e| format!("{path}: {e}"))?;
         let overlaps = host_ranges.iter().filter(|h| overlaps(&subnet, h)).copied().collect();
         Ok(SubnetCheck { path, subnet, defaulted, overlaps })
     };
     if list.is_empty() {
-        return Ok(vec![check(path.to_string(), default, true)?]);
+        return Ok(vec![check(list_path, default, true)?]);
     }
-    list.iter().enumerate().map(|(i, text)| check(format!("{path}[{i}]"), text, false)).collect()
+    list.iter().enumerate().map(|(i, text)| check(list_path.index(i), text, false)).collect()
 }

@@ -5,8 +5,7 @@ use talos_yaml::node::deep;
 use talos_yaml::{Node, NodeValue, ScalarStyle};
 
 use super::tree_changes;
-use crate::provenance::FieldPath;
-use crate::{Config, PatchSource, merge_sources};
+use crate::{Config, DocumentId, FieldPath, PatchSource, merge_sources};
 
 /// Lists a patch replaces instead of appending to (`spec/merge.md` §8.1), per document kind.
 const REPLACED: [(&str, &str); 4] = [
@@ -17,16 +16,32 @@ const REPLACED: [(&str, &str); 4] = [
 ];
 
 /// Why no patch could be made: the changes no strategic merge patch expresses.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "no Talos patch turns the first config into the second: {} ({})",
-    paths.join(", "),
-    "a list that loses, changes or reorders items, a value set back to empty or zero, or a change in how a value is written; apply a JSON6902 patch, or send the second config whole"
-)]
+///
+/// `Display` names each field (`path` in the v1alpha1 document, `Kind/name:path` in another),
+/// or says that only the documents' order or layout differs.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unexpressible {
-    /// The fields that differ after applying the best patch (`document:path`).
-    pub paths: Vec<String>,
+    /// The fields that differ after applying the best patch; empty when only the documents'
+    /// order or layout differs.
+    pub fields: Vec<(DocumentId, FieldPath)>,
 }
+
+impl std::fmt::Display for Unexpressible {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fields: Vec<String> = self
+            .fields
+            .iter()
+            .map(|(doc, path)| if doc.is_legacy() { path.to_string() } else { format!("{doc}:{path}") })
+            .collect();
+        let fields = if fields.is_empty() { "(the documents' order or layout)".to_string() } else { fields.join(", ") };
+        write!(
+            f,
+            "no Talos patch turns the first config into the second: {fields} (a list that loses, changes or reorders items, a value set back to empty or zero, or a change in how a value is written; apply a JSON6902 patch, or send the second config whole)"
+        )
+    }
+}
+
+impl std::error::Error for Unexpressible {}
 
 /// The strategic merge patch (YAML, one document per changed document) such that
 /// `labctl merge a -p @patch` gives exactly `b`'s encoding: changed and added values set,
@@ -90,18 +105,10 @@ fn verify(a: &Config, b: &Config, patch: String) -> Result<String, Unexpressible
     }
 }
 
-/// The differing fields of two configs, as `document:path`.
+/// The differing fields of two configs.
 fn differences(a: &Config, b: &Config) -> Unexpressible {
     let diff = super::compare(a, b);
-    let mut paths: Vec<String> = diff
-        .changes
-        .iter()
-        .map(|c| if c.document.is_legacy() { c.path.to_string() } else { format!("{}:{}", c.document, c.path) })
-        .collect();
-    if paths.is_empty() {
-        paths.push("(the documents' order or layout)".to_string());
-    }
-    Unexpressible { paths }
+    Unexpressible { fields: diff.changes.into_iter().map(|c| (c.document, c.path)).collect() }
 }
 
 /// One document of a config, as the patch sees it.

@@ -17,8 +17,10 @@ use super::Document;
 /// assert_eq!((link.kind(), link.name()), ("LinkConfig", Some("eth0")));
 /// assert_eq!(link.to_string(), "LinkConfig/eth0");
 /// ```
+///
+/// With the `serde` feature it serializes as that text, and reads it back (`Kind/name` splits
+/// at the first `/`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DocumentId {
     kind: String,
     name: Option<String>,
@@ -62,5 +64,23 @@ impl fmt::Display for DocumentId {
             Some(name) => write!(f, "{}/{name}", self.kind),
             None => f.write_str(&self.kind),
         }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for DocumentId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for DocumentId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<DocumentId, D::Error> {
+        let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(match text.split_once('/') {
+            Some((kind, name)) => DocumentId::new(kind, Some(name)),
+            None => DocumentId::new(text.as_ref(), None),
+        })
     }
 }

@@ -20,8 +20,9 @@ pub trait Kind: Value + Validate + Send + Sync + 'static {
     const KIND: &'static str;
     /// Whether the kind has a `name` that is part of its identity (docs/merge.md Appendix B).
     const NAMED: bool;
-    /// The document's name (`""` for unnamed kinds).
-    fn name(&self) -> &str {
+    /// The document's name (`""` for unnamed kinds); users read it through [`Document::name`].
+    #[doc(hidden)]
+    fn document_name(&self) -> &str {
         ""
     }
 }
@@ -33,7 +34,7 @@ macro_rules! named_kind {
             const KIND: &'static str = $kind;
             const NAMED: bool = true;
 
-            fn name(&self) -> &str {
+            fn document_name(&self) -> &str {
                 &self.name
             }
         }
@@ -108,7 +109,7 @@ impl<T: Kind> Document for T {
     }
 
     fn name(&self) -> &str {
-        Kind::name(self)
+        Kind::document_name(self)
     }
 }
 

@@ -69,9 +69,9 @@ pub struct Rule {
     pub fix: &'static str,
 }
 
-/// Every rule a diagnostic of `Checks::Lint` can carry, documented: Talos's own
-/// validation (`talos-validation`, `talos-warning`) first, then the lint rules in the order their
-/// diagnostics are reported.
+/// Every rule a diagnostic of `Checks::Lint` can carry but `talos-merge` (a merge error),
+/// documented, in the order their diagnostics are reported: Talos's own validation
+/// (`talos-validation`, `talos-warning`) first, then the lint rules.
 ///
 /// ```
 /// let ids: Vec<&str> = talos_config::lint::rules().iter().map(|r| r.id).collect();
@@ -132,8 +132,8 @@ fn locate(findings: &mut [Finding], trace: &Provenance) {
 fn run_rules(cx: &cx::Cx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     rules::kubelet_flags(cx, &mut out);
-    more::extra_args_denied(cx, &mut out);
     rules::subnet_overlap(cx, &mut out);
+    more::extra_args_denied(cx, &mut out);
     more::node_labels(cx, &mut out);
     more::files(cx, &mut out);
     more::cert_sans(cx, &mut out);

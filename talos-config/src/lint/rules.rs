@@ -264,7 +264,7 @@ pub(super) fn subnet_overlap(cx: &Cx<'_>, out: &mut Vec<Finding>) {
         return;
     };
     let cluster: Vec<Named> =
-        found.iter().map(|c| Named { path: path(&c.path), prefix: c.subnet, defaulted: c.defaulted }).collect();
+        found.iter().map(|c| Named { path: c.path.clone(), prefix: c.subnet, defaulted: c.defaulted }).collect();
     let (pods, services) = cluster.split_at(found.pod_subnets.len());
     for p in pods {
         for s in services.iter().filter(|s| overlaps(&p.prefix, &s.prefix)) {
@@ -297,7 +297,7 @@ pub(super) fn subnet_overlap(cx: &Cx<'_>, out: &mut Vec<Finding>) {
             f.suggestion = Some("move the pod or service subnet away from the node's addresses and routes".to_string());
             out.push(f);
         }
-        for h in &found.iter().find(|x| x.path == c.path.to_string()).map(|x| x.overlaps.clone()).unwrap_or_default() {
+        for h in &found.iter().find(|x| x.path == c.path).map(|x| x.overlaps.clone()).unwrap_or_default() {
             let mut f = finding(
                 SUBNET_RULE,
                 Severity::Error,

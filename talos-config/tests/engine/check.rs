@@ -169,3 +169,75 @@ fn the_checked_config_is_the_merged_one() {
     let label = FieldPath::parse("machine.nodeLabels");
     assert_eq!(config.value(&DocumentId::legacy(), &label), merged.value(&DocumentId::legacy(), &label));
 }
+
+/// A merge that works but whose result does not load: the bytes are kept, and the first patch
+/// after which the result no longer loads is blamed, at no line (the text that failed is the
+/// engine's output, no input's).
+#[test]
+fn merged_bytes_that_do_not_load_blame_the_patch_that_broke_them() {
+    let base = PatchSource::new("base.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
+    let ok = PatchSource::new("ok.yaml", "machine:\n  nodeLabels:\n    a: b\n");
+    let typo = PatchSource::new("typo.json", r#"[{"op": "add", "path": "/machine/typo", "value": 1}]"#);
+    let harmless = PatchSource::new("later.json", r#"[{"op": "add", "path": "/machine/nodeLabels/c", "value": "d"}]"#);
+    let inputs = [ok, typo, harmless];
+    let checked = check(&base, &inputs, &CheckOptions::default()).unwrap();
+    insta::assert_snapshot!("check_merged_but_not_loading", render(&checked));
+    let err = checked.merge_error().unwrap();
+    assert_eq!((err.kind(), err.input(), err.line()), (ErrorKind::Decode, Some("typo.json"), None));
+    // `talosctl machineconfig patch` prints these bytes; only loading them fails.
+    let patches = load_patches(inputs.iter().cloned()).unwrap();
+    assert_eq!(checked.merged(), Some(apply_patches(&base.bytes, &patches).unwrap().as_slice()));
+    assert!(checked.config().is_none() && checked.validation().is_none());
+}
+
+#[test]
+fn a_patch_deleting_every_document_is_blamed() {
+    let base = PatchSource::new("base.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
+    let delete = PatchSource::new("delete.yaml", "apiVersion: v1alpha1\nkind: v1alpha1\n$patch: delete\n");
+    let checked = check(&base, &[delete], &CheckOptions::default()).unwrap();
+    // The selector matches no document (the legacy one has no `kind:`): Talos appends it, and
+    // the result does not load. Talos's text names a line of the merged text, not of an input.
+    assert_eq!(
+        render(&checked),
+        "delete.yaml:1:1: error[talos-merge]: duplicate document /v1alpha1/ is not allowed (line 8)\n  - -\n  fix: fix the input named here as the message says; nothing else was checked\n"
+    );
+    assert_eq!(checked.merge_error().map(|e| e.line()), Some(None));
+}
+
+#[test]
+fn a_named_kind_with_an_empty_name_is_named_by_its_kind() {
+    let base = fixture("worker.yaml");
+    let link = PatchSource::new("link.yaml", "apiVersion: v1alpha1\nkind: LinkConfig\nname: \"\"\n");
+    let checked = check(&base, &[link], &CheckOptions::default()).unwrap();
+    insta::assert_snapshot!("check_empty_name", render(&checked));
+    assert!(checked.diagnostics().iter().all(|d| d.document() == Some(&DocumentId::new("LinkConfig", None))));
+}
+
+#[test]
+fn lint_findings_come_in_the_order_of_the_rules() {
+    let patch = PatchSource::new(
+        "many.yaml",
+        "machine:\n  certSANs: [\"https://x:6443\"]\n  kubelet:\n    extraArgs:\n      max-pod: \"1\"\n  files:\n    - content: x\n      path: /etc/x\n      op: create\ncluster:\n  secretboxEncryptionSecret: c2VjcmV0\n  network:\n    podSubnets: [10.0.0.0/8]\n    serviceSubnets: [10.96.0.0/12]\n  apiServer:\n    extraArgs:\n      etcd-servers: x\n",
+    );
+    let options = CheckOptions { checks: Checks::Lint, ..CheckOptions::default() };
+    let checked = check(&fixture("controlplane.yaml"), &[patch], &options).unwrap();
+    let order: Vec<&str> = talos_config::lint::rules().iter().map(|r| r.id).collect();
+    let found: Vec<usize> =
+        checked.diagnostics().iter().map(|d| order.iter().position(|id| *id == d.rule()).unwrap()).collect();
+    let mut sorted = found.clone();
+    sorted.sort();
+    assert_eq!(found, sorted, "{}", render(&checked));
+    let mut rules: Vec<&str> = checked.diagnostics().iter().map(|d| d.rule()).collect();
+    rules.dedup();
+    assert_eq!(
+        rules,
+        [
+            "kubelet-unknown-flag",
+            "subnet-overlap",
+            "extra-args-denied",
+            "files",
+            "endpoint-certsans",
+            "secret-in-patch"
+        ]
+    );
+}

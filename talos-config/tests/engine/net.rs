@@ -273,7 +273,12 @@ fn config(network: &str) -> Config {
 }
 
 fn check(path: &str, subnet: &str, defaulted: bool, overlaps: &[&str]) -> SubnetCheck {
-    SubnetCheck { path: path.into(), subnet: p(subnet), defaulted, overlaps: overlaps.iter().map(|s| p(s)).collect() }
+    SubnetCheck {
+        path: talos_config::FieldPath::parse(path),
+        subnet: p(subnet),
+        defaulted,
+        overlaps: overlaps.iter().map(|s| p(s)).collect(),
+    }
 }
 
 #[test]
@@ -315,7 +320,7 @@ fn pod_subnet_inside_host_service_range() {
         found.service_subnets,
         [check("cluster.network.serviceSubnets[0]", "10.0.0.0/8", false, &["10.244.0.0/16", "10.96.0.0/12"])]
     );
-    let paths: Vec<&str> = found.iter().map(|c| c.path.as_str()).collect();
+    let paths: Vec<String> = found.iter().map(|c| c.path.to_string()).collect();
     assert_eq!(
         paths,
         ["cluster.network.podSubnets[0]", "cluster.network.podSubnets[1]", "cluster.network.serviceSubnets[0]"]
