@@ -381,7 +381,8 @@ pub(super) fn secrets_in_patches(cx: &Cx<'_>, out: &mut Vec<Finding>) {
 /// `node`: their path and the position of their key (or item).
 fn scan(node: &Node, kind: &str, path: &mut Vec<Segment>, at: Mark, out: &mut Vec<(FieldPath, Mark, bool)>) {
     deep(|| match &node.value {
-        NodeValue::Scalar(s) if !s.text.is_empty() => {
+        // `******` is siderolabs/crypto's redaction marker: no secret is there.
+        NodeValue::Scalar(s) if !s.text.is_empty() && s.text != "******" => {
             let pem = s.text.contains("PRIVATE KEY-----");
             if pem || is_secret(kind, path) {
                 out.push((FieldPath::from_segments(path.clone()), at, pem));

@@ -32,6 +32,7 @@ mod net;
 mod plan;
 mod properties;
 mod provenance;
+mod redacted;
 mod rules;
 #[cfg(feature = "serde")]
 mod serde;

@@ -321,9 +321,22 @@ impl Value for Base64Bytes {
 // ---------------------------------------------------------------------------------------------
 // PEM material (siderolabs/crypto x509)
 
-/// Decodes the `crt`/`key` text fields of a PEM mapping.
-fn decode_pem_fields(node: &Node, cx: &mut DecodeCx, go_type: &str, keys: &[&str]) -> Vec<Vec<u8>> {
+/// The marker redacted configs (Omni, `talosctl get mc` of a redacted config) hold in place of
+/// a private key: siderolabs/crypto's `x509.Redacted`, kept as these very bytes.
+const REDACTED_KEY: &str = "******";
+
+/// The Go types siderolabs/crypto's `UnmarshalYAML` decodes each PEM mapping into (an anonymous
+/// struct of strings), which Talos's decode errors name.
+const CERT_AND_KEY_AUX: &str = r#"struct { Crt string "yaml:\"crt\""; Key string "yaml:\"key\"" }"#;
+const CERT_AUX: &str = r#"struct { Crt string "yaml:\"crt\"" }"#;
+const KEY_AUX: &str = r#"struct { Key string "yaml:\"key\"" }"#;
+
+/// Decodes the `crt`/`key` text fields of a PEM mapping as siderolabs/crypto's `UnmarshalYAML`
+/// does: the mapping into strings first (their type errors end it), then each text from base64
+/// in order, a `key` that reads `******` kept as is.
+fn decode_pem_fields(node: &Node, cx: &mut DecodeCx, aux_type: &str, keys: &[&str]) -> Vec<Vec<u8>> {
     let mut texts = vec![String::new(); keys.len()];
+    let errors_before = cx.errors().len();
     match &node.value {
         NodeValue::Mapping(entries, _) => {
             cx.check_duplicate_keys(entries);
@@ -334,12 +347,19 @@ fn decode_pem_fields(node: &Node, cx: &mut DecodeCx, go_type: &str, keys: &[&str
             }
         }
         _ => {
-            construct_error(cx, node, go_type);
+            construct_error(cx, node, aux_type);
             return vec![Vec::new(); keys.len()];
         }
     }
+    if cx.errors().len() > errors_before {
+        return vec![Vec::new(); keys.len()];
+    }
     let mut out = Vec::new();
-    for t in texts {
+    for (key, t) in keys.iter().zip(texts) {
+        if *key == "key" && t == REDACTED_KEY {
+            out.push(REDACTED_KEY.as_bytes().to_vec());
+            continue;
+        }
         match base64_decode(&t) {
             Ok(b) => out.push(b),
             Err(e) => {
@@ -377,6 +397,14 @@ fn b64_node(v: &Option<Vec<u8>>) -> Node {
     Node::go_string(base64_encode(v.as_deref().unwrap_or(&[])))
 }
 
+/// A key's text: base64, or the redaction marker as it was read.
+fn key_node(v: &Option<Vec<u8>>) -> Node {
+    match v.as_deref() {
+        Some(bytes) if bytes == REDACTED_KEY.as_bytes() => Node::go_string(REDACTED_KEY),
+        _ => b64_node(v),
+    }
+}
+
 /// `x509.PEMEncodedCertificateAndKey`: `crt` and `key`, base64 text, both always printed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PEMEncodedCertificateAndKey {
@@ -395,7 +423,7 @@ impl Value for PEMEncodedCertificateAndKey {
         if is_null(node) {
             return Self::default();
         }
-        let mut f = decode_pem_fields(node, cx, &Self::go_type(), &["crt", "key"]).into_iter();
+        let mut f = decode_pem_fields(node, cx, CERT_AND_KEY_AUX, &["crt", "key"]).into_iter();
         Self { crt: f.next(), key: f.next() }
     }
 
@@ -406,7 +434,7 @@ impl Value for PEMEncodedCertificateAndKey {
     fn encode(&self) -> Node {
         Node::mapping(vec![
             (Node::go_string("crt"), b64_node(&self.crt)),
-            (Node::go_string("key"), b64_node(&self.key)),
+            (Node::go_string("key"), key_node(&self.key)),
         ])
     }
 
@@ -440,7 +468,7 @@ impl Value for PEMEncodedCertificate {
         if is_null(node) {
             return Self::default();
         }
-        Self { crt: decode_pem_fields(node, cx, &Self::go_type(), &["crt"]).into_iter().next() }
+        Self { crt: decode_pem_fields(node, cx, CERT_AUX, &["crt"]).into_iter().next() }
     }
 
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
@@ -477,7 +505,7 @@ impl Value for PEMEncodedKey {
         if is_null(node) {
             return Self::default();
         }
-        Self { key: decode_pem_fields(node, cx, &Self::go_type(), &["key"]).into_iter().next() }
+        Self { key: decode_pem_fields(node, cx, KEY_AUX, &["key"]).into_iter().next() }
     }
 
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
@@ -485,7 +513,7 @@ impl Value for PEMEncodedKey {
     }
 
     fn encode(&self) -> Node {
-        Node::mapping(vec![(Node::go_string("key"), b64_node(&self.key))])
+        Node::mapping(vec![(Node::go_string("key"), key_node(&self.key))])
     }
 
     fn is_empty(&self) -> bool {
