@@ -265,12 +265,12 @@ fn wrap_panic(e: String, wrap: impl FnOnce(String) -> String) -> String {
 fn replace(root: &mut Json, op: &Op) -> Result<(), String> {
     let path = op.path().map_err(|e| format!("replace operation failed to decode path: {e}"))?;
     if path.is_empty() {
-        // The whole document is replaced by an object or array value; any other value is
-        // silently ignored (upstream wraps a nil error).
+        // The whole document is replaced by an object or array value; any other value (null
+        // included) is refused with a text that wraps a nil error (evanphx v5.9.11 `replace`).
         match op.value() {
             None => return Err(NIL_DEREF.to_string()),
-            Some(v @ (Json::Object(_) | Json::Array(_) | Json::Null)) => *root = v,
-            Some(_) => {}
+            Some(v @ (Json::Object(_) | Json::Array(_))) => *root = v,
+            Some(_) => return Err("replace operation value must be object or array: %!w(<nil>)".to_string()),
         }
         return Ok(());
     }
@@ -513,7 +513,13 @@ mod tests {
         );
         assert_eq!(run(r#"{"a":1}"#, r#"[{"op":"copy","from":"/x","path":"/b"}]"#), Ok(r#"{"a":1,"b":null}"#.into()));
         assert_eq!(run(r#"{"a":1}"#, r#"[{"op":"replace","path":"","value":[1]}]"#), Ok(r#"[1]"#.into()));
-        assert_eq!(run(r#"{"a":1}"#, r#"[{"op":"replace","path":"","value":5}]"#), Ok(r#"{"a":1}"#.into()));
+        // Recorded from Talos v1.13.9: a scalar or null for the whole document is refused.
+        for value in ["5", "\"x\"", "null"] {
+            assert_eq!(
+                run(r#"{"a":1}"#, &format!(r#"[{{"op":"replace","path":"","value":{value}}}]"#)),
+                Err("replace operation value must be object or array: %!w(<nil>)".into())
+            );
+        }
         assert_eq!(run(r#"{"a":1}"#, r#"[{"op":"move","from":"/a","path":"/b"}]"#), Ok(r#"{"b":1}"#.into()));
     }
 

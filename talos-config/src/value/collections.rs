@@ -90,6 +90,13 @@ pub fn delete_element<T: Value>(items: &mut Vec<T>, path: DeletePath<'_>) -> Res
     if !path.is_last() {
         return Err(COMPLEX_SLICE_PATH.into());
     }
+    match path.head() {
+        Some("") => return Err("searching for '' in a slice is not supported".into()),
+        Some(head) if !head.starts_with('[') => {
+            return Err("searching for non-integer keys in slices is not supported".into());
+        }
+        _ => {}
+    }
     let Some((key, value)) = path.element else {
         return Err(LOOKUP_FAILED.into());
     };

@@ -455,3 +455,25 @@ rule!(
     ["machine:\n  kubelet:\n    extraConfig:\n      \"<<\": {a: 1}\n"],
     format!("{W1_HEAD}    kubelet:\n        extraConfig:\n            \"<<\":\n                a: 1\ncluster: null\n")
 );
+
+// ---- Deletes into lists by a key that is not an element selector (issue 26, recorded from
+// Talos v1.13.9's `talosctl machineconfig patch`) ----
+
+#[test]
+fn delete_into_a_list_by_a_key() {
+    let base = "version: v1alpha1\nmachine:\n  type: worker\n  certSANs: [a, b]\n";
+    for (key, quoted) in [("foo", "foo"), ("\"0\"", "0")] {
+        let got = patch(base, &[&format!("machine:\n  certSANs:\n    {key}:\n      $patch: delete\n")]);
+        assert_eq!(
+            got,
+            format!(
+                "ERROR: patch delete: path 'machine.certSANs.{quoted}' in document '/v1alpha1': failed to delete path 'machine.certSANs.{quoted}': searching for non-integer keys in slices is not supported"
+            )
+        );
+    }
+    // An empty key: upstream's own index error, recovered.
+    assert_eq!(
+        patch(base, &["machine:\n  certSANs:\n    \"\":\n      $patch: delete\n"]),
+        "ERROR: error processing patch delete statements at line 1: runtime error: index out of range [0] with length 0"
+    );
+}
