@@ -100,6 +100,15 @@ impl Config {
         deletes.into_iter().chain(docs).chain(others).collect()
     }
 
+    /// A named delete selector left in the container (its target never existed): upstream's
+    /// encoder panics on it, so nothing may be encoded.
+    pub(crate) fn unmatched_named_delete(&self) -> Option<&Selector> {
+        self.entries.iter().find_map(|e| match e {
+            Entry::Delete(sel) if sel.name.is_some() => Some(sel),
+            _ => None,
+        })
+    }
+
     /// [`Config::into_documents`] of a copy.
     pub(crate) fn documents(&self) -> Vec<Entry> {
         let mut out: Vec<Entry> =

@@ -62,6 +62,27 @@ impl Selector {
     }
 }
 
+impl Selector {
+    /// Upstream's text for this selector applied to another selector of the same identity,
+    /// whose struct has no field its path could name.
+    pub(crate) fn lookup_failed_in(&self, target: &Selector) -> String {
+        let p = self.path_string();
+        let (api, kind) = (&target.api_version, &target.kind);
+        match &self.name {
+            None => format!(
+                "patch delete: path '{p}' in document '{api}/{kind}': failed to delete path '{p}': lookup failed"
+            ),
+            Some(_) => format!("named patch delete: document {api}/{kind}: failed to delete path '{p}': lookup failed"),
+        }
+    }
+
+    /// Upstream's encoder panics on a named selector left in a container; this is our text.
+    pub(crate) fn unmatched_text(&self) -> String {
+        let name = self.name.as_deref().unwrap_or_default();
+        format!("named patch delete: document {}/{}/{name} does not exist", self.api_version, self.kind)
+    }
+}
+
 impl std::fmt::Display for Selector {
     /// The debug form upstream's tests pin: `{path:..., apiVersion:..., kind:..., idx:N[, name:...]}`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

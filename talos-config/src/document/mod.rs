@@ -95,6 +95,8 @@ pub trait Hooks {
     fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String>;
     /// Downcasting support.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// The Go type Talos's texts name (`*network.HostnameConfigV1Alpha1`).
+    fn go_pointer_type(&self) -> String;
     /// The document as a trait object.
     fn as_dyn(&self) -> &dyn Document;
     /// The document's own validation.
@@ -143,6 +145,10 @@ impl<T: Kind> Hooks for T {
 
     fn as_dyn(&self) -> &dyn Document {
         self
+    }
+
+    fn go_pointer_type(&self) -> String {
+        go_pointer_type::<T>()
     }
 
     fn validate(&self, cx: &Context<'_>) -> Findings {

@@ -211,7 +211,7 @@ fn apply<'a>(mut state: State<'a>, patches: &[Patch]) -> Result<State<'a>, Error
             Loaded::Json6902(p) => {
                 let out = match &state {
                     State::Bytes(bytes) => apply_json6902(bytes, p),
-                    State::Config(c) => apply_json6902(c.encode().as_bytes(), p),
+                    State::Config(c) => apply_json6902(encodable(c)?.encode().as_bytes(), p),
                 };
                 let out = out.map_err(|message| Error::new(ErrorKind::Json6902, message))?;
                 State::Bytes(Cow::Owned(out.into_bytes()))
@@ -219,5 +219,17 @@ fn apply<'a>(mut state: State<'a>, patches: &[Patch]) -> Result<State<'a>, Error
             Loaded::Strategic(p) => State::Config(strategic_merge(state.into_config()?, p)?),
         };
     }
+    if let State::Config(c) = &state {
+        encodable(c)?;
+    }
     Ok(state)
+}
+
+/// The config, unless it holds a named delete selector whose document never existed: a later
+/// patch may still remove such a selector, but upstream's encoder panics on one that is left.
+fn encodable(config: &Config) -> Result<&Config, Error> {
+    match config.unmatched_named_delete() {
+        Some(sel) => Err(Error::new(ErrorKind::Delete, sel.unmatched_text())),
+        None => Ok(config),
+    }
 }

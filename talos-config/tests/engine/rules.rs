@@ -477,3 +477,58 @@ fn delete_into_a_list_by_a_key() {
         "ERROR: error processing patch delete statements at line 1: runtime error: index out of range [0] with length 0"
     );
 }
+
+// ---- What a `$patch: delete` leaves for the next `-p` patch (issue 26; every case recorded
+// from Talos v1.13.9's `talosctl machineconfig patch`): a selector whose document is absent is
+// appended to the container and is a document of it for the following patches ----
+
+const SEQ_BASE: &str = "version: v1alpha1\nmachine:\n  type: worker\n";
+const SEQ_HEAD: &str =
+    "version: v1alpha1\nmachine:\n    type: worker\n    token: \"\"\n    certSANs: []\ncluster: null\n";
+const DEL_LINK: &str = "apiVersion: v1alpha1\nkind: LinkConfig\nname: eth9\n$patch: delete\n";
+const ADD_LINK: &str = "apiVersion: v1alpha1\nkind: LinkConfig\nname: eth9\nmtu: 1400\n";
+const DEL_HOST: &str = "apiVersion: v1alpha1\nkind: HostnameConfig\n$patch: delete\n";
+const ADD_HOST: &str = "apiVersion: v1alpha1\nkind: HostnameConfig\nhostname: foo\n";
+const LINK_DOC: &str = "---\napiVersion: v1alpha1\nkind: LinkConfig\nname: eth9\nmtu: 1400\n";
+const HOST_DOC: &str = "---\napiVersion: v1alpha1\nkind: HostnameConfig\nhostname: foo\n";
+
+#[test]
+fn a_named_delete_of_an_absent_document_is_removed_by_the_next() {
+    // Alone it would be encoded, where Talos panics: our error instead (KNOWN_GAPS).
+    assert_eq!(
+        patch(SEQ_BASE, &[DEL_LINK]),
+        "ERROR: named patch delete: document v1alpha1/LinkConfig/eth9 does not exist"
+    );
+    assert_eq!(patch(SEQ_BASE, &[DEL_LINK, DEL_LINK]), SEQ_HEAD);
+    assert_eq!(patch(SEQ_BASE, &[DEL_LINK, DEL_LINK, ADD_LINK]), format!("{SEQ_HEAD}{LINK_DOC}"));
+    assert_eq!(
+        patch(SEQ_BASE, &[DEL_LINK, DEL_LINK, DEL_LINK]),
+        "ERROR: named patch delete: document v1alpha1/LinkConfig/eth9 does not exist"
+    );
+    assert_eq!(
+        patch(SEQ_BASE, &[DEL_LINK, ADD_LINK]),
+        "ERROR: merge type mismatch left *decoder.namedSelector right *network.LinkConfigV1Alpha1"
+    );
+}
+
+#[test]
+fn an_unnamed_delete_of_an_absent_document_stays_as_an_empty_document() {
+    assert_eq!(patch(SEQ_BASE, &[DEL_HOST]), format!("{SEQ_HEAD}---\n{{}}\n"));
+    assert_eq!(patch(SEQ_BASE, &[DEL_HOST, DEL_HOST]), SEQ_HEAD);
+    assert_eq!(patch(SEQ_BASE, &[DEL_HOST, DEL_HOST, DEL_HOST]), format!("{SEQ_HEAD}---\n{{}}\n"));
+    assert_eq!(
+        patch(SEQ_BASE, &[DEL_HOST, ADD_HOST]),
+        "ERROR: merge type mismatch left *decoder.selector right *network.HostnameConfigV1Alpha1"
+    );
+}
+
+#[test]
+fn within_one_patch_appended_entries_are_not_found_again() {
+    let delete_then_add = format!("{DEL_HOST}---\n{ADD_HOST}");
+    let add_then_delete = format!("{ADD_HOST}---\n{DEL_HOST}");
+    assert_eq!(patch(SEQ_BASE, &[&add_then_delete]), format!("{SEQ_HEAD}{HOST_DOC}---\n{{}}\n"));
+    // The next patch finds the last entry of an identity: the document, not the selector.
+    assert_eq!(patch(SEQ_BASE, &[&delete_then_add, DEL_HOST]), format!("{SEQ_HEAD}---\n{{}}\n"));
+    assert_eq!(patch(SEQ_BASE, &[&delete_then_add, ADD_HOST]), format!("{SEQ_HEAD}---\n{{}}\n{HOST_DOC}"));
+    assert_eq!(patch(SEQ_BASE, &[&delete_then_add, &delete_then_add]), format!("{SEQ_HEAD}---\n{{}}\n{HOST_DOC}"));
+}
