@@ -397,11 +397,12 @@ fn decode_document(root: &Node) -> Result<Box<dyn Document>, DecodeFailure> {
     let (entry, kind) = pick_kind(root).map_err(|e| (e, None))?;
     let unknown = (entry.unknown_keys)(root);
     let summary = unknown.as_ref().ok().and_then(Option::as_ref);
-    if let Some((message, mark)) = crate::value::explicit_tag_error(root, summary) {
-        return Err((format!("error decoding {kind} to {}: yaml: {message}", (entry.go_type)()), Some(mark)));
-    }
     let mut cx = DecodeCx::new();
     let doc = (entry.decode)(root, &mut cx);
+    // go-yaml checks a tagged scalar when it decodes it, and that failure ends decoding alone.
+    if let Some((message, mark)) = crate::value::explicit_tag_error(root, summary, cx.undecoded_offsets()) {
+        return Err((format!("error decoding {kind} to {}: yaml: {message}", (entry.go_type)()), Some(mark)));
+    }
     let first = cx.first_mark();
     if let Some(e) = cx.into_error() {
         return Err((format!("error decoding {kind} to {}: {e}", (entry.go_type)()), first));

@@ -10,6 +10,9 @@ pub struct DecodeCx {
     first: Option<crate::yaml::Mark>,
     /// A go-yaml `failf`: decoding stops there and only this text is reported.
     fatal: Option<(String, crate::yaml::Mark)>,
+    /// The offsets of nodes go-yaml never decodes (nor checks the tags of): a container decoded
+    /// into a scalar type, a value a custom unmarshaler refused.
+    undecoded: std::collections::HashSet<usize>,
 }
 
 impl DecodeCx {
@@ -30,6 +33,20 @@ impl DecodeCx {
         if self.fatal.is_none() {
             self.fatal = Some((format!("yaml: {message}"), node.mark));
         }
+    }
+
+    /// Records that go-yaml does not decode `node` and what it holds, so that its tags are not
+    /// checked ([`explicit_tag_error`]). Nodes without a position (built, not parsed) are not
+    /// told apart and not recorded.
+    pub fn undecoded(&mut self, node: &Node) {
+        if node.mark != crate::yaml::Mark::default() {
+            self.undecoded.insert(node.mark.offset);
+        }
+    }
+
+    /// The nodes [`DecodeCx::undecoded`] recorded, by offset.
+    pub fn undecoded_offsets(&self) -> &std::collections::HashSet<usize> {
+        &self.undecoded
     }
 
     /// Where the first recorded error is.
@@ -224,6 +241,10 @@ pub fn text_unmarshaler_refuses(cx: &mut DecodeCx, node: &Node, go_type: &str) -
 pub fn construct_error(cx: &mut DecodeCx, node: &Node, go_type: &str) {
     let msg = type_error(node, go_type);
     cx.error(node, msg);
+    // A mapping or sequence decoded into a scalar type: go-yaml looks no further into it.
+    if !matches!(node.value, NodeValue::Scalar(_)) {
+        cx.undecoded(node);
+    }
 }
 
 use crate::gofmt::quote as go_quote;
@@ -235,11 +256,16 @@ pub(crate) fn is_resolvable_tag(tag: &str) -> bool {
 
 /// go-yaml's check of explicitly tagged scalars, which aborts decoding at the first one (in
 /// document order) whose text resolves to another type: `cannot construct !!str `yes` as a
-/// !!bool`. An `!!int` text passes as a `!!float`.
-pub fn explicit_tag_error(root: &Node, unknown: Option<&Node>) -> Option<(String, crate::yaml::Mark)> {
+/// !!bool`. An `!!int` text passes as a `!!float`. Only scalars go-yaml decodes are checked:
+/// not under `undecoded` nodes (from the typed decoding's [`DecodeCx`]).
+pub fn explicit_tag_error(
+    root: &Node,
+    unknown: Option<&Node>,
+    undecoded: &std::collections::HashSet<usize>,
+) -> Option<(String, crate::yaml::Mark)> {
     // go-yaml never decodes the value of a key its struct does not have: a tag there is not
     // checked (the unknown key is reported afterwards instead).
-    let mut skipped = std::collections::HashSet::new();
+    let mut skipped = undecoded.clone();
     if let Some(summary) = unknown {
         unknown_values(summary, &mut skipped);
     }
@@ -249,19 +275,9 @@ pub fn explicit_tag_error(root: &Node, unknown: Option<&Node>) -> Option<(String
             continue;
         }
         match &node.value {
-            NodeValue::Scalar(s) => {
-                let Some(tag) = node.tag.as_deref().filter(|t| is_resolvable_tag(t)) else { continue };
-                let resolved = match resolve_v4(&s.text) {
-                    Resolved::Null => "!!null",
-                    Resolved::Bool(_) => "!!bool",
-                    Resolved::Int(_) => "!!int",
-                    Resolved::Float(_) => "!!float",
-                    // A timestamp is only tried without a tag or with `!!timestamp`.
-                    Resolved::Timestamp(_) if tag == "!!timestamp" => "!!timestamp",
-                    Resolved::Timestamp(_) | Resolved::Str => "!!str",
-                };
-                if resolved != tag && !(tag == "!!float" && resolved == "!!int") {
-                    return Some((format!("cannot construct {resolved} `{}` as a {tag}", s.text), node.mark));
+            NodeValue::Scalar(_) => {
+                if let Some(message) = tag_error(node) {
+                    return Some((message, node.mark));
                 }
             }
             NodeValue::Sequence(items, _) => pending.extend(items.iter().rev()),
@@ -274,6 +290,23 @@ pub fn explicit_tag_error(root: &Node, unknown: Option<&Node>) -> Option<(String
         }
     }
     None
+}
+
+/// go-yaml's failure for a scalar whose explicit tag its text does not resolve to, if it is one.
+pub(crate) fn tag_error(node: &Node) -> Option<String> {
+    let NodeValue::Scalar(s) = &node.value else { return None };
+    let tag = node.tag.as_deref().filter(|t| is_resolvable_tag(t))?;
+    let resolved = match resolve_v4(&s.text) {
+        Resolved::Null => "!!null",
+        Resolved::Bool(_) => "!!bool",
+        Resolved::Int(_) => "!!int",
+        Resolved::Float(_) => "!!float",
+        // A timestamp is only tried without a tag or with `!!timestamp`.
+        Resolved::Timestamp(_) if tag == "!!timestamp" => "!!timestamp",
+        Resolved::Timestamp(_) | Resolved::Str => "!!str",
+    };
+    let passes = resolved == tag || (tag == "!!float" && resolved == "!!int");
+    (!passes).then(|| format!("cannot construct {resolved} `{}` as a {tag}", s.text))
 }
 
 /// The positions of the original values in an unknown-keys summary: its containers are built

@@ -20,6 +20,7 @@ pub use collections::{
 };
 pub use collections::{NilableVec, Replaced};
 pub(crate) use decode::mapping_entries;
+pub(crate) use decode::tag_error;
 pub use decode::{DecodeCx, construct_error, explicit_tag_error, text_unmarshaler_refuses};
 pub use decode::{decode_binary, is_null};
 pub use scalars::{Duration, FileMode};

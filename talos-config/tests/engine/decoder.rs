@@ -447,3 +447,45 @@ fn block_texts_and_zero_durations_read_as_talos_reads_them() {
     "#
     );
 }
+
+/// A tagged scalar is checked when go-yaml decodes it: not inside a value decoded into a scalar
+/// type, nor inside a value a custom unmarshaler refuses, where the other errors are reported
+/// instead; a decoded mismatch still ends decoding alone (issue 26, recorded from Talos v1.13.9).
+#[test]
+fn tagged_scalars_are_checked_where_they_are_decoded() {
+    let head = "error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: ";
+    let cases = [
+        (
+            "machine: {type: worker, features: {rbac: {x: !!bool yes}}}",
+            "construct errors:\n  line 2: cannot construct !!map into bool",
+        ),
+        (
+            "machine: {type: worker, features: {rbac: {x: !!bool yes}}, kubelet: {extraArgs: {a: {b: 1}}}}",
+            "construct errors:\n  line 2: cannot construct !!map into bool\n  line 2: arg value must be a string or list of strings",
+        ),
+        (
+            "machine: {type: worker, nodeLabels: {a: [!!bool yes]}}",
+            "construct errors:\n  line 2: cannot construct !!seq into string",
+        ),
+        (
+            "machine: {type: worker, kubelet: {extraArgs: {a: !!bool yes}}}",
+            "construct errors:\n  line 2: arg value must be a string or list of strings",
+        ),
+        (
+            "machine: {type: worker, kubelet: {extraArgs: {a: [!!bool yes]}}}",
+            "construct errors:\n  line 2: arg value must be a string or list of strings",
+        ),
+        (
+            "machine: {type: worker, nodeLabels: [1], features: {rbac: !!bool yes}}",
+            "cannot construct !!str `yes` as a !!bool",
+        ),
+        ("machine: {type: worker, sysctls: {a: !!int x}}", "cannot construct !!str `x` as a !!int"),
+    ];
+    for (body, error) in cases {
+        let text = format!("version: v1alpha1\n{body}\n");
+        assert_eq!(Config::from_bytes(text.as_bytes()).unwrap_err().to_string(), format!("{head}{error}"), "{body}");
+    }
+    // A tag its text matches is no error, in an argument too.
+    let ok = "version: v1alpha1\nmachine: {type: worker, kubelet: {extraArgs: {a: !!bool true, b: !!str yes}}}\n";
+    assert!(Config::from_bytes(ok.as_bytes()).is_ok());
+}

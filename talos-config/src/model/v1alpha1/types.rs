@@ -60,25 +60,32 @@ impl Value for ArgValue {
         }
         match &node.value {
             NodeValue::Scalar(_) => {
+                // A tag mismatch fails the string attempt inside the custom unmarshaler, which
+                // then reports its own text.
                 let mut sub = DecodeCx::new();
                 let s = String::decode(node, &mut sub);
-                if sub.errors().is_empty() {
+                if sub.errors().is_empty() && crate::value::tag_error(node).is_none() {
                     return ArgValue::string(s);
                 }
                 cx.error(node, ARG_VALUE_ERROR);
+                cx.undecoded(node);
                 ArgValue::default()
             }
             NodeValue::Sequence(..) => {
                 let mut sub = DecodeCx::new();
                 let l = Vec::<String>::decode(node, &mut sub);
-                if sub.errors().is_empty() {
+                let tagged =
+                    node.as_sequence().is_some_and(|items| items.iter().any(|i| crate::value::tag_error(i).is_some()));
+                if sub.errors().is_empty() && !tagged {
                     return ArgValue { list: Some(l), string: String::new() };
                 }
                 cx.error(node, ARG_VALUE_ERROR);
+                cx.undecoded(node);
                 ArgValue::default()
             }
             NodeValue::Mapping(..) => {
                 cx.error(node, ARG_VALUE_ERROR);
+                cx.undecoded(node);
                 ArgValue::default()
             }
         }
