@@ -289,6 +289,86 @@ pub(super) fn cert_sans(cx: &Cx<'_>, out: &mut Vec<Finding>) {
 const LINK_KINDS: [&str; 7] =
     ["LinkConfig", "BondConfig", "BridgeConfig", "VLANConfig", "DummyLinkConfig", "DHCPv4Config", "DHCPv6Config"];
 
+/// A link setting both a v1alpha1 interface entry and a new-style link document can hold.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LinkSetting {
+    Mtu,
+    Addresses,
+    Routes,
+    Bond,
+    Bridge,
+    Dummy,
+    Dhcp,
+}
+
+/// What an interface entry sets, each with the entry's key for it, in the entry's key order.
+fn interface_settings(dev: &crate::model::v1alpha1::Device) -> Vec<(LinkSetting, &'static str)> {
+    let mut out = Vec::new();
+    if !dev.addresses.is_empty() {
+        out.push((LinkSetting::Addresses, "addresses"));
+    } else if !dev.cidr.is_empty() {
+        out.push((LinkSetting::Addresses, "cidr"));
+    }
+    if !dev.routes.is_empty() {
+        out.push((LinkSetting::Routes, "routes"));
+    }
+    if dev.bond.is_some() {
+        out.push((LinkSetting::Bond, "bond"));
+    }
+    if dev.bridge.is_some() {
+        out.push((LinkSetting::Bridge, "bridge"));
+    }
+    if dev.mtu != 0 {
+        out.push((LinkSetting::Mtu, "mtu"));
+    }
+    if dev.dhcp == Some(true) {
+        out.push((LinkSetting::Dhcp, "dhcp"));
+    }
+    if dev.dummy == Some(true) {
+        out.push((LinkSetting::Dummy, "dummy"));
+    }
+    out
+}
+
+/// What the new-style document of `kind` named `name` sets for its link.
+fn link_document_settings(config: &crate::Config, kind: &str, name: &str) -> Vec<LinkSetting> {
+    use crate::model::network::{BondConfig, BridgeConfig, DummyLinkConfig, LinkConfig, VlanConfig};
+    let common = |c: &crate::model::network::CommonLinkConfig| {
+        let mut out = Vec::new();
+        if c.mtu != 0 {
+            out.push(LinkSetting::Mtu);
+        }
+        if !c.addresses.is_empty() {
+            out.push(LinkSetting::Addresses);
+        }
+        if !c.routes.is_empty() {
+            out.push(LinkSetting::Routes);
+        }
+        out
+    };
+    let with = |mut out: Vec<LinkSetting>, extra: LinkSetting| {
+        out.push(extra);
+        out
+    };
+    match kind {
+        "LinkConfig" => config.all::<LinkConfig>().find(|d| d.name == name).map(|d| common(&d.common)),
+        "BondConfig" => {
+            config.all::<BondConfig>().find(|d| d.name == name).map(|d| with(common(&d.common), LinkSetting::Bond))
+        }
+        "BridgeConfig" => {
+            config.all::<BridgeConfig>().find(|d| d.name == name).map(|d| with(common(&d.common), LinkSetting::Bridge))
+        }
+        "VLANConfig" => config.all::<VlanConfig>().find(|d| d.name == name).map(|d| common(&d.common)),
+        "DummyLinkConfig" => config
+            .all::<DummyLinkConfig>()
+            .find(|d| d.name == name)
+            .map(|d| with(common(&d.common), LinkSetting::Dummy)),
+        "DHCPv4Config" | "DHCPv6Config" => Some(vec![LinkSetting::Dhcp]),
+        _ => None,
+    }
+    .unwrap_or_default()
+}
+
 pub(super) fn superseded(cx: &Cx<'_>, out: &mut Vec<Finding>) {
     let Some(machine) = cx.legacy().and_then(|c| c.machine.as_ref()) else { return };
     let docs: Vec<(&str, &str)> = cx.config.docs().map(|d| (d.kind(), d.name())).collect();
@@ -302,16 +382,22 @@ pub(super) fn superseded(cx: &Cx<'_>, out: &mut Vec<Finding>) {
     if let Some(network) = &machine.network {
         for (i, dev) in network.interfaces.0.iter().enumerate() {
             let Some(dev) = dev.as_ref().filter(|d| !d.interface.is_empty()) else { continue };
-            if let Some(kind) = named(&LINK_KINDS, &dev.interface) {
-                push(
-                    path("machine.network.interfaces").index(i).key("interface"),
-                    format!(
-                        "link {} is also configured by {kind} {}, which Talos applies after this entry and which wins where both set a value",
-                        quote(&dev.interface),
-                        quote(&dev.interface)
-                    ),
-                );
-            }
+            let Some(kind) = named(&LINK_KINDS, &dev.interface) else { continue };
+            // Only what both set: a document that configures other things of the link
+            // supersedes nothing here.
+            let theirs = link_document_settings(cx.config, kind, &dev.interface);
+            let both: Vec<&str> =
+                interface_settings(dev).into_iter().filter(|s| theirs.contains(&s.0)).map(|s| s.1).collect();
+            let Some(first) = both.first() else { continue };
+            let fields = both.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+            push(
+                path("machine.network.interfaces").index(i).key(*first),
+                format!(
+                    "link {}: {fields} also set by {kind} {}, which Talos applies after this entry and which wins",
+                    quote(&dev.interface),
+                    quote(&dev.interface)
+                ),
+            );
         }
     }
     for name in machine.registries.mirrors.keys() {

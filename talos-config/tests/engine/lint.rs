@@ -193,6 +193,11 @@ const CASES: &[Case] = &[
         "machine:\n  network:\n    interfaces:\n      - interface: eth0\n        mtu: 9000\n  env:\n    HTTP_PROXY: http://a\n---\napiVersion: v1alpha1\nkind: LinkConfig\nname: eth0\nmtu: 1500\n---\napiVersion: v1alpha1\nkind: EnvironmentConfig\nvariables:\n  HTTP_PROXY: http://b\n",
     ),
     case(
+        "superseded-setting/miss-other-settings",
+        W,
+        "machine:\n  network:\n    interfaces:\n      - interface: br0\n        dhcp: true\n---\napiVersion: v1alpha1\nkind: BridgeConfig\nname: br0\nlinks: [eth0]\n",
+    ),
+    case(
         "superseded-setting/miss",
         W,
         "machine:\n  network:\n    interfaces:\n      - interface: eth1\n        mtu: 9000\n---\napiVersion: v1alpha1\nkind: LinkConfig\nname: eth0\nmtu: 1500\n",
