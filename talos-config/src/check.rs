@@ -134,8 +134,19 @@ pub fn check(base: &PatchSource, patches: &[PatchSource], options: &CheckOptions
     let config = match Config::from_bytes(&merged) {
         Ok(config) => config,
         Err(e) => {
+            let value = failing_value(&merged, &e, base, patches);
             let err = reloaded_error(e, base, patches);
-            return Ok(Checked::failed(Some(merged), err));
+            let mut checked = Checked::failed(Some(merged), err);
+            if let (Some((document, field, site)), Some(d)) = (value, checked.diagnostics.first_mut()) {
+                // Talos's text, about the config the inputs make: point at the value.
+                let field = (!field.segments().is_empty()).then_some(field);
+                *d = d
+                    .clone()
+                    .at(document, field)
+                    .with_site(site.or_else(|| d.site().cloned()))
+                    .with_fix("the merged config does not load (Talos would refuse it): fix the value named here");
+            }
+            return Ok(checked);
         }
     };
     let trace = Provenance::trace(base, patches);
@@ -160,13 +171,62 @@ impl Checked {
 }
 
 /// Names the input of an error decoding the merged bytes. With no patches the merged bytes are
-/// the base's own, lines included. Otherwise the first patch after which the result no longer
-/// loads is to blame, at no line of its own: the text that failed is the engine's output.
+/// the base's own, lines included; a base that does not load on its own is to blame with its own
+/// error. Otherwise the first patch after which the result no longer loads is to blame, at no
+/// line of its own: the text that failed is the engine's output.
 fn reloaded_error(err: Error, base: &PatchSource, patches: &[PatchSource]) -> Error {
     if patches.is_empty() {
         return err.in_input(&base.name);
     }
+    if let Err(own) = Config::from_bytes(&base.bytes) {
+        return own.in_input(&base.name);
+    }
     let loads = |k: usize| merge_sources(base, &patches[..k]).is_ok_and(|m| Config::from_bytes(&m).is_ok());
     let culprit = (1..patches.len()).find(|&k| !loads(k)).unwrap_or(patches.len());
     err.without_position().in_input(&patches[culprit - 1].name)
+}
+
+/// The value the merged bytes fail to load on: the node at the error's line and column in the
+/// merged text, its document and field, and where an input wrote it (traced back through the
+/// inputs). `None` when the error has no position, or the base does not load on its own (its
+/// own error keeps its lines).
+fn failing_value(
+    merged: &[u8],
+    err: &Error,
+    base: &PatchSource,
+    patches: &[PatchSource],
+) -> Option<(crate::DocumentId, crate::FieldPath, Option<crate::Site>)> {
+    let (line, column) = (err.line()?, err.column()?);
+    if patches.is_empty() || Config::from_bytes(&base.bytes).is_err() {
+        return None;
+    }
+    let roots = talos_yaml::parse::parse_documents(merged).ok()?;
+    roots.iter().find_map(|root| {
+        let path = path_at(root, line, column, crate::FieldPath::root())?;
+        let document = crate::provenance::document_id(root);
+        let found = Provenance::trace(base, patches).locate(&document, &path);
+        let site = found.filter(|f| f.exact).map(|f| f.site);
+        Some((document, path, site))
+    })
+}
+
+/// The path of the node (a mapping key or a value) at `line` and `column` under `node`.
+fn path_at(node: &talos_yaml::Node, line: usize, column: usize, here: crate::FieldPath) -> Option<crate::FieldPath> {
+    use talos_yaml::NodeValue;
+    if (node.mark.line, node.mark.column) == (line, column) {
+        return Some(here);
+    }
+    talos_yaml::node::deep(|| match &node.value {
+        NodeValue::Mapping(entries, _) => entries.iter().find_map(|(k, v)| {
+            let key = k.as_scalar()?.text.clone();
+            if (k.mark.line, k.mark.column) == (line, column) {
+                return Some(here.key(key));
+            }
+            path_at(v, line, column, here.key(key))
+        }),
+        NodeValue::Sequence(items, _) => {
+            items.iter().enumerate().find_map(|(i, item)| path_at(item, line, column, here.index(i)))
+        }
+        NodeValue::Scalar(_) => None,
+    })
 }

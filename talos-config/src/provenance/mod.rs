@@ -121,3 +121,8 @@ impl Provenance {
         self.docs.iter().map(|d| &d.key)
     }
 }
+
+/// The identity of a parsed document, as the trace keys documents.
+pub(crate) fn document_id(root: &talos_yaml::Node) -> DocumentId {
+    replay::document_key(root).0
+}

@@ -199,7 +199,7 @@ fn a_patch_deleting_every_document_is_blamed() {
     // the result does not load. Talos's text names a line of the merged text, not of an input.
     assert_eq!(
         render(&checked),
-        "delete.yaml:1:1: error[talos-merge]: duplicate document /v1alpha1/ is not allowed (line 8)\n  - -\n  fix: fix the input named here as the message says; nothing else was checked\n"
+        "delete.yaml:1:1: error[talos-merge]: duplicate document /v1alpha1/ is not allowed (line 8)\n  v1alpha1 -\n  fix: the merged config does not load (Talos would refuse it): fix the value named here\n"
     );
     assert_eq!(checked.merge_error().map(|e| e.line()), Some(None));
 }
@@ -239,5 +239,19 @@ fn lint_findings_come_in_the_order_of_the_rules() {
             "endpoint-certsans",
             "secret-in-patch"
         ]
+    );
+}
+
+#[test]
+fn a_base_that_does_not_load_is_blamed_even_behind_a_json6902_patch() {
+    // A JSON6902 step works on the text, so the base's own error shows only once the result is
+    // loaded: it is still the base's, at its own line.
+    let base = PatchSource::new("base.yaml", "version: v1alpha1\nmachine:\n  type: worker\n  typo: 1\n");
+    let patch =
+        PatchSource::new("labels.json", r#"[{"op": "add", "path": "/machine/nodeLabels", "value": {"a": "b"}}]"#);
+    let checked = check(&base, &[patch], &CheckOptions::default()).unwrap();
+    assert_eq!(
+        render(&checked),
+        "base.yaml:4:3: error[talos-merge]: error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\nmachine:\n    typo: 1\n\n  - -\n  fix: fix the input named here as the message says; nothing else was checked\n"
     );
 }
