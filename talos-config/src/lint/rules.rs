@@ -182,10 +182,14 @@ fn flag_finding(key: &str, values: &[String], here: FieldPath) -> Option<Finding
         Flag::Known { name, deprecated: Some(d) } => (
             Severity::Warning,
             format!("kubelet flag `--{name}` is deprecated: {}", d.message()),
-            config_field_for(name).map_or_else(
-                || "plan to drop the flag before the kubelet removes it".to_string(),
-                |field| format!("set `machine.kubelet.extraConfig.{field}` instead"),
-            ),
+            match config_field_for(name) {
+                Some(field) if kubelet::PROTECTED_CONFIG_FIELDS.contains(&top_field(field)) => format!(
+                    "Talos sets `{}` of the kubelet's config file itself and refuses it in `extraConfig`: remove the flag",
+                    top_field(field)
+                ),
+                Some(field) => format!("set `machine.kubelet.extraConfig.{field}` instead"),
+                None => "plan to drop the flag before the kubelet removes it".to_string(),
+            },
         ),
         Flag::Denied => (
             Severity::Error,
@@ -239,11 +243,47 @@ fn exits_at_start(name: &str, values: &[String]) -> bool {
     })
 }
 
-/// The config-file field a deprecated flag mirrors, when the name maps directly
-/// (`max-pods` -> `maxPods`) and Talos lets `extraConfig` set it.
+/// The flags whose config-file field is not their own name in camel case, with that field's
+/// path (kubelet's `options.go` binds every config flag to a `KubeletConfiguration` field; the
+/// paths are its v1beta1 JSON names).
+const FLAG_FIELDS: &[(&str, &str)] = &[
+    ("anonymous-auth", "authentication.anonymous.enabled"),
+    ("authentication-token-webhook", "authentication.webhook.enabled"),
+    ("authentication-token-webhook-cache-ttl", "authentication.webhook.cacheTTL"),
+    ("authorization-mode", "authorization.mode"),
+    ("authorization-webhook-cache-authorized-ttl", "authorization.webhook.cacheAuthorizedTTL"),
+    ("authorization-webhook-cache-unauthorized-ttl", "authorization.webhook.cacheUnauthorizedTTL"),
+    ("client-ca-file", "authentication.x509.clientCAFile"),
+    ("contention-profiling", "enableContentionProfiling"),
+    ("event-qps", "eventRecordQPS"),
+    ("image-gc-high-threshold", "imageGCHighThresholdPercent"),
+    ("image-gc-low-threshold", "imageGCLowThresholdPercent"),
+    ("kube-api-content-type", "contentType"),
+    ("manifest-url", "staticPodURL"),
+    ("manifest-url-header", "staticPodURLHeader"),
+    ("minimum-image-ttl-duration", "imageMinimumGCAge"),
+    ("pod-manifest-path", "staticPodPath"),
+    ("pod-max-pids", "podPidsLimit"),
+    ("registry-qps", "registryPullQPS"),
+    ("reserved-cpus", "reservedSystemCPUs"),
+    ("resolv-conf", "resolvConf"),
+    ("rotate-server-certificates", "serverTLSBootstrap"),
+    ("runonce", "runOnce"),
+];
+
+/// The config-file field a deprecated flag sets: from [`FLAG_FIELDS`], else the field whose name
+/// is the flag's in camel case, acronyms aside (`cgroups-per-qos` -> `cgroupsPerQOS`).
 fn config_field_for(flag: &str) -> Option<&'static str> {
+    if let Some((_, field)) = FLAG_FIELDS.iter().find(|(f, _)| *f == flag) {
+        return Some(field);
+    }
     let camel = kubelet::lower_camel(flag);
-    kubelet::CONFIG_FIELDS.iter().find(|f| **f == camel && !kubelet::PROTECTED_CONFIG_FIELDS.contains(f)).copied()
+    kubelet::CONFIG_FIELDS.iter().find(|f| f.eq_ignore_ascii_case(&camel)).copied()
+}
+
+/// The top-level field of a config-file path (`authentication` of `authentication.x509...`).
+fn top_field(path: &str) -> &str {
+    path.split('.').next().unwrap_or(path)
 }
 
 // ---------------------------------------------------------------------------------------------

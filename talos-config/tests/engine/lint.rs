@@ -396,3 +396,40 @@ fn a_secret_a_later_patch_removes_is_still_reported() {
     );
     assert!(!render(&report).contains("c2VjcmV0"));
 }
+
+/// A deprecated config-file flag names the field it sets, which is not always its name in camel
+/// case (issue 26; the bindings are kubelet's `options.go`).
+#[test]
+fn deprecated_flags_name_their_config_field() {
+    let cases = [
+        ("rotate-server-certificates", "set `machine.kubelet.extraConfig.serverTLSBootstrap` instead"),
+        ("pod-max-pids", "set `machine.kubelet.extraConfig.podPidsLimit` instead"),
+        ("event-qps", "set `machine.kubelet.extraConfig.eventRecordQPS` instead"),
+        ("registry-qps", "set `machine.kubelet.extraConfig.registryPullQPS` instead"),
+        ("cgroups-per-qos", "set `machine.kubelet.extraConfig.cgroupsPerQOS` instead"),
+        ("max-pods", "set `machine.kubelet.extraConfig.maxPods` instead"),
+        (
+            "anonymous-auth",
+            "Talos sets `authentication` of the kubelet's config file itself and refuses it in `extraConfig`: remove the flag",
+        ),
+        (
+            "resolv-conf",
+            "Talos sets `resolvConf` of the kubelet's config file itself and refuses it in `extraConfig`: remove the flag",
+        ),
+    ];
+    for (flag, fix) in cases {
+        let patch =
+            PatchSource::new("patch.yaml", format!("machine:\n  kubelet:\n    extraArgs:\n      {flag}: \"1\"\n"));
+        let report = lint(&fixture(W), &[patch], &LintOptions::default()).unwrap();
+        let found: Vec<_> = report.findings.iter().filter(|f| f.rule() == "kubelet-unknown-flag").collect();
+        assert_eq!(found.len(), 1, "{flag}: {}", render(&report));
+        assert_eq!(found[0].fix(), Some(fix), "{flag}");
+        assert_eq!(
+            found[0].message(),
+            format!(
+                "kubelet flag `--{flag}` is deprecated: This parameter should be set via the config file specified by the Kubelet's --config flag. See https://kubernetes.io/docs/tasks/administer-cluster/kubelet-config-file/ for more information."
+            ),
+            "{flag}"
+        );
+    }
+}
