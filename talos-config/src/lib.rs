@@ -42,6 +42,7 @@
 //! - [`diff`]: Talos's config diff, two configs compared with secrets redacted, and the patch
 //!   between them;
 //! - [`node`]: what a node answers to `ApplyConfiguration`;
+//! - [`generate`]: the secrets bundle configs are made from (`secrets.yaml`);
 //! - [`net`], [`kubelet`]: CIDR prefixes parsed as Go does, and the kubelet flags Talos starts
 //!   kubelet v1.36 with.
 //!
@@ -67,6 +68,7 @@ mod diagnostic;
 pub mod diff;
 mod document;
 mod error;
+pub mod generate;
 mod go;
 mod json6902;
 pub mod kubelet;

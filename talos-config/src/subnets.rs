@@ -6,11 +6,11 @@ use crate::Config;
 use crate::net::{Prefix, overlaps, parse_prefix};
 
 /// Talos's default pod subnet (`constants.DefaultIPv4PodNet`), used when `podSubnets` is empty.
-pub const DEFAULT_POD_SUBNET: &str = "10.244.0.0/16";
+pub(crate) const DEFAULT_POD_SUBNET: &str = "10.244.0.0/16";
 
 /// Talos's default service subnet (`constants.DefaultIPv4ServiceNet`), used when
 /// `serviceSubnets` is empty.
-pub const DEFAULT_SERVICE_SUBNET: &str = "10.96.0.0/12";
+pub(crate) const DEFAULT_SERVICE_SUBNET: &str = "10.96.0.0/12";
 
 /// One pod or service subnet of a config and the host ranges it overlaps.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,7 +73,7 @@ impl SubnetOverlap {
 /// reports which of them overlap which of `host_ranges` ([`overlaps`]).
 ///
 /// The subnets checked are the ones Talos would use: the configured list, or Talos's default
-/// ([`DEFAULT_POD_SUBNET`], [`DEFAULT_SERVICE_SUBNET`]) when it is empty or absent, marked
+/// (`10.244.0.0/16`, `10.96.0.0/12`) when it is empty or absent, marked
 /// [`defaulted`](SubnetCheck::defaulted). **This is not a Talos check**: Talos accepts
 /// overlapping (and even unparsable) subnets at validation time (docs/validation.md §6).
 ///

@@ -34,6 +34,7 @@ mod properties;
 mod provenance;
 mod redacted;
 mod rules;
+mod secrets_bundle;
 #[cfg(feature = "serde")]
 mod serde;
 mod stack_depth;

@@ -322,12 +322,13 @@ pub fn subnets(config: &[u8]) -> Result<(Vec<String>, Vec<String>, bool), LabErr
         .map_err(|e| LabError::new(format!("the control plane's subnets: {e}")))?;
     let v1 = config.get::<talos_config::model::v1alpha1::Config>();
     let network = v1.and_then(|v| v.cluster.as_ref()).and_then(|c| c.network.as_ref());
-    let written = |list: Option<Vec<String>>, default: &str| match list {
+    // As written; Talos's default (the one the check used) when the list is empty.
+    let written = |list: Option<Vec<String>>, checked: &[talos_config::subnets::SubnetCheck]| match list {
         Some(l) if !l.is_empty() => l,
-        _ => vec![default.to_string()],
+        _ => checked.iter().map(|c| c.subnet.to_string()).collect(),
     };
-    let pods = written(network.map(|n| n.pod_subnets.get()), talos_config::subnets::DEFAULT_POD_SUBNET);
-    let services = written(network.map(|n| n.service_subnets.get()), talos_config::subnets::DEFAULT_SERVICE_SUBNET);
+    let pods = written(network.map(|n| n.pod_subnets.get()), &found.pod_subnets);
+    let services = written(network.map(|n| n.service_subnets.get()), &found.service_subnets);
     Ok((pods, services, found.any()))
 }
 
