@@ -39,3 +39,14 @@ pub fn fields_of(diagnostics: &[talos_config::Diagnostic]) -> Vec<(Option<String
         })
         .collect()
 }
+
+/// The first differing line of two texts, for readable failures.
+pub fn first_diff(want: &[u8], got: &[u8]) -> String {
+    let (w, g) = (String::from_utf8_lossy(want), String::from_utf8_lossy(got));
+    for (i, (a, b)) in w.lines().zip(g.lines()).enumerate() {
+        if a != b {
+            return format!("line {}: want {a:?}\n          got  {b:?}", i + 1);
+        }
+    }
+    format!("lengths differ: want {} lines, got {} lines", w.lines().count(), g.lines().count())
+}

@@ -181,7 +181,7 @@ fn configloader_accepts_every_test_file() {
             "{}: re-encoding is not a fixed point:
 {}",
             path.display(),
-            first_diff(encoded.as_bytes(), twice.as_bytes())
+            crate::common::first_diff(encoded.as_bytes(), twice.as_bytes())
         );
         checked += 1;
     }
@@ -207,7 +207,7 @@ fn stability_files_round_trip() {
                 Ok(c) => failures.push(format!(
                     "{}: re-encoding differs:\n{}",
                     path.display(),
-                    first_diff(&bytes, c.encode().as_bytes())
+                    crate::common::first_diff(&bytes, c.encode().as_bytes())
                 )),
                 Err(e) => failures.push(format!("{}: {e}", path.display())),
             }
@@ -265,7 +265,11 @@ fn per_kind_encoding_files_round_trip() {
             }
             match Config::from_bytes(&bytes) {
                 Ok(c) if c.encode().as_bytes() == bytes.as_slice() => {}
-                Ok(c) => failures.push(format!("{}:\n{}", path.display(), first_diff(&bytes, c.encode().as_bytes()))),
+                Ok(c) => failures.push(format!(
+                    "{}:\n{}",
+                    path.display(),
+                    crate::common::first_diff(&bytes, c.encode().as_bytes())
+                )),
                 Err(e) => failures.push(format!("{}: {e}", path.display())),
             }
             checked += 1;
@@ -281,17 +285,6 @@ const DECODE_ONLY: &[&str] = &[
     "volumeconfig_tpm_encryption_with_pcr_settings.yaml",
     "volumeconfig_tpm_encryption_with_pcrs_disabled.yaml",
 ];
-
-/// The first differing line of two texts, for readable failures.
-fn first_diff(want: &[u8], got: &[u8]) -> String {
-    let (w, g) = (String::from_utf8_lossy(want), String::from_utf8_lossy(got));
-    for (i, (a, b)) in w.lines().zip(g.lines()).enumerate() {
-        if a != b {
-            return format!("line {}: want {a:?}\n          got  {b:?}", i + 1);
-        }
-    }
-    format!("lengths differ: want {} lines, got {} lines", w.lines().count(), g.lines().count())
-}
 
 #[test]
 /// The YAML parser reads every peer input, with go-yaml's positions.

@@ -95,7 +95,10 @@ where
         for (how, back) in [("from_value", &from_value), ("from_str", &from_str)] {
             let got = Document::to_yaml(back);
             if got != want {
-                return Err(format!("{how} re-encodes differently:\n{}", first_diff(want.as_bytes(), got.as_bytes())));
+                return Err(format!(
+                    "{how} re-encodes differently:\n{}",
+                    crate::common::first_diff(want.as_bytes(), got.as_bytes())
+                ));
             }
         }
         Ok(())
@@ -190,7 +193,11 @@ fn json_round_trip(path: &Path, canonical: bool, failures: &mut Vec<String>, kin
     };
     let want = config.encode();
     if canonical && want.as_bytes() != bytes.as_slice() {
-        failures.push(format!("{}: not canonical: {}", path.display(), first_diff(&bytes, want.as_bytes())));
+        failures.push(format!(
+            "{}: not canonical: {}",
+            path.display(),
+            crate::common::first_diff(&bytes, want.as_bytes())
+        ));
     }
     let json = serde_json::to_string(&config).unwrap();
     match serde_json::from_str::<Config>(&json) {
@@ -198,7 +205,7 @@ fn json_round_trip(path: &Path, canonical: bool, failures: &mut Vec<String>, kin
         Ok(back) => failures.push(format!(
             "{}: JSON round trip differs:\n{}",
             path.display(),
-            first_diff(want.as_bytes(), back.encode().as_bytes())
+            crate::common::first_diff(want.as_bytes(), back.encode().as_bytes())
         )),
         Err(e) => failures.push(format!("{}: reading the JSON back: {e}\n{json}", path.display())),
     }
@@ -505,15 +512,4 @@ fn deepest_value_serializes_on_a_small_stack() {
     assert_eq!(json, format!("{prefix}{}1{}}}}}}}}}]", "[".repeat(depth), "]".repeat(depth)));
     let err = serde_json::from_str::<Config>(&json).unwrap_err();
     assert_eq!(err.to_string(), "recursion limit exceeded at line 1 column 262");
-}
-
-/// The first differing line of two texts, for readable failures.
-fn first_diff(want: &[u8], got: &[u8]) -> String {
-    let (w, g) = (String::from_utf8_lossy(want), String::from_utf8_lossy(got));
-    for (i, (a, b)) in w.lines().zip(g.lines()).enumerate() {
-        if a != b {
-            return format!("line {}: want {a:?}\n          got  {b:?}", i + 1);
-        }
-    }
-    format!("lengths differ: want {} lines, got {} lines", w.lines().count(), g.lines().count())
 }
