@@ -149,13 +149,13 @@ pub fn check(base: &PatchSource, patches: &[PatchSource], options: &CheckOptions
             return Ok(checked);
         }
     };
-    let trace = Provenance::trace(base, patches);
     let validation = Options { strict: options.strict, installed: false };
     let report = config.validate(options.mode, validation);
-    let mut diagnostics = crate::lint::locate_validation(&report, &trace);
+    let mut diagnostics = report.diagnostics();
     if options.checks == Checks::Lint {
-        diagnostics.extend(crate::lint::run(&config, patches, &options.host_ranges, &trace));
+        diagnostics.extend(crate::lint::run(&config, patches, &options.host_ranges));
     }
+    crate::lint::locate(&mut diagnostics, base, patches);
     Ok(Checked { merged: Some(merged), config: Some(config), merge_error: None, validation: Some(report), diagnostics })
 }
 

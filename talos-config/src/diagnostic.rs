@@ -106,6 +106,11 @@ impl Diagnostic {
         self
     }
 
+    /// Sets where the diagnostic is.
+    pub(crate) fn set_site(&mut self, site: Option<Site>) {
+        self.site = site;
+    }
+
     /// A merge error as a diagnostic: at its input and position, or at the start of its input
     /// when only the input is known.
     pub(crate) fn from_merge_error(err: &Error) -> Diagnostic {

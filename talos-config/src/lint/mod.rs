@@ -26,7 +26,7 @@ mod rules;
 
 use crate::net::Prefix;
 use crate::provenance::Provenance;
-use crate::{Config, Diagnostic, DocumentId, FieldPath, PatchSource, Report, Severity, Site};
+use crate::{Config, Diagnostic, DocumentId, FieldPath, PatchSource, Severity, Site};
 
 /// One problem a rule found, before it becomes a [`Diagnostic`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,44 +86,26 @@ pub(crate) struct LintOptions<'a> {
     pub(crate) host_ranges: &'a [Prefix],
 }
 
-/// Runs every rule on the merged `config`, in the order of [`rules`], with positions from
-/// `trace`.
-pub(crate) fn run(
-    config: &Config,
-    patches: &[PatchSource],
-    host_ranges: &[Prefix],
-    trace: &Provenance,
-) -> Vec<Diagnostic> {
+/// Runs the rules on the merged `config`, in the order of [`rules`]; positions come later
+/// ([`locate`]).
+pub(crate) fn run(config: &Config, patches: &[PatchSource], host_ranges: &[Prefix]) -> Vec<Diagnostic> {
     let options = LintOptions { host_ranges };
     let cx = cx::Cx { config, options: &options, patches };
-    let mut findings = run_rules(&cx);
-    locate(&mut findings, trace);
-    findings.into_iter().map(Finding::into_diagnostic).collect()
+    run_rules(&cx).into_iter().map(Finding::into_diagnostic).collect()
 }
 
-/// Talos's validation as diagnostics with positions from `trace`: one per error leaf, then
-/// one per warning.
-pub(crate) fn locate_validation(report: &Report, trace: &Provenance) -> Vec<Diagnostic> {
-    report
-        .diagnostics()
-        .into_iter()
-        .map(|d| {
-            let site = match (d.document(), d.field()) {
-                (Some(doc), Some(field)) => trace.locate(doc, field).map(|l| l.site),
-                _ => None,
-            };
-            d.with_site(site)
-        })
-        .collect()
-}
-
-/// Fills in each finding's position from its document and path.
-fn locate(findings: &mut [Finding], trace: &Provenance) {
-    for f in findings {
-        if f.site.is_none()
-            && let Some(path) = &f.path
-        {
-            f.site = trace.locate(&f.document, path).map(|l| l.site);
+/// Gives each diagnostic without a position the input position of its field. The inputs are
+/// traced only when some diagnostic needs a position, so a clean config costs nothing more.
+pub(crate) fn locate(diagnostics: &mut [Diagnostic], base: &PatchSource, patches: &[PatchSource]) {
+    let wanted = |d: &Diagnostic| d.site().is_none() && d.document().is_some() && d.field().is_some();
+    if !diagnostics.iter().any(wanted) {
+        return;
+    }
+    let trace = Provenance::trace(base, patches);
+    for d in diagnostics.iter_mut().filter(|d| wanted(d)) {
+        if let (Some(doc), Some(field)) = (d.document(), d.field()) {
+            let site = trace.locate(doc, field).map(|l| l.site);
+            d.set_site(site);
         }
     }
 }
