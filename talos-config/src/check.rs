@@ -133,21 +133,7 @@ pub fn check(base: &PatchSource, patches: &[PatchSource], options: &CheckOptions
     }
     let config = match Config::from_bytes(&merged) {
         Ok(config) => config,
-        Err(e) => {
-            let value = failing_value(&merged, &e, base, patches);
-            let err = reloaded_error(e, base, patches);
-            let mut checked = Checked::failed(Some(merged), err);
-            if let (Some((document, field, site)), Some(d)) = (value, checked.diagnostics.first_mut()) {
-                // Talos's text, about the config the inputs make: point at the value.
-                let field = (!field.segments().is_empty()).then_some(field);
-                *d = d
-                    .clone()
-                    .at(document, field)
-                    .with_site(site.or_else(|| d.site().cloned()))
-                    .with_fix("the merged config does not load (Talos would refuse it): fix the value named here");
-            }
-            return Ok(checked);
-        }
+        Err(e) => return Ok(unloadable(merged, e, base, patches)),
     };
     let validation = Options { strict: options.strict, installed: false };
     let report = config.validate(options.mode, validation);
@@ -170,26 +156,43 @@ impl Checked {
     }
 }
 
-/// Names the input of an error decoding the merged bytes. With no patches the merged bytes are
-/// the base's own, lines included; a base that does not load on its own is to blame with its own
-/// error. Otherwise the first patch after which the result no longer loads is to blame, at no
-/// line of its own: the text that failed is the engine's output.
-fn reloaded_error(err: Error, base: &PatchSource, patches: &[PatchSource]) -> Error {
+/// Merged bytes that do not load, and whose fault that is. With no patches they are the base's
+/// own bytes, lines included; a base that does not load on its own is to blame with its own
+/// error. Otherwise the first patch after which the result no longer loads is to blame, at the
+/// value an input wrote where the trace finds it (the failing text is the engine's output, no
+/// input's).
+fn unloadable(merged: Vec<u8>, err: Error, base: &PatchSource, patches: &[PatchSource]) -> Checked {
     if patches.is_empty() {
-        return err.in_input(&base.name);
+        return Checked::failed(Some(merged), err.in_input(&base.name));
     }
     if let Err(own) = Config::from_bytes(&base.bytes) {
-        return own.in_input(&base.name);
+        return Checked::failed(Some(merged), own.in_input(&base.name));
     }
     let loads = |k: usize| merge_sources(base, &patches[..k]).is_ok_and(|m| Config::from_bytes(&m).is_ok());
     let culprit = (1..patches.len()).find(|&k| !loads(k)).unwrap_or(patches.len());
-    err.without_position().in_input(&patches[culprit - 1].name)
+    let value = failing_value(&merged, &err, base, patches);
+    let err = err.without_position().in_input(&patches[culprit - 1].name);
+    let mut diagnostic = Diagnostic::from_merge_error(&err);
+    if let Some((document, field, site)) = value {
+        let field = (!field.segments().is_empty()).then_some(field);
+        let site = site.or_else(|| diagnostic.site().cloned());
+        diagnostic = diagnostic
+            .at(document, field)
+            .with_site(site)
+            .with_fix("the merged config does not load (Talos would refuse it): fix the value named here");
+    }
+    Checked {
+        merged: Some(merged),
+        config: None,
+        merge_error: Some(err),
+        validation: None,
+        diagnostics: vec![diagnostic],
+    }
 }
 
-/// The value the merged bytes fail to load on: the node at the error's line and column in the
-/// merged text, its document and field, and where an input wrote it (traced back through the
-/// inputs). `None` when the error has no position, or the base does not load on its own (its
-/// own error keeps its lines).
+/// The value merged bytes fail to load on: the node at the error's line and column in the merged
+/// text, its document and field, and where an input wrote it (traced back through the inputs).
+/// `None` when the error has no position.
 fn failing_value(
     merged: &[u8],
     err: &Error,
@@ -197,9 +200,6 @@ fn failing_value(
     patches: &[PatchSource],
 ) -> Option<(crate::DocumentId, crate::FieldPath, Option<crate::Site>)> {
     let (line, column) = (err.line()?, err.column()?);
-    if patches.is_empty() || Config::from_bytes(&base.bytes).is_err() {
-        return None;
-    }
     let roots = talos_yaml::parse::parse_documents(merged).ok()?;
     roots.iter().find_map(|root| {
         let path = path_at(root, line, column, crate::FieldPath::root())?;

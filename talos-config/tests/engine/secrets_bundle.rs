@@ -43,8 +43,9 @@ fn a_config_without_sections_gives_empty_ones() {
 
 #[test]
 fn load_errors_are_talos_texts_and_unknown_keys_are_ignored() {
-    let cases: [(&[u8], &str); 3] = [
+    let cases: [(&[u8], &str); 4] = [
         (b"", "EOF"),
+        (b"cluster: [\n", "yaml: while parsing a flow node at line 1: did not find expected node content"),
         (b"cluster: [1]\n", "yaml: construct errors:\n  line 1: cannot construct !!seq into secrets.Cluster"),
         (
             b"certs:\n    os:\n        crt: \"!!\"\n",
