@@ -178,23 +178,6 @@ impl fmt::Display for FieldPath {
     }
 }
 
-/// A path serializes as the text [`Display`](fmt::Display) prints.
-#[cfg(feature = "serde")]
-impl serde::Serialize for FieldPath {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-/// A path deserializes from the text [`FieldPath::parse`] reads.
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for FieldPath {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<FieldPath, D::Error> {
-        let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(FieldPath::parse(&text))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -347,27 +347,35 @@ impl<'de, T: Value> Deserialize<'de> for crate::value::Replaced<T> {
     }
 }
 
-/// The `netip` values the model's address fields hold: their Go text (`MarshalText`), read back
-/// with `UnmarshalText`, as the fields holding them encode and decode.
+/// Values whose serde form is one string: written with `$write`, read back with `$read`
+/// (which may refuse the text).
 macro_rules! via_text {
-    ($($ty:ty),* $(,)?) => {$(
+    ($($ty:ty: $write:expr, $read:expr;)*) => {$(
         impl serde::Serialize for $ty {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(&self.marshal_text())
+                serializer.collect_str(&$write(self))
             }
         }
 
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
-                <$ty>::unmarshal_text(&text).map_err(serde::de::Error::custom)
+                $read(&text).map_err(serde::de::Error::custom)
             }
         }
     )*};
 }
 
-via_text!(
-    crate::model::network::types::IpAddr,
-    crate::model::network::types::IpPrefix,
-    crate::model::network::types::IpAddrPort,
-);
+use crate::model::network::types::{IpAddr, IpAddrPort, IpPrefix};
+use crate::{DocumentId, FieldPath};
+
+via_text! {
+    // The `netip` values the model's address fields hold: their Go text (`MarshalText`), read
+    // back with `UnmarshalText`, as the fields holding them encode and decode.
+    IpAddr: IpAddr::marshal_text, |t: &str| IpAddr::unmarshal_text(t);
+    IpPrefix: IpPrefix::marshal_text, |t: &str| IpPrefix::unmarshal_text(t);
+    IpAddrPort: IpAddrPort::marshal_text, |t: &str| IpAddrPort::unmarshal_text(t);
+    // A path and a document identity as their `Display` text.
+    FieldPath: FieldPath::to_string, |t: &str| Ok::<_, String>(FieldPath::parse(t));
+    DocumentId: DocumentId::to_string, |t: &str| Ok::<_, String>(DocumentId::from_text(t));
+}

@@ -37,6 +37,15 @@ impl DocumentId {
         DocumentId::new("v1alpha1", None)
     }
 
+    /// The identity `Display` prints (`Kind/name` splits at the first `/`).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(crate) fn from_text(text: &str) -> DocumentId {
+        match text.split_once('/') {
+            Some((kind, name)) => DocumentId::new(kind, Some(name)),
+            None => DocumentId::new(text, None),
+        }
+    }
+
     /// The identity of a loaded document.
     pub(crate) fn of(doc: &dyn Document) -> DocumentId {
         DocumentId::new(doc.kind(), doc.named().then(|| doc.name()))
@@ -64,23 +73,5 @@ impl fmt::Display for DocumentId {
             Some(name) => write!(f, "{}/{name}", self.kind),
             None => f.write_str(&self.kind),
         }
-    }
-}
-
-#[cfg(feature = "serde")]
-impl serde::Serialize for DocumentId {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for DocumentId {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<DocumentId, D::Error> {
-        let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(match text.split_once('/') {
-            Some((kind, name)) => DocumentId::new(kind, Some(name)),
-            None => DocumentId::new(text.as_ref(), None),
-        })
     }
 }
