@@ -55,10 +55,9 @@ pub fn run(args: &LintArgs) -> Result<(), CliError> {
     let options =
         CheckOptions { mode: args.mode, host_ranges: args.host_ranges.clone(), checks: Checks::Lint, strict: false };
     let checked = check(&base, &patches, &options).map_err(|e| CliError::new(format!("labctl lint: {e}")))?;
-    let report = checked.diagnostics();
-    print!("{}", render(report, args.output, &base.name));
-    let summary = summary(report);
-    if fails(report, args.strict) {
+    print!("{}", render(&checked, args.output, &base.name));
+    let summary = summary(&checked);
+    if fails(&checked, args.strict) {
         let mut err = CliError::new(format!("labctl lint: {summary}"));
         err.exit_code = Some(1);
         return Err(err);

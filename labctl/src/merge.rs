@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use talos_config::provenance::{Provenance, annotate};
-use talos_config::{CheckOptions, Checks, Diagnostic, Error, PatchSource, check};
+use talos_config::{CheckOptions, Checked, Checks, Error, PatchSource, check};
 
 use crate::CliError;
 use crate::atomic::{AtomicWrite, FileMode, WriteStep};
@@ -73,9 +73,8 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     let base = PatchSource::new(args.config.display().to_string(), config);
     let options = CheckOptions { checks: Checks::MergeOnly, ..CheckOptions::default() };
     let checked = check(&base, &sources, &options).map_err(|e| CliError::new(format!("labctl merge: {e}")))?;
-    let out = match (checked.merged(), checked.merge_error()) {
-        (Some(out), _) => out.to_vec(),
-        (None, error) => return Err(failure(error, checked.diagnostics(), args.error_format, &base.name)),
+    let Some(out) = checked.merged().map(<[u8]>::to_vec) else {
+        return Err(failure(&checked, args.error_format, &base.name));
     };
 
     if args.diff {
@@ -115,12 +114,12 @@ fn print_provenance(base: &PatchSource, sources: &[PatchSource], merged: &[u8]) 
 
 /// A failed merge in the chosen format: talosctl's text on stderr, or the `talos-merge`
 /// diagnostic on stdout.
-fn failure(err: Option<&Error>, diagnostics: &[Diagnostic], format: Format, anchor: &str) -> CliError {
-    if let (Format::Text, Some(err)) = (format, err) {
+fn failure(checked: &Checked, format: Format, anchor: &str) -> CliError {
+    if let (Format::Text, Some(err)) = (format, checked.merge_error()) {
         return talos_error(err);
     }
-    print!("{}", render(diagnostics, format, anchor));
-    CliError::new(format!("labctl merge: {}", summary(diagnostics)))
+    print!("{}", render(checked, format, anchor));
+    CliError::new(format!("labctl merge: {}", summary(checked)))
 }
 
 /// Talos's error text, plus a `labctl:` hint line naming the input and position when known.

@@ -5,7 +5,7 @@
 use clap::ValueEnum;
 use serde_json::{Value, json};
 use talos_config::lint::rules;
-use talos_config::{Diagnostic, Severity, Site};
+use talos_config::{Checked, Diagnostic, Severity, Site};
 
 /// The output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -23,23 +23,19 @@ pub enum Format {
 /// The version of the `--output json` document; raised on any incompatible change.
 const JSON_VERSION: u64 = 1;
 
-/// How many diagnostics have this severity.
-pub fn count(diagnostics: &[Diagnostic], severity: Severity) -> usize {
-    diagnostics.iter().filter(|d| d.severity() == severity).count()
-}
-
 /// Whether the result should fail a CI job: any error, or with `strict` any warning.
-pub fn fails(diagnostics: &[Diagnostic], strict: bool) -> bool {
-    count(diagnostics, Severity::Error) > 0 || (strict && count(diagnostics, Severity::Warning) > 0)
+pub fn fails(checked: &Checked, strict: bool) -> bool {
+    checked.has_errors() || (strict && checked.count(Severity::Warning) > 0)
 }
 
 /// The report in `format`. `anchor` is the file (the base config) that SARIF and GitHub results
 /// without a file of their own (an inline patch, standard input) point at, line 1, since
 /// code-scanning uploads refuse results without a location.
-pub fn render(report: &[Diagnostic], format: Format, anchor: &str) -> String {
+pub fn render(checked: &Checked, format: Format, anchor: &str) -> String {
+    let report = checked.diagnostics();
     match format {
         Format::Text => text(report),
-        Format::Json => json_text(&json_report(report)),
+        Format::Json => json_text(&json_report(checked)),
         Format::Sarif => json_text(&sarif(report, anchor)),
         Format::Github => github(report, anchor),
     }
@@ -54,9 +50,9 @@ fn file_site(f: &Diagnostic, anchor: &str) -> Option<Site> {
 }
 
 /// `1 error, 2 warnings, 0 infos`.
-pub fn summary(report: &[Diagnostic]) -> String {
+pub fn summary(checked: &Checked) -> String {
     let n = |s: Severity, one: &str, many: &str| {
-        let c = count(report, s);
+        let c = checked.count(s);
         format!("{c} {}", if c == 1 { one } else { many })
     };
     format!(
@@ -90,8 +86,9 @@ fn text(report: &[Diagnostic]) -> String {
     out
 }
 
-fn json_report(report: &[Diagnostic]) -> Value {
-    let findings: Vec<Value> = report
+fn json_report(checked: &Checked) -> Value {
+    let findings: Vec<Value> = checked
+        .diagnostics()
         .iter()
         .map(|f| {
             json!({
@@ -109,9 +106,9 @@ fn json_report(report: &[Diagnostic]) -> Value {
         "version": JSON_VERSION,
         "tool": {"name": "labctl", "version": env!("CARGO_PKG_VERSION")},
         "summary": {
-            "errors": count(report, Severity::Error),
-            "warnings": count(report, Severity::Warning),
-            "infos": count(report, Severity::Info),
+            "errors": checked.count(Severity::Error),
+            "warnings": checked.count(Severity::Warning),
+            "infos": checked.count(Severity::Info),
         },
         "findings": findings,
     })

@@ -113,11 +113,10 @@ fn ci_output(args: &ValidateArgs, mode_arg: &str, bytes: Vec<u8>) -> Result<(), 
     let mode = mode_arg.parse::<Mode>().map_err(|e| CliError::new(e.to_string()))?;
     // A config that does not load is one finding too, so that CI sees it in its format.
     let checked = checked(args, mode, bytes)?;
-    let report = checked.diagnostics();
     let anchor = if args.config == "-" { "<stdin>" } else { args.config.as_str() };
-    print!("{}", render(report, args.output, anchor));
-    if crate::report::fails(report, false) {
-        let mut err = CliError::new(format!("labctl validate: {}", crate::report::summary(report)));
+    print!("{}", render(&checked, args.output, anchor));
+    if crate::report::fails(&checked, false) {
+        let mut err = CliError::new(format!("labctl validate: {}", crate::report::summary(&checked)));
         err.exit_code = Some(1);
         return Err(err);
     }
