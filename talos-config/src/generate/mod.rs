@@ -1,10 +1,10 @@
-//! Making configs: the secrets bundle Talos generates configs from (`talosctl gen secrets`,
-//! `secrets.yaml`).
+//! Making configs: the secrets bundle (`talosctl gen secrets`, `secrets.yaml`) and the machine
+//! configs made from it (`talosctl gen config`), as Talos v1.13.9 makes them.
 //!
-//! What is here so far: the bundle's model, read and written byte for byte as Talos v1.13.9 reads
-//! and writes `secrets.yaml`, and the bundle taken from a control-plane config
-//! (`talosctl gen secrets --from-controlplane-config`). Generating fresh keys and certificates,
-//! and configs from a bundle, are not here yet (`KNOWN_GAPS.md`).
+//! - [`SecretsBundle`]: read and written byte for byte as Talos reads and writes `secrets.yaml`,
+//!   or taken from a control-plane config (`gen secrets --from-controlplane-config`).
+//! - [`Input`]: a cluster's name, endpoint, bundle and [`GenOptions`]; [`Input::config`] gives
+//!   the [`Config`](crate::Config) of a [`MachineType`] under a [`VersionContract`].
 //!
 //! ```
 //! use talos_config::generate::SecretsBundle;
@@ -16,6 +16,10 @@
 //! # Ok::<(), talos_config::Error>(())
 //! ```
 
+mod config;
+mod contract;
 mod secrets;
 
+pub use config::{DEFAULT_INSTALL_IMAGE, DEFAULT_KUBERNETES_VERSION, GenOptions, Input, MachineType};
+pub use contract::VersionContract;
 pub use secrets::{Certs, ClusterSecrets, Secrets, SecretsBundle, TrustdInfo};

@@ -146,3 +146,18 @@ impl SecretsBundle {
         })
     }
 }
+
+impl SecretsBundle {
+    /// The sections a config is made from, or the first one missing, named as Talos's bundle
+    /// check names it (`certs.os is required`).
+    pub(crate) fn parts(&self) -> Result<super::config::Parts<'_>, String> {
+        let missing = |what: &str| format!("secrets bundle: {what} is required");
+        let cluster = self.cluster.as_ref().ok_or_else(|| missing("cluster"))?;
+        let secrets = self.secrets.as_ref().ok_or_else(|| missing("secrets"))?;
+        let trustd = self.trustd_info.as_ref().ok_or_else(|| missing("trustdinfo"))?;
+        let certs = self.certs.as_ref().ok_or_else(|| missing("certs"))?;
+        let os = certs.os.as_ref().ok_or_else(|| missing("certs.os"))?;
+        let k8s = certs.k8s.as_ref().ok_or_else(|| missing("certs.k8s"))?;
+        Ok(super::config::Parts { cluster, secrets, trustd, certs, os, k8s })
+    }
+}

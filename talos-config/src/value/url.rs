@@ -414,6 +414,20 @@ impl GoUrl {
         escape(&self.fragment, Mode::Fragment)
     }
 
+    /// Go's `Hostname()`: the host without its port, an IPv6 address without brackets.
+    pub fn hostname(&self) -> String {
+        let mut host: &[u8] = &self.host;
+        if let Some(colon) = host.iter().rposition(|&b| b == b':')
+            && host[colon + 1..].iter().all(u8::is_ascii_digit)
+        {
+            host = &host[..colon];
+        }
+        if let [b'[', inner @ .., b']'] = host {
+            host = inner;
+        }
+        String::from_utf8_lossy(host).into_owned()
+    }
+
     /// The host (`host` or `host:port`) as text.
     pub fn host_str(&self) -> String {
         String::from_utf8_lossy(&self.host).into_owned()

@@ -12,6 +12,7 @@ mod container;
 mod decoder;
 mod diff_patch;
 mod emit_documents;
+mod generate;
 mod go_type_names;
 mod hostile;
 mod json6902_e2e;

@@ -1,0 +1,558 @@
+//! Machine configs made from a secrets bundle, as `talosctl gen config` makes them (Talos's
+//! `generate` package): the documents each machine type gets under each version contract.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::contract::VersionContract;
+use super::secrets::SecretsBundle;
+use crate::config::Entry;
+use crate::document::Document;
+use crate::model::cri::{RegistryEndpoint, RegistryMirrorConfig, RegistryTlsConfig};
+use crate::model::meta::Meta;
+use crate::model::network::types::AutoHostnameKind;
+use crate::model::network::{HostnameConfig, KubeSpanConfig};
+use crate::model::siderolink::MetaUrl;
+use crate::model::v1alpha1 as v1;
+use crate::value::{DecodeCx, Replaced, Unstructured, Value};
+use crate::{Config, Error, ErrorKind};
+
+/// The Kubernetes version `talosctl gen config` v1.13.9 defaults to.
+pub const DEFAULT_KUBERNETES_VERSION: &str = "1.36.3";
+/// The installer image `talosctl gen config` v1.13.9 defaults to.
+pub const DEFAULT_INSTALL_IMAGE: &str = "ghcr.io/siderolabs/installer:v1.13.9";
+
+const KUBELET_IMAGE: &str = "ghcr.io/siderolabs/kubelet";
+const API_SERVER_IMAGE: &str = "registry.k8s.io/kube-apiserver";
+const CONTROLLER_MANAGER_IMAGE: &str = "registry.k8s.io/kube-controller-manager";
+const PROXY_IMAGE: &str = "registry.k8s.io/kube-proxy";
+const SCHEDULER_IMAGE: &str = "registry.k8s.io/kube-scheduler";
+const KUBE_PRISM_PORT: i64 = 7445;
+const EXCLUDE_FROM_EXTERNAL_LB: &str = "node.kubernetes.io/exclude-from-external-load-balancers";
+
+/// The three kinds of machine config Talos generates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MachineType {
+    /// The legacy first control-plane node (`init`); `talosctl gen config` no longer writes it.
+    Init,
+    /// A control-plane node (`controlplane.yaml`).
+    ControlPlane,
+    /// A worker node (`worker.yaml`).
+    Worker,
+}
+
+impl MachineType {
+    /// The name in `machine.type`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MachineType::Init => "init",
+            MachineType::ControlPlane => "controlplane",
+            MachineType::Worker => "worker",
+        }
+    }
+}
+
+/// What `talosctl gen config`'s flags choose, with its defaults: Kubernetes
+/// [`DEFAULT_KUBERNETES_VERSION`], install disk `/dev/sda`, image [`DEFAULT_INSTALL_IMAGE`],
+/// DNS domain `cluster.local`, cluster discovery on, the current version contract.
+///
+/// ```
+/// use talos_config::generate::{GenOptions, VersionContract};
+/// let mut options = GenOptions::default();
+/// options.contract = VersionContract::new(1, 11);
+/// options.registry_mirrors.entry("docker.io".into()).or_default().push("https://mirror.example.com".into());
+/// assert_eq!(options.install_disk, "/dev/sda");
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct GenOptions {
+    /// The Talos release the configs are for (`--talos-version`).
+    pub contract: VersionContract,
+    /// The Kubernetes version without a leading `v` (`--kubernetes-version`); empty leaves
+    /// every Kubernetes image empty.
+    pub kubernetes_version: String,
+    /// `machine.install.disk` (`--install-disk`).
+    pub install_disk: String,
+    /// `machine.install.image` (`--install-image`).
+    pub install_image: String,
+    /// `machine.install.extraKernelArgs`.
+    pub install_extra_kernel_args: Vec<String>,
+    /// Extra names for the API server's and the machines' certificates (`--additional-sans`).
+    pub additional_sans: Vec<String>,
+    /// `cluster.network.dnsDomain` (`--dns-domain`).
+    pub dns_domain: String,
+    /// `cluster.network.cni`.
+    pub cni: Option<v1::CNIConfig>,
+    /// `cluster.discovery.enabled` (`--with-cluster-discovery`).
+    pub cluster_discovery: bool,
+    /// KubeSpan on or off, `None` to leave it unset (`--with-kubespan` sets `Some(true)`).
+    pub kubespan: Option<bool>,
+    /// Registry mirrors: endpoints per registry host (`--registry-mirror host=url`).
+    pub registry_mirrors: BTreeMap<String, Vec<String>>,
+    /// PEM CA certificates per registry host.
+    pub registry_ca_certs: BTreeMap<String, String>,
+    /// Registry hosts whose TLS certificate is not verified.
+    pub registry_insecure: BTreeSet<String>,
+    /// `debug`.
+    pub debug: bool,
+    /// Lets workloads run on control-plane nodes.
+    pub allow_scheduling_on_control_planes: bool,
+    /// `cluster.controlPlane.localAPIServerPort` (0: unset).
+    pub local_api_server_port: i64,
+    /// KubePrism's port; `Some(0)` turns KubePrism off, `None` keeps the contract's default.
+    pub kube_prism_port: Option<i64>,
+    /// `machine.features.hostDNS.forwardKubeDNSToHost`, `None` for the contract's default.
+    pub host_dns_forward_kube_dns_to_host: Option<bool>,
+    /// `machine.sysctls`.
+    pub sysctls: BTreeMap<String, String>,
+    /// The talosconfig's endpoints.
+    pub endpoints: Vec<String>,
+}
+
+impl Default for GenOptions {
+    fn default() -> GenOptions {
+        GenOptions {
+            contract: VersionContract::CURRENT,
+            kubernetes_version: DEFAULT_KUBERNETES_VERSION.into(),
+            install_disk: "/dev/sda".into(),
+            install_image: DEFAULT_INSTALL_IMAGE.into(),
+            install_extra_kernel_args: Vec::new(),
+            additional_sans: Vec::new(),
+            dns_domain: "cluster.local".into(),
+            cni: None,
+            cluster_discovery: true,
+            kubespan: None,
+            registry_mirrors: BTreeMap::new(),
+            registry_ca_certs: BTreeMap::new(),
+            registry_insecure: BTreeSet::new(),
+            debug: false,
+            allow_scheduling_on_control_planes: false,
+            local_api_server_port: 0,
+            kube_prism_port: None,
+            host_dns_forward_kube_dns_to_host: None,
+            sysctls: BTreeMap::new(),
+            endpoints: Vec::new(),
+        }
+    }
+}
+
+/// A cluster to generate configs for: its name, the Kubernetes API endpoint (a URL such as
+/// `https://10.5.0.2:6443`), its secrets and the options.
+///
+/// ```
+/// use talos_config::generate::{GenOptions, Input, MachineType, SecretsBundle};
+/// # let bundle = talos_config::generate::SecretsBundle::from_yaml(include_bytes!("../../tests/engine/data/secrets/generated-v1.13.yaml"))?;
+/// let input = Input::new("demo", "https://10.5.0.2:6443", bundle, GenOptions::default());
+/// let worker = input.config(MachineType::Worker)?;
+/// assert_eq!(worker.v1alpha1().map(|v1| v1.cluster().cluster_name.as_str()), Some("demo"));
+/// # Ok::<(), talos_config::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Input {
+    cluster_name: String,
+    endpoint: String,
+    secrets: SecretsBundle,
+    options: GenOptions,
+}
+
+impl Input {
+    /// The input of a cluster.
+    pub fn new(
+        cluster_name: impl Into<String>,
+        endpoint: impl Into<String>,
+        secrets: SecretsBundle,
+        options: GenOptions,
+    ) -> Input {
+        Input { cluster_name: cluster_name.into(), endpoint: endpoint.into(), secrets, options }
+    }
+
+    /// The secrets the configs are made from.
+    pub fn secrets(&self) -> &SecretsBundle {
+        &self.secrets
+    }
+
+    /// The options.
+    pub fn options(&self) -> &GenOptions {
+        &self.options
+    }
+
+    /// The cluster's name.
+    pub fn cluster_name(&self) -> &str {
+        &self.cluster_name
+    }
+
+    /// The config of one machine type, as Talos generates it before any patch. Fails when the
+    /// endpoint is not a URL (Go's `url.Parse` text), or when the bundle lacks a section
+    /// (checked as `talosctl gen config --with-secrets` does).
+    pub fn config(&self, machine_type: MachineType) -> Result<Config, Error> {
+        let parts = self.secrets.parts().map_err(|e| Error::new(ErrorKind::InvalidValue, e))?;
+        let endpoint = v1::Endpoint::parse(&self.endpoint).map_err(|e| Error::new(ErrorKind::InvalidValue, e))?;
+        let build = Build { input: self, contract: self.options.contract, parts, endpoint };
+        let (mut legacy, mut docs) = match machine_type {
+            MachineType::Worker => build.worker(),
+            _ => build.control_plane(machine_type),
+        };
+        let machine = legacy.machine.get_or_insert_with(Default::default);
+        docs.extend(build.registry_documents(machine)?);
+        docs.extend(build.network_documents(machine));
+        let mut entries = vec![Entry::Doc(Box::new(legacy))];
+        entries.extend(docs.into_iter().map(Entry::Doc));
+        Config::new(entries)
+    }
+}
+
+/// The bundle's sections a config needs, all present.
+pub(crate) struct Parts<'a> {
+    pub cluster: &'a super::ClusterSecrets,
+    pub secrets: &'a super::Secrets,
+    pub trustd: &'a super::TrustdInfo,
+    pub certs: &'a super::Certs,
+    pub os: &'a v1::PEMEncodedCertificateAndKey,
+    pub k8s: &'a v1::PEMEncodedCertificateAndKey,
+}
+
+struct Build<'a> {
+    input: &'a Input,
+    contract: VersionContract,
+    parts: Parts<'a>,
+    endpoint: v1::Endpoint,
+}
+
+impl Build<'_> {
+    fn options(&self) -> &GenOptions {
+        &self.input.options
+    }
+
+    /// `IMAGE:vVERSION`, or empty without a Kubernetes version.
+    fn image(&self, name: &str) -> String {
+        let version = &self.options().kubernetes_version;
+        if version.is_empty() { String::new() } else { format!("{name}:v{version}") }
+    }
+
+    fn header(&self) -> v1::Config {
+        v1::Config {
+            version: "v1alpha1".into(),
+            debug: Some(self.options().debug),
+            persist: Some(true),
+            machine: None,
+            cluster: None,
+        }
+    }
+
+    /// The machine section both machine types share.
+    fn machine(&self, machine_type: MachineType, ca: v1::PEMEncodedCertificateAndKey) -> v1::MachineConfig {
+        let options = self.options();
+        let contract = self.contract;
+        let mut features = v1::FeaturesConfig::default();
+        if !contract.hide_rbac_and_key_usage() {
+            features.rbac = Some(true);
+            if contract.apid_ext_key_usage_check() {
+                features.apid_check_ext_key_usage = Some(true);
+            }
+        }
+        if contract.disk_quota_support() {
+            features.disk_quota_support = Some(true);
+        }
+        let prism_port = match options.kube_prism_port {
+            Some(port) => (port > 0).then_some(port),
+            None => contract.kube_prism().then_some(KUBE_PRISM_PORT),
+        };
+        features.kube_prism = prism_port.map(|port| v1::KubePrism { enabled: Some(true), port });
+        if contract.host_dns() {
+            let forward =
+                options.host_dns_forward_kube_dns_to_host.unwrap_or(false) || contract.host_dns_forward_kube_dns();
+            features.host_dns = Some(v1::HostDNSConfig {
+                enabled: Some(true),
+                forward_kube_dns_to_host: forward.then_some(true),
+                ..Default::default()
+            });
+        }
+        let kubelet = v1::KubeletConfig {
+            image: self.image(KUBELET_IMAGE),
+            default_runtime_seccomp_profile_enabled: contract.kubelet_seccomp_default().then_some(true),
+            disable_manifests_directory: contract.kubelet_manifests_directory_disabled().then_some(true),
+            ..Default::default()
+        };
+        let install = v1::InstallConfig {
+            disk: options.install_disk.clone(),
+            image: options.install_image.clone(),
+            wipe: Some(false),
+            extra_kernel_args: options.install_extra_kernel_args.clone(),
+            grub_use_uki_cmdline: contract.grub_uki_cmdline_default().then_some(true),
+            ..Default::default()
+        };
+        v1::MachineConfig {
+            r#type: machine_type.as_str().into(),
+            token: self.parts.trustd.token.clone(),
+            ca: Some(ca),
+            cert_sans: options.additional_sans.clone(),
+            kubelet: Some(kubelet),
+            install: Some(install),
+            sysctls: options.sysctls.clone(),
+            features: Some(features),
+            ..Default::default()
+        }
+    }
+
+    fn discovery(&self) -> v1::ClusterDiscoveryConfig {
+        let mut discovery =
+            v1::ClusterDiscoveryConfig { enabled: Some(self.options().cluster_discovery), ..Default::default() };
+        if self.contract.kubernetes_discovery_disabled() {
+            discovery.registries.kubernetes.disabled = Some(true);
+        }
+        discovery
+    }
+
+    fn network(&self) -> v1::ClusterNetworkConfig {
+        // Talos picks IPv6 networks only for an endpoint that is a bare IPv6 address, which is
+        // never a valid URL: generated configs always get the IPv4 networks.
+        let (pods, services) = match self.input.endpoint.parse::<std::net::IpAddr>() {
+            Ok(std::net::IpAddr::V6(_)) => ("fc00:db8:10::/56", "fc00:db8:20::/112"),
+            _ => ("10.244.0.0/16", "10.96.0.0/12"),
+        };
+        v1::ClusterNetworkConfig {
+            cni: self.options().cni.clone(),
+            dns_domain: self.options().dns_domain.clone(),
+            pod_subnets: Replaced(Some(vec![pods.into()])),
+            service_subnets: Replaced(Some(vec![services.into()])),
+        }
+    }
+
+    fn control_plane(&self, machine_type: MachineType) -> (v1::Config, Vec<Box<dyn Document>>) {
+        let options = self.options();
+        let contract = self.contract;
+        let certs = self.parts.certs;
+        let mut machine = self.machine(machine_type, self.parts.os.clone());
+        if contract.exclude_from_external_lb() {
+            machine.node_labels.insert(EXCLUDE_FROM_EXTERNAL_LB.into(), String::new());
+        }
+        let mut api_server = v1::APIServerConfig {
+            image: self.image(API_SERVER_IMAGE),
+            cert_sans: self.api_server_sans(),
+            ..Default::default()
+        };
+        if contract.pod_security_admission() {
+            api_server.admission_control.0.push(Some(v1::AdmissionPluginConfig {
+                name: "PodSecurity".into(),
+                configuration: unstructured(POD_SECURITY_CONFIGURATION),
+            }));
+        }
+        if contract.audit_policy() {
+            api_server.audit_policy = Replaced(Some(unstructured(DEFAULT_AUDIT_POLICY)));
+        }
+        if !contract.hide_disable_psp() {
+            api_server.disable_pod_security_policy = Some(true);
+        }
+        let mut cluster = v1::ClusterConfig {
+            id: self.parts.cluster.id.clone(),
+            secret: self.parts.cluster.secret.clone(),
+            control_plane: Some(v1::ControlPlaneConfig {
+                endpoint: Some(self.endpoint.clone()),
+                local_api_server_port: options.local_api_server_port,
+            }),
+            cluster_name: self.input.cluster_name.clone(),
+            network: Some(self.network()),
+            token: self.parts.secrets.bootstrap_token.clone(),
+            ca: certs.k8s.clone(),
+            aggregator_ca: certs.k8s_aggregator.clone(),
+            service_account: certs.k8s_service_account.clone(),
+            api_server: Some(api_server),
+            controller_manager: Some(v1::ControllerManagerConfig {
+                image: self.image(CONTROLLER_MANAGER_IMAGE),
+                ..Default::default()
+            }),
+            proxy: Some(v1::ProxyConfig { image: self.image(PROXY_IMAGE), ..Default::default() }),
+            scheduler: Some(v1::SchedulerConfig { image: self.image(SCHEDULER_IMAGE), ..Default::default() }),
+            discovery: Some(self.discovery()),
+            etcd: Some(v1::EtcdConfig { ca: certs.etcd.clone(), ..Default::default() }),
+            ..Default::default()
+        };
+        if options.allow_scheduling_on_control_planes {
+            if contract.allow_scheduling_on_control_planes() {
+                cluster.allow_scheduling_on_control_planes = Some(true);
+            } else {
+                cluster.allow_scheduling_on_masters = Some(true);
+            }
+        }
+        if contract.secretbox_encryption() {
+            cluster.secretbox_encryption_secret = self.parts.secrets.secretbox_encryption_secret.clone();
+        } else {
+            cluster.aescbc_encryption_secret = self.parts.secrets.aescbc_encryption_secret.clone();
+        }
+        let mut config = self.header();
+        config.machine = Some(machine);
+        config.cluster = Some(cluster);
+        (config, Vec::new())
+    }
+
+    fn worker(&self) -> (v1::Config, Vec<Box<dyn Document>>) {
+        let ca = v1::PEMEncodedCertificateAndKey { crt: self.parts.os.crt.clone(), key: None };
+        let mut machine = self.machine(MachineType::Worker, ca);
+        if self.contract.alternate_image_registries() {
+            machine.registries.mirrors.entry("k8s.gcr.io".into()).or_insert_with(k8s_gcr_mirror);
+        }
+        let cluster = v1::ClusterConfig {
+            id: self.parts.cluster.id.clone(),
+            secret: self.parts.cluster.secret.clone(),
+            control_plane: Some(v1::ControlPlaneConfig { endpoint: Some(self.endpoint.clone()), ..Default::default() }),
+            cluster_name: if self.contract.cluster_name_for_workers() {
+                self.input.cluster_name.clone()
+            } else {
+                String::new()
+            },
+            network: Some(self.network()),
+            token: self.parts.secrets.bootstrap_token.clone(),
+            ca: Some(v1::PEMEncodedCertificateAndKey { crt: self.parts.k8s.crt.clone(), key: None }),
+            discovery: Some(self.discovery()),
+            ..Default::default()
+        };
+        let mut config = self.header();
+        config.machine = Some(machine);
+        config.cluster = Some(cluster);
+        (config, Vec::new())
+    }
+
+    /// Upstream `GetAPIServerSANs`: the endpoint's host name (contracts up to v1.11), then the
+    /// additional names.
+    fn api_server_sans(&self) -> Vec<String> {
+        let mut sans = Vec::new();
+        if self.contract.cluster_sans_from_endpoint() {
+            sans.push(self.endpoint.0.hostname());
+        }
+        sans.extend(self.options().additional_sans.iter().cloned());
+        sans
+    }
+
+    /// Registry settings: in `machine.registries` up to contract v1.11, as
+    /// `RegistryMirrorConfig` and `RegistryTLSConfig` documents after it.
+    fn registry_documents(&self, machine: &mut v1::MachineConfig) -> Result<Vec<Box<dyn Document>>, Error> {
+        let options = self.options();
+        if !self.contract.multidoc_network_config() {
+            let registries = &mut machine.registries;
+            if self.contract.alternate_image_registries() {
+                registries.mirrors.entry("k8s.gcr.io".into()).or_insert_with(k8s_gcr_mirror);
+            }
+            for (host, endpoints) in &options.registry_mirrors {
+                let mirror = v1::RegistryMirrorConfig { endpoints: endpoints.clone(), ..Default::default() };
+                registries.mirrors.insert(host.clone(), Some(mirror));
+            }
+            for (host, ca) in &options.registry_ca_certs {
+                registry_tls(registries, host).ca = v1::Base64Bytes(Some(ca.clone().into_bytes()));
+            }
+            for host in &options.registry_insecure {
+                registry_tls(registries, host).insecure_skip_verify = Some(true);
+            }
+            return Ok(Vec::new());
+        }
+        let mut docs: Vec<Box<dyn Document>> = Vec::new();
+        for (host, endpoints) in &options.registry_mirrors {
+            let endpoints = endpoints
+                .iter()
+                .map(|ep| {
+                    MetaUrl::parse(ep).map(|url| RegistryEndpoint { url, ..Default::default() }).map_err(|e| {
+                        let text = format!(
+                            "failed to generate registry configs: failed to parse registry mirror endpoint {}: {e}",
+                            crate::gofmt::quote(ep)
+                        );
+                        Error::new(ErrorKind::InvalidValue, text)
+                    })
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            docs.push(Box::new(RegistryMirrorConfig {
+                meta: meta("RegistryMirrorConfig"),
+                name: host.clone(),
+                endpoints,
+                ..Default::default()
+            }));
+        }
+        let hosts: BTreeSet<&String> = options.registry_ca_certs.keys().chain(&options.registry_insecure).collect();
+        for host in hosts {
+            docs.push(Box::new(RegistryTlsConfig {
+                meta: meta("RegistryTLSConfig"),
+                name: host.clone(),
+                ca: options.registry_ca_certs.get(host).cloned().unwrap_or_default(),
+                insecure_skip_verify: options.registry_insecure.contains(host).then_some(true),
+                ..Default::default()
+            }));
+        }
+        Ok(docs)
+    }
+
+    /// Hostname and KubeSpan settings: legacy fields up to their contracts, documents after.
+    fn network_documents(&self, machine: &mut v1::MachineConfig) -> Vec<Box<dyn Document>> {
+        let contract = self.contract;
+        let mut docs: Vec<Box<dyn Document>> = Vec::new();
+        if machine.network.is_none() && !contract.kubespan_multidoc() {
+            machine.network = Some(v1::NetworkConfig::default());
+        }
+        if contract.stable_hostname() && !contract.multidoc_network_config() {
+            machine.features.get_or_insert_with(Default::default).stable_hostname = Some(true);
+        }
+        if contract.multidoc_network_config() {
+            docs.push(Box::new(HostnameConfig {
+                meta: meta("HostnameConfig"),
+                auto: Some(AutoHostnameKind(2)),
+                ..Default::default()
+            }));
+        }
+        if let Some(enabled) = self.options().kubespan {
+            if contract.kubespan_multidoc() {
+                docs.push(Box::new(KubeSpanConfig {
+                    meta: meta("KubeSpanConfig"),
+                    enabled: Some(enabled),
+                    ..Default::default()
+                }));
+            } else if let Some(network) = machine.network.as_mut() {
+                network.kubespan = Some(v1::NetworkKubeSpan { enabled: Some(enabled), ..Default::default() });
+            }
+        }
+        docs
+    }
+}
+
+fn meta(kind: &str) -> Meta {
+    Meta { api_version: "v1alpha1".into(), kind: kind.into() }
+}
+
+fn k8s_gcr_mirror() -> Option<v1::RegistryMirrorConfig> {
+    Some(v1::RegistryMirrorConfig {
+        endpoints: vec!["https://registry.k8s.io".into(), "https://k8s.gcr.io".into()],
+        ..Default::default()
+    })
+}
+
+fn registry_tls<'a>(registries: &'a mut v1::RegistriesConfig, host: &str) -> &'a mut v1::RegistryTLSConfig {
+    let config = registries.config.entry(host.into()).or_default().get_or_insert_with(Default::default);
+    config.tls.get_or_insert_with(Default::default)
+}
+
+/// The PodSecurity admission plugin's configuration Talos generates.
+const POD_SECURITY_CONFIGURATION: &str = "apiVersion: pod-security.admission.config.k8s.io/v1alpha1
+kind: PodSecurityConfiguration
+defaults:
+  enforce: baseline
+  enforce-version: latest
+  audit: restricted
+  audit-version: latest
+  warn: restricted
+  warn-version: latest
+exemptions:
+  usernames: []
+  runtimeClasses: []
+  namespaces: [kube-system]
+";
+
+/// The API server audit policy Talos generates.
+const DEFAULT_AUDIT_POLICY: &str = "apiVersion: audit.k8s.io/v1
+kind: Policy
+rules:
+  - level: Metadata
+";
+
+/// A constant YAML mapping as an `Unstructured` value.
+fn unstructured(yaml: &str) -> Unstructured {
+    match crate::yaml::parse::parse_first_document(yaml.as_bytes()) {
+        Ok(Some(doc)) => Unstructured::decode(&doc.root, &mut DecodeCx::new()),
+        _ => Unstructured::default(),
+    }
+}
