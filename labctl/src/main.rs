@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod atomic;
 mod diff;
+mod generate;
 mod input;
 #[cfg(feature = "lab")]
 mod lab;
@@ -80,6 +81,9 @@ are replaced by REDACTED; removed values and documents are listed at the end. `-
     #[cfg(feature = "lab")]
     #[command(subcommand)]
     Sim(sim::SimCommand),
+    /// Generate a secrets bundle and machine configs as talosctl gen does (`labctl gen --help`).
+    #[command(disable_help_flag = true)]
+    Gen(GenArgs),
     /// Not in this build: labctl was built without the `lab` feature.
     #[cfg(not(feature = "lab"))]
     #[command(disable_help_flag = true)]
@@ -88,6 +92,13 @@ are replaced by REDACTED; removed values and documents are listed at the end. `-
     #[cfg(not(feature = "lab"))]
     #[command(disable_help_flag = true)]
     Sim(NotBuilt),
+}
+
+/// `labctl gen`'s arguments, read as talosctl's flag library reads them (`generate::run`).
+#[derive(Debug, clap::Args)]
+struct GenArgs {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    args: Vec<String>,
 }
 
 /// The arguments of a subcommand left out of this build, taken as they come so that the user gets
@@ -172,6 +183,7 @@ fn main() -> ExitCode {
         Command::Lint(args) => lint::run(&args),
         Command::Plan(args) => plan::run(&args),
         Command::Diff(args) => diff::run(&args),
+        Command::Gen(args) => generate::run(&args.args),
         #[cfg(feature = "lab")]
         Command::Lab(LabCommand::Run(args)) => lab::run(&args),
         #[cfg(feature = "lab")]

@@ -556,3 +556,61 @@ fn unstructured(yaml: &str) -> Unstructured {
         _ => Unstructured::default(),
     }
 }
+
+/// Patches for generated configs, as `talosctl gen config --config-patch`,
+/// `--config-patch-control-plane` and `--config-patch-worker` take them.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct GenPatches {
+    /// Applied to every machine type.
+    pub all: Vec<crate::Patch>,
+    /// Applied to control-plane configs, after `all`.
+    pub control_plane: Vec<crate::Patch>,
+    /// Applied to worker configs, after `all`.
+    pub worker: Vec<crate::Patch>,
+}
+
+/// The control-plane and worker configs of a cluster, patched.
+#[derive(Clone, Debug)]
+pub struct GeneratedConfigs {
+    /// `controlplane.yaml`.
+    pub control_plane: Config,
+    /// `worker.yaml`.
+    pub worker: Config,
+}
+
+impl Input {
+    /// Both configs with the patches applied in Talos's order (everything's patches to both
+    /// types, then the control plane's, then the worker's); the error is Talos's text
+    /// (`error patching configs: ...`).
+    ///
+    /// ```
+    /// use talos_config::generate::{GenOptions, GenPatches, Input, SecretsBundle};
+    /// use talos_config::{PatchSource, load_patches};
+    /// # let bundle = SecretsBundle::from_yaml(include_bytes!("../../tests/engine/data/secrets/generated-v1.13.yaml"))?;
+    /// let mut patches = GenPatches::default();
+    /// patches.worker = load_patches([PatchSource::new("inline", "machine:\n  nodeLabels:\n    pool: blue\n")])?;
+    /// let input = Input::new("demo", "https://10.5.0.2:6443", bundle, GenOptions::default());
+    /// let configs = input.configs(&patches)?;
+    /// let labels = &configs.worker.v1alpha1().unwrap().machine().node_labels;
+    /// assert_eq!(labels.get("pool").map(String::as_str), Some("blue"));
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn configs(&self, patches: &GenPatches) -> Result<GeneratedConfigs, Error> {
+        let mut control_plane = self.config(MachineType::ControlPlane)?;
+        let mut worker = self.config(MachineType::Worker)?;
+        let stage = |config: Config, patches: &[crate::Patch], what: &str| -> Result<Config, Error> {
+            if patches.is_empty() {
+                return Ok(config);
+            }
+            crate::patch::apply_patches_to_config(config, patches)
+                .and_then(Config::from_vec)
+                .map_err(|e| Error::new(e.kind(), format!("{what}: {}", e.message())))
+        };
+        control_plane = stage(control_plane, &patches.all, "error patching configs")?;
+        worker = stage(worker, &patches.all, "error patching configs")?;
+        control_plane = stage(control_plane, &patches.control_plane, "error patching control plane configs")?;
+        worker = stage(worker, &patches.worker, "error patching worker config")?;
+        Ok(GeneratedConfigs { control_plane, worker })
+    }
+}

@@ -18,8 +18,15 @@
 
 mod config;
 mod contract;
+mod der;
+mod endpoint;
+mod keys;
 mod secrets;
+mod talosconfig;
 
-pub use config::{DEFAULT_INSTALL_IMAGE, DEFAULT_KUBERNETES_VERSION, GenOptions, Input, MachineType};
+pub use config::{
+    DEFAULT_INSTALL_IMAGE, DEFAULT_KUBERNETES_VERSION, GenOptions, GenPatches, GeneratedConfigs, Input, MachineType,
+};
 pub use contract::VersionContract;
+pub use endpoint::check_endpoint;
 pub use secrets::{Certs, ClusterSecrets, Secrets, SecretsBundle, TrustdInfo};

@@ -4,6 +4,10 @@ use talos_config_derive::Talos;
 
 use crate::model::v1alpha1::{PEMEncodedCertificateAndKey, PEMEncodedKey};
 use crate::value::{DecodeCx, Value};
+use std::time::SystemTime;
+
+use super::VersionContract;
+use super::keys;
 use crate::{Config, Error, ErrorKind};
 
 /// Every secret a cluster's configs are generated from, as `secrets.yaml` holds them.
@@ -159,5 +163,217 @@ impl SecretsBundle {
         let os = certs.os.as_ref().ok_or_else(|| missing("certs.os"))?;
         let k8s = certs.k8s.as_ref().ok_or_else(|| missing("certs.k8s"))?;
         Ok(super::config::Parts { cluster, secrets, trustd, certs, os, k8s })
+    }
+}
+
+/// How long Talos's CAs are valid: 87600 hours (ten years of 365 days).
+const CA_VALIDITY_SECONDS: i64 = 87_600 * 3600;
+
+impl SecretsBundle {
+    /// A fresh bundle for `contract`, as `talosctl gen secrets` makes one: ECDSA P-256 etcd,
+    /// Kubernetes and aggregator CAs, an Ed25519 Talos API CA (all valid ten years from
+    /// `now`), an RSA-4096 service-account key (ECDSA P-256 up to contract v1.6), a secretbox
+    /// secret (AES-CBC up to v1.2), bootstrap and trustd tokens, a cluster id and secret.
+    /// Randomness comes from the operating system; fails only when it does.
+    ///
+    /// ```
+    /// use talos_config::generate::{SecretsBundle, VersionContract};
+    /// let bundle = SecretsBundle::generate(VersionContract::new(1, 6), std::time::SystemTime::now())?;
+    /// let token = &bundle.secrets.as_ref().unwrap().bootstrap_token;
+    /// assert_eq!(token.len(), 23);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn generate(contract: VersionContract, now: SystemTime) -> Result<SecretsBundle, Error> {
+        let mut bundle = SecretsBundle::default();
+        bundle.populate(contract, now)?;
+        Ok(bundle)
+    }
+
+    /// Fills in what the bundle lacks, as Talos's `populate` does (used for a bundle made from
+    /// a Kubernetes PKI directory).
+    pub(crate) fn populate(&mut self, contract: VersionContract, now: SystemTime) -> Result<(), Error> {
+        self.populate_certs(contract, now).map_err(crypto_error)?;
+        let secrets = self.secrets.get_or_insert_with(Default::default);
+        if secrets.bootstrap_token.is_empty() {
+            secrets.bootstrap_token = token().map_err(crypto_error)?;
+        }
+        let secret = if contract.secretbox_encryption() {
+            &mut secrets.secretbox_encryption_secret
+        } else {
+            &mut secrets.aescbc_encryption_secret
+        };
+        if secret.is_empty() {
+            *secret = talos_go::base64_encode(&keys::random_bytes(32).map_err(crypto_error)?);
+        }
+        let trustd = self.trustd_info.get_or_insert_with(Default::default);
+        if trustd.token.is_empty() {
+            trustd.token = token().map_err(crypto_error)?;
+        }
+        let cluster = self.cluster.get_or_insert_with(Default::default);
+        if cluster.id.is_empty() {
+            let id = keys::random_bytes(32).map_err(crypto_error)?;
+            cluster.id = talos_go::base64_encode(&id).replace('+', "-").replace('/', "_");
+        }
+        if cluster.secret.is_empty() {
+            cluster.secret = talos_go::base64_encode(&keys::random_bytes(32).map_err(crypto_error)?);
+        }
+        Ok(())
+    }
+
+    fn populate_certs(&mut self, contract: VersionContract, now: SystemTime) -> Result<(), keys::CryptoError> {
+        let not_before = unix_seconds(now);
+        let validity = keys::Validity { not_before, not_after: not_before + CA_VALIDITY_SECONDS };
+        let certs = self.certs.get_or_insert_with(Default::default);
+        let ecdsa_ca = |org| keys::self_signed_ca(org, keys::CaKey::EcdsaP256, validity);
+        if certs.etcd.is_none() {
+            certs.etcd = Some(ecdsa_ca(Some("etcd"))?);
+        }
+        if certs.k8s.is_none() {
+            certs.k8s = Some(ecdsa_ca(Some("kubernetes"))?);
+        }
+        if certs.k8s_aggregator.is_none() {
+            // Talos asks for the common name `front-proxy`, which its CA maker drops: the
+            // aggregator CA's subject is empty.
+            certs.k8s_aggregator = Some(ecdsa_ca(None)?);
+        }
+        if certs.k8s_service_account.is_none() {
+            let key = if contract.rsa_service_account_key() { keys::rsa_key()? } else { keys::ecdsa_key()? };
+            certs.k8s_service_account = Some(PEMEncodedKey { key: Some(key) });
+        }
+        if certs.os.is_none() {
+            certs.os = Some(keys::self_signed_ca(Some("talos"), keys::CaKey::Ed25519, validity)?);
+        }
+        Ok(())
+    }
+}
+
+/// Seconds since the Unix epoch (negative before it).
+pub(crate) fn unix_seconds(time: SystemTime) -> i64 {
+    match time.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+        Err(e) => -i64::try_from(e.duration().as_secs()).unwrap_or(i64::MAX),
+    }
+}
+
+fn crypto_error(e: keys::CryptoError) -> Error {
+    Error::new(ErrorKind::InvalidValue, format!("{}: try again", e.0))
+}
+
+/// A token in Kubernetes' bootstrap-token form, `[a-z0-9]{6}.[a-z0-9]{16}`: random bytes below
+/// 252 taken modulo 36, so every character is equally likely.
+fn token() -> Result<String, keys::CryptoError> {
+    Ok(format!("{}.{}", token_part(6)?, token_part(16)?))
+}
+
+fn token_part(len: usize) -> Result<String, keys::CryptoError> {
+    const CHARS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = String::with_capacity(len);
+    while out.len() < len {
+        for b in keys::random_bytes(len * 2)?.into_iter().filter(|&b| b < 252).take(len - out.len()) {
+            out.push(char::from(CHARS[usize::from(b) % CHARS.len()]));
+        }
+    }
+    Ok(out)
+}
+
+impl SecretsBundle {
+    /// Checks that the bundle has every section and that its keys and certificates parse, as
+    /// `talosctl gen config --with-secrets` does (Talos's `Validate`); the error lists every
+    /// problem in Talos's words (`2 errors occurred:` then one `* certs.os is required` line
+    /// each).
+    ///
+    /// ```
+    /// use talos_config::generate::SecretsBundle;
+    /// let bundle = SecretsBundle::from_yaml(b"cluster:\n  id: x\n")?;
+    /// assert_eq!(
+    ///     bundle.validate().unwrap_err().to_string(),
+    ///     "4 errors occurred:\n\t* cluster.secret is required\n\t* secrets is required\n\t* trustdinfo is required\n\t* certs is required\n\n"
+    /// );
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn validate(&self) -> Result<(), Error> {
+        let mut problems: Vec<String> = Vec::new();
+        let mut require = |missing: bool, what: &str| {
+            if missing {
+                problems.push(format!("{what} is required"));
+            }
+        };
+        match &self.cluster {
+            None => require(true, "cluster"),
+            Some(c) => {
+                require(c.id.is_empty(), "cluster.id");
+                require(c.secret.is_empty(), "cluster.secret");
+            }
+        }
+        match &self.secrets {
+            None => require(true, "secrets"),
+            Some(s) => {
+                require(s.bootstrap_token.is_empty(), "secrets.bootstraptoken");
+                let (aescbc, secretbox) =
+                    (s.aescbc_encryption_secret.is_empty(), s.secretbox_encryption_secret.is_empty());
+                if aescbc && secretbox {
+                    problems.push(
+                        "one of [secrets.secretboxencryptionsecret, secrets.aescbcencryptionsecret] is required".into(),
+                    );
+                }
+                if !aescbc && !secretbox {
+                    problems.push(
+                        "only one of [secrets.secretboxencryptionsecret, secrets.aescbcencryptionsecret] is allowed"
+                            .into(),
+                    );
+                }
+            }
+        }
+        match &self.trustd_info {
+            None => problems.push("trustdinfo is required".into()),
+            Some(t) if t.token.is_empty() => problems.push("trustdinfo.token is required".into()),
+            Some(_) => {}
+        }
+        match &self.certs {
+            None => problems.push("certs is required".into()),
+            Some(certs) => problems.extend(certs.problems()),
+        }
+        if problems.is_empty() {
+            return Ok(());
+        }
+        Err(Error::new(ErrorKind::InvalidValue, go_multierror(&problems)))
+    }
+}
+
+impl Certs {
+    fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        let pairs =
+            [("etcd", &self.etcd), ("k8s", &self.k8s), ("k8saggregator", &self.k8s_aggregator), ("os", &self.os)];
+        for (name, pair) in pairs {
+            match pair {
+                None => problems.push(format!("certs.{name} is required")),
+                Some(pair) => {
+                    let checked = keys::check_key(pair.key.as_deref().unwrap_or_default())
+                        .and_then(|()| keys::check_certificate(pair.crt.as_deref().unwrap_or_default()));
+                    if let Err(e) = checked {
+                        problems.push(format!("certs.{name} is invalid: {e}"));
+                    }
+                }
+            }
+        }
+        match &self.k8s_service_account {
+            None => problems.push("certs.k8sserviceaccount is required".into()),
+            Some(key) => {
+                if let Err(e) = keys::check_key(key.key.as_deref().unwrap_or_default()) {
+                    problems.push(format!("certs.k8sserviceaccount.key is invalid: {e}"));
+                }
+            }
+        }
+        problems
+    }
+}
+
+/// hashicorp/go-multierror's text for a list of errors.
+fn go_multierror(problems: &[String]) -> String {
+    let points: Vec<String> = problems.iter().map(|p| format!("* {p}")).collect();
+    match problems.len() {
+        1 => format!("1 error occurred:\n\t{}\n\n", points.join("\n\t")),
+        n => format!("{n} errors occurred:\n\t{}\n\n", points.join("\n\t")),
     }
 }

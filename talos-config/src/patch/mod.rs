@@ -200,7 +200,6 @@ pub fn apply_patches(config: &[u8], patches: &[Patch]) -> Result<Vec<u8>, Error>
 }
 
 /// Applies patches to a loaded config (upstream `Apply(WithConfig(..))`); returns the bytes.
-#[cfg_attr(not(feature = "testing"), allow(dead_code))]
 pub fn apply_patches_to_config(config: Config, patches: &[Patch]) -> Result<Vec<u8>, Error> {
     Ok(apply(State::Config(config), patches)?.into_bytes())
 }
