@@ -330,12 +330,23 @@ fn write_outputs(outputs: &[(PathBuf, Vec<u8>)], force: bool, announce: bool) ->
             print_stdout(bytes)?;
             continue;
         }
-        writer.write(path, bytes).map_err(|e| CliError::new(e.to_string()))?;
+        writer.write(path, bytes).map_err(|e| write_error(path, &e))?;
         if announce {
             stderr_line(&format!("Created {}", path.display()));
         }
     }
     Ok(())
+}
+
+/// talosctl's text for a failed write: `mkdir` of the output directory, else `open` of the file.
+fn write_error(path: &Path, err: &crate::atomic::WriteError) -> CliError {
+    let errno = crate::input::go_errno_text(&err.source);
+    match &err.step {
+        crate::atomic::WriteStep::Mkdir(dir) => {
+            CliError::new(format!("failed to create output dir: mkdir {}: {errno}", dir.display()))
+        }
+        _ => CliError::new(format!("open {}: {errno}", path.display())),
+    }
 }
 
 const SECRETS_FLAGS: &[Spec] = &[

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod diff_cli;
+mod gen_cli;
 #[cfg(feature = "lab")]
 mod lab_cli;
 mod lint_cli;
