@@ -91,8 +91,7 @@ fn parse_shorts<'a>(
     rest: &mut impl Iterator<Item = &'a String>,
     specs: &[Spec],
 ) -> Result<(), String> {
-    let mut chars = shorts.char_indices();
-    while let Some((i, c)) = chars.next() {
+    for (i, c) in shorts.char_indices() {
         if c == 'h' {
             parsed.help = true;
             continue;

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::contract::VersionContract;
-use super::secrets::SecretsBundle;
+use super::secrets::{Parts, SecretsBundle};
 use crate::config::Entry;
 use crate::document::Document;
 use crate::model::cri::{RegistryEndpoint, RegistryMirrorConfig, RegistryTlsConfig};
@@ -199,16 +199,6 @@ impl Input {
         entries.extend(docs.into_iter().map(Entry::Doc));
         Config::new(entries)
     }
-}
-
-/// The bundle's sections a config needs, all present.
-pub(crate) struct Parts<'a> {
-    pub cluster: &'a super::ClusterSecrets,
-    pub secrets: &'a super::Secrets,
-    pub trustd: &'a super::TrustdInfo,
-    pub certs: &'a super::Certs,
-    pub os: &'a v1::PEMEncodedCertificateAndKey,
-    pub k8s: &'a v1::PEMEncodedCertificateAndKey,
 }
 
 struct Build<'a> {

@@ -94,9 +94,11 @@ pub(crate) fn directory_string(text: &str) -> Vec<u8> {
     tlv(if printable { PRINTABLE_STRING } else { UTF8_STRING }, text.as_bytes())
 }
 
-/// The elements of a DER element's content, each as (tag, content, whole element); `None` when
-/// the bytes are not well-formed DER.
-pub(crate) fn elements(mut input: &[u8]) -> Option<Vec<(u8, &[u8], &[u8])>> {
+/// One element read back: its tag, its content, and the whole element.
+pub(crate) type Element<'a> = (u8, &'a [u8], &'a [u8]);
+
+/// The elements of a DER element's content; `None` when the bytes are not well-formed DER.
+pub(crate) fn elements(mut input: &[u8]) -> Option<Vec<Element<'_>>> {
     let mut out = Vec::new();
     while !input.is_empty() {
         let (tag, content, len) = read(input)?;

@@ -2,7 +2,7 @@
 
 use talos_config_derive::Talos;
 
-use crate::model::v1alpha1::{PEMEncodedCertificateAndKey, PEMEncodedKey};
+use crate::model::v1alpha1::{self as v1, PEMEncodedCertificateAndKey, PEMEncodedKey};
 use crate::value::{DecodeCx, Value};
 use std::time::SystemTime;
 
@@ -154,7 +154,7 @@ impl SecretsBundle {
 impl SecretsBundle {
     /// The sections a config is made from, or the first one missing, named as Talos's bundle
     /// check names it (`certs.os is required`).
-    pub(crate) fn parts(&self) -> Result<super::config::Parts<'_>, String> {
+    pub(crate) fn parts(&self) -> Result<Parts<'_>, String> {
         let missing = |what: &str| format!("secrets bundle: {what} is required");
         let cluster = self.cluster.as_ref().ok_or_else(|| missing("cluster"))?;
         let secrets = self.secrets.as_ref().ok_or_else(|| missing("secrets"))?;
@@ -162,7 +162,7 @@ impl SecretsBundle {
         let certs = self.certs.as_ref().ok_or_else(|| missing("certs"))?;
         let os = certs.os.as_ref().ok_or_else(|| missing("certs.os"))?;
         let k8s = certs.k8s.as_ref().ok_or_else(|| missing("certs.k8s"))?;
-        Ok(super::config::Parts { cluster, secrets, trustd, certs, os, k8s })
+        Ok(Parts { cluster, secrets, trustd, certs, os, k8s })
     }
 }
 
@@ -376,4 +376,14 @@ fn go_multierror(problems: &[String]) -> String {
         1 => format!("1 error occurred:\n\t{}\n\n", points.join("\n\t")),
         n => format!("{n} errors occurred:\n\t{}\n\n", points.join("\n\t")),
     }
+}
+
+/// The bundle's sections a config needs, all present.
+pub(crate) struct Parts<'a> {
+    pub cluster: &'a ClusterSecrets,
+    pub secrets: &'a Secrets,
+    pub trustd: &'a TrustdInfo,
+    pub certs: &'a Certs,
+    pub os: &'a v1::PEMEncodedCertificateAndKey,
+    pub k8s: &'a v1::PEMEncodedCertificateAndKey,
 }
