@@ -167,6 +167,85 @@ impl Config {
         self.get()
     }
 
+    /// The first document of kind `T`, to edit in place.
+    ///
+    /// ```
+    /// use talos_config::Config;
+    /// use talos_config::model::network::HostnameConfig;
+    /// let mut config = Config::from_bytes(b"apiVersion: v1alpha1\nkind: HostnameConfig\nhostname: node-1\n")?;
+    /// config.get_mut::<HostnameConfig>().unwrap().hostname = "node-2".into();
+    /// assert_eq!(config.encode(), "apiVersion: v1alpha1\nkind: HostnameConfig\nhostname: node-2\n");
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn get_mut<T: crate::document::Kind>(&mut self) -> Option<&mut T> {
+        self.entries.iter_mut().find_map(|e| match e {
+            Entry::Doc(d) => d.as_any_mut().downcast_mut::<T>(),
+            Entry::Delete(_) => None,
+        })
+    }
+
+    /// The legacy `v1alpha1` document, to edit in place (set a field, clear a section).
+    ///
+    /// ```
+    /// let mut config = talos_config::Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n")?;
+    /// let machine = config.v1alpha1_mut().unwrap().machine.get_or_insert_with(Default::default);
+    /// machine.node_labels.insert("pool".into(), "blue".into());
+    /// assert_eq!(
+    ///     config.encode(),
+    ///     "version: v1alpha1\nmachine:\n    type: worker\n    token: \"\"\n    certSANs: []\n    nodeLabels:\n        pool: blue\ncluster: null\n"
+    /// );
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn v1alpha1_mut(&mut self) -> Option<&mut crate::model::v1alpha1::Config> {
+        self.get_mut()
+    }
+
+    /// Adds a document after the others, with the checks loading does: a second document of
+    /// an unnamed kind, or of a named kind with the same name, is refused with Talos's text
+    /// and the config is left as it was.
+    ///
+    /// ```
+    /// use talos_config::Config;
+    /// use talos_config::model::meta::Meta;
+    /// use talos_config::model::network::HostnameConfig;
+    /// let mut config = Config::default();
+    /// let hostname = HostnameConfig {
+    ///     meta: Meta { api_version: "v1alpha1".into(), kind: "HostnameConfig".into() },
+    ///     hostname: "node-1".into(),
+    ///     ..Default::default()
+    /// };
+    /// config.push(hostname.clone())?;
+    /// assert_eq!(config.encode(), "apiVersion: v1alpha1\nkind: HostnameConfig\nhostname: node-1\n");
+    /// assert!(config.push(hostname).is_err());
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn push<T: crate::document::Kind>(&mut self, document: T) -> Result<(), Error> {
+        self.entries.push(Entry::Doc(Box::new(document)));
+        if let Err(text) = check_container(&self.entries) {
+            self.entries.pop();
+            return Err(Error::merge(text));
+        }
+        Ok(())
+    }
+
+    /// Removes the document with this identity and gives it back; `None` when there is none.
+    ///
+    /// ```
+    /// use talos_config::{Config, DocumentId};
+    /// let mut config = Config::from_bytes(b"version: v1alpha1\nmachine:\n  type: worker\n---\napiVersion: v1alpha1\nkind: HostnameConfig\nhostname: node-1\n")?;
+    /// let id = DocumentId::new("HostnameConfig", None);
+    /// assert!(config.remove(&id).is_some());
+    /// assert_eq!(config.docs().count(), 1);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn remove(&mut self, id: &crate::DocumentId) -> Option<Box<dyn Document>> {
+        let index = self.entries.iter().position(|e| matches!(e, Entry::Doc(d) if d.id() == *id))?;
+        match self.entries.remove(index) {
+            Entry::Doc(d) => Some(d),
+            Entry::Delete(_) => None,
+        }
+    }
+
     /// The value at `path` of `document` as the encoder writes it: a scalar's text, or a
     /// mapping's or list's YAML. `None` when the document or the path is not there, or the value
     /// is null (a value Talos omits when empty is not there either).

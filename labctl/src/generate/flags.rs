@@ -193,3 +193,54 @@ fn read_csv(text: &str) -> Result<Vec<String>, String> {
 pub(crate) fn go_quote(text: &str) -> String {
     talos_go::quote(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPECS: &[Spec] = &[
+        Spec { long: "output", short: Some('o'), kind: Kind::String },
+        Spec { long: "force", short: Some('f'), kind: Kind::Bool },
+        Spec { long: "types", short: Some('t'), kind: Kind::Slice },
+        Spec { long: "patch", short: None, kind: Kind::Array },
+    ];
+
+    fn parse_words(words: &[&str]) -> Result<Parsed, String> {
+        parse(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>(), SPECS)
+    }
+
+    #[test]
+    fn every_form_pflag_takes() {
+        let p = parse_words(&["a", "-fo=x", "--types", "w,\"c,p\"", "-tq", "--patch", "a,b", "--", "-b"]).unwrap();
+        assert_eq!(p.positional, ["a", "-b"]);
+        assert_eq!(p.string("output"), Some("x"));
+        assert!(p.bool("force", false));
+        assert_eq!(p.list("types").unwrap(), ["w", "c,p", "q"]);
+        assert_eq!(p.list("patch").unwrap(), ["a,b"]);
+        let p = parse_words(&["-ox", "--force=false", "--output=y", "--types="]).unwrap();
+        assert_eq!((p.string("output"), p.bool("force", true)), (Some("y"), false));
+        assert_eq!(p.list("types").unwrap(), [] as [String; 0]);
+    }
+
+    #[test]
+    fn errors_are_pflags_texts() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["--bogus"], "unknown flag: --bogus"),
+            (&["-x"], "unknown shorthand flag: 'x' in -x"),
+            (&["-fx"], "unknown shorthand flag: 'x' in -fx"),
+            (&["--output"], "flag needs an argument: --output"),
+            (&["-o"], "flag needs an argument: 'o' in -o"),
+            (
+                &["--force=maybe"],
+                "invalid argument \"maybe\" for \"--force\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax",
+            ),
+            (
+                &["-f=no"],
+                "invalid argument \"no\" for \"-f, --force\" flag: strconv.ParseBool: parsing \"no\": invalid syntax",
+            ),
+        ];
+        for (words, want) in cases {
+            assert_eq!(parse_words(words).unwrap_err(), *want, "{words:?}");
+        }
+    }
+}

@@ -95,6 +95,8 @@ pub trait Hooks {
     fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String>;
     /// Downcasting support.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// Downcasting support, for editing.
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
     /// The Go type Talos's texts name (`*network.HostnameConfigV1Alpha1`).
     fn go_pointer_type(&self) -> String;
     /// The document as a trait object.
@@ -140,6 +142,10 @@ impl<T: Kind> Hooks for T {
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self
     }
 

@@ -98,3 +98,23 @@ fn generated_configs_are_talosctls_byte_for_byte() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn version_contracts_parse_as_talos_parses_them() {
+    let cases = [
+        ("v1.8", Ok("v1.8")),
+        ("1.8", Ok("v1.8")),
+        ("v1.8.3", Ok("v1.8")),
+        ("v01.02", Ok("v1.2")),
+        ("v1.13.0-beta.1", Ok("v1.13")),
+        ("v1.8-beta", Err("error parsing version \"v1.8-beta\"")),
+        ("vv1.8", Err("error parsing version \"vv1.8\"")),
+        ("v1", Err("error parsing version \"v1\"")),
+        ("", Err("error parsing version \"v\"")),
+        ("banana", Err("error parsing version \"vbanana\"")),
+    ];
+    for (text, want) in cases {
+        let got = text.parse::<VersionContract>().map(|c| c.to_string()).map_err(|e| e.to_string());
+        assert_eq!(got, want.map(String::from).map_err(String::from), "{text:?}");
+    }
+}

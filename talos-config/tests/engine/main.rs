@@ -13,6 +13,7 @@ mod decoder;
 mod diff_patch;
 mod emit_documents;
 mod generate;
+mod generate_fresh;
 mod go_type_names;
 mod hostile;
 mod json6902_e2e;
