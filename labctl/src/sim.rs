@@ -23,6 +23,14 @@ pub struct UpArgs {
     /// sim.json (all mode 0600). A pki.json already there is reused: the same CA and client identities as before.
     #[arg(long, value_name = "DIR", default_value = "./talos-sim")]
     pub dir: PathBuf,
+    /// Use this secrets bundle's Talos API CA (from `labctl gen secrets`), so that the talosconfig
+    /// `labctl gen config --with-secrets` wrote works against the cluster (replaces DIR/pki.json).
+    #[arg(long, value_name = "FILE")]
+    pub with_secrets: Option<PathBuf>,
+    /// Boot the nodes with DIR/controlplane.yaml and DIR/worker.yaml (from `labctl gen config`)
+    /// instead of the lab's configs.
+    #[arg(long, value_name = "DIR")]
+    pub configs: Option<PathBuf>,
 }
 
 /// Runs a `labctl sim` command.
@@ -33,8 +41,18 @@ pub fn run(command: &SimCommand) -> Result<(), CliError> {
 }
 
 async fn up(args: &UpArgs) -> Result<(), CliError> {
-    let saved = saved_pki(&args.dir)?;
-    let sim = talos_sim::Sim::start_saved(talos_sim::SimOptions::default(), saved.as_ref())
+    let saved = match &args.with_secrets {
+        Some(path) => Some(bundle_pki(path)?),
+        None => saved_pki(&args.dir)?,
+    };
+    let configs = match &args.configs {
+        Some(dir) => talos_sim::NodeConfigs {
+            controlplane: crate::input::read_file(&dir.join("controlplane.yaml"))?,
+            worker: crate::input::read_file(&dir.join("worker.yaml"))?,
+        },
+        None => talos_sim::NodeConfigs::default(),
+    };
+    let sim = talos_sim::Sim::start_from(talos_sim::SimOptions::default(), saved.as_ref(), configs)
         .await
         .map_err(|e| CliError::new(format!("labctl: cannot start the simulated cluster: {e}")))?;
     let cannot_write =
@@ -61,6 +79,25 @@ async fn up(args: &UpArgs) -> Result<(), CliError> {
     tokio::signal::ctrl_c().await.map_err(|e| CliError::new(format!("labctl: waiting for Ctrl-C: {e}")))?;
     drop(sim);
     Ok(())
+}
+
+/// The simulator PKI of a secrets bundle: its Talos API CA, no client identities yet.
+fn bundle_pki(path: &Path) -> Result<talos_sim::SavedPki, CliError> {
+    let bytes = crate::input::read_file(path)?;
+    let fail = |what: String| CliError {
+        message: format!("labctl: {}: {what}", path.display()),
+        notes: vec!["make one with: labctl gen secrets".into()],
+        exit_code: None,
+    };
+    let bundle = talos_config::generate::SecretsBundle::from_yaml(&bytes).map_err(|e| fail(e.to_string()))?;
+    bundle.validate().map_err(|e| fail(e.to_string().trim_end().to_string()))?;
+    let os = bundle.certs.and_then(|c| c.os).ok_or_else(|| fail("certs.os is required".into()))?;
+    let text = |b: Option<Vec<u8>>| String::from_utf8_lossy(&b.unwrap_or_default()).into_owned();
+    Ok(talos_sim::SavedPki {
+        ca_cert: text(os.crt),
+        ca_key: text(os.key).replace("ED25519 PRIVATE KEY", "PRIVATE KEY"),
+        clients: Default::default(),
+    })
 }
 
 /// The PKI an earlier `labctl sim up --dir DIR` kept in `DIR/pki.json`, if there is one.

@@ -134,6 +134,22 @@ impl Default for SimOptions {
     }
 }
 
+/// The machine configs the two simulated nodes boot with (by default the lab's fixtures,
+/// [`CONTROLPLANE_CONFIG`] and [`WORKER_CONFIG`]), e.g. the ones `labctl gen config` made.
+#[derive(Clone, Debug)]
+pub struct NodeConfigs {
+    /// The control plane's config.
+    pub controlplane: Vec<u8>,
+    /// The worker's config.
+    pub worker: Vec<u8>,
+}
+
+impl Default for NodeConfigs {
+    fn default() -> Self {
+        NodeConfigs { controlplane: CONTROLPLANE_CONFIG.to_vec(), worker: WORKER_CONFIG.to_vec() }
+    }
+}
+
 /// One running simulated node's endpoint.
 #[derive(Clone, Debug)]
 pub struct SimNode {
@@ -207,6 +223,18 @@ impl Sim {
     /// Starts a control plane and a worker; with a saved PKI ([`Sim::saved_pki`] of an earlier
     /// run), the CA and the client identities are that run's, so its talosconfigs still work.
     pub async fn start_saved(options: SimOptions, saved: Option<&SavedPki>) -> Result<Sim, SimError> {
+        Sim::start_from(options, saved, NodeConfigs::default()).await
+    }
+
+    /// Starts a control plane and a worker booted with `configs`; with a saved PKI, as
+    /// [`Sim::start_saved`]. A secrets bundle's Talos API CA can be that PKI (certificate as is,
+    /// key as PKCS#8 `PRIVATE KEY`, no clients), so that the talosconfig `labctl gen config`
+    /// wrote from the same bundle works against the simulated cluster.
+    pub async fn start_from(
+        options: SimOptions,
+        saved: Option<&SavedPki>,
+        configs: NodeConfigs,
+    ) -> Result<Sim, SimError> {
         let (pki, identities) = identities(saved)?;
         let admin = identities.get("admin").cloned().ok_or_else(|| SimError::Tls("no admin identity".to_string()))?;
         let cp_ip = IpAddr::V4(Ipv4Addr::new(10, 5, 0, 2));
@@ -216,7 +244,7 @@ impl Sim {
         let cp_member = member(cp_name, cp_ip, MachineType::ControlPlane);
         let w_member = member(w_name, w_ip, MachineType::Worker);
         let started = SystemTime::now();
-        let cluster_name = cluster_name(CONTROLPLANE_CONFIG);
+        let cluster_name = cluster_name(&configs.controlplane);
         // The kube API listener is bound first: the kubeconfig names its port.
         let kube_listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
         let kube_api = kube_listener.local_addr()?;
@@ -235,14 +263,14 @@ impl Sim {
         };
         let cp = Node::boot(
             node::Identity { hostname: cp_name.into(), address: cp_ip, machine_type: MachineType::ControlPlane },
-            CONTROLPLANE_CONFIG.to_vec(),
+            configs.controlplane,
             members(&cp_member),
             Some(packed),
             options.timing,
         );
         let worker = Node::boot(
             node::Identity { hostname: w_name.into(), address: w_ip, machine_type: MachineType::Worker },
-            WORKER_CONFIG.to_vec(),
+            configs.worker,
             members(&w_member),
             None,
             options.timing,

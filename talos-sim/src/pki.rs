@@ -116,7 +116,6 @@ impl std::fmt::Debug for SavedPki {
 
 /// The simulator's certificate authority.
 pub struct Pki {
-    ca_params: CertificateParams,
     ca_key: KeyPair,
     ca_pem: String,
 }
@@ -164,7 +163,7 @@ impl Pki {
         let ca_key = KeyPair::generate_for(&PKCS_ED25519).map_err(err)?;
         let p = ca_params();
         let cert = p.self_signed(&ca_key).map_err(err)?;
-        Ok(Pki { ca_pem: cert.pem(), ca_params: p, ca_key })
+        Ok(Pki { ca_pem: cert.pem(), ca_key })
     }
 
     /// The CA of a saved PKI: its certificate as saved, its key; what it issues verifies against
@@ -176,7 +175,9 @@ impl Pki {
         if !saved.ca_cert.starts_with("-----BEGIN CERTIFICATE-----") {
             return Err(PkiError("the saved CA certificate is not a PEM certificate".to_string()));
         }
-        Ok(Pki { ca_pem: saved.ca_cert.clone(), ca_params: ca_params(), ca_key })
+        Issuer::from_ca_cert_pem(&saved.ca_cert, &ca_key)
+            .map_err(|_| PkiError("the saved CA certificate does not parse".to_string()))?;
+        Ok(Pki { ca_pem: saved.ca_cert.clone(), ca_key })
     }
 
     /// This CA and the given client identities, to save.
@@ -198,7 +199,9 @@ impl Pki {
 
     fn issue(&self, params: CertificateParams) -> Result<CertKey, PkiError> {
         let key = KeyPair::generate_for(&PKCS_ED25519).map_err(err)?;
-        let issuer = Issuer::from_params(&self.ca_params, &self.ca_key);
+        // The issuer name and key id are the CA certificate's own, byte for byte (a Go-made CA
+        // writes its name as PrintableString, rcgen as UTF8String): verifiers compare the bytes.
+        let issuer = Issuer::from_ca_cert_pem(&self.ca_pem, &self.ca_key).map_err(err)?;
         let cert = params.signed_by(&key, &issuer).map_err(err)?;
         Ok(CertKey { cert_pem: cert.pem(), key_pem: pkcs8_v1_pem(&key)? })
     }

@@ -146,8 +146,13 @@ struct SimUp {
 
 impl SimUp {
     fn start(dir: &Path) -> SimUp {
+        SimUp::start_with(dir, &[])
+    }
+
+    fn start_with(dir: &Path, extra: &[&str]) -> SimUp {
         let child = Command::new(env!("CARGO_BIN_EXE_labctl"))
             .args(["sim", "up", "--dir", dir.to_str().unwrap()])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -208,6 +213,45 @@ fn sim_up_again_keeps_the_identities() {
         )
     );
     assert_eq!(talosconfig_crt(&dir.join("talosconfig")), admin);
+}
+
+/// The quick start's loop: `labctl gen secrets`, `labctl gen config`, `labctl sim up` from them,
+/// and the lab passes with the client certificate `gen config` wrote into its talosconfig.
+#[test]
+fn the_lab_passes_on_a_cluster_from_generated_configs() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let path = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
+    let gen_secrets = labctl(&["gen", "secrets", "-o", &path("secrets.yaml")]);
+    assert!(gen_secrets.status.success(), "{}", text(&gen_secrets.stderr));
+    let args = ["gen", "config", "demo", "https://10.5.0.2:6443", "--with-secrets", &path("secrets.yaml"), "-o"];
+    let gen_config = labctl(&[&args[..], &[path("cluster").as_str()]].concat());
+    assert!(gen_config.status.success(), "{}", text(&gen_config.stderr));
+    let sim = SimUp::start_with(
+        &tmp.path().join("sim"),
+        &["--with-secrets", &path("secrets.yaml"), "--configs", &path("cluster")],
+    );
+    // The simulator's talosconfig (its endpoints), with gen config's client certificate and key.
+    let generated = std::fs::read_to_string(tmp.path().join("cluster/talosconfig")).unwrap();
+    let credential = |key: &str| generated.lines().find(|l| l.trim_start().starts_with(key)).unwrap().to_string();
+    let talosconfig = tmp.path().join("sim/talosconfig");
+    let swapped: String = std::fs::read_to_string(&talosconfig)
+        .unwrap()
+        .lines()
+        .map(|l| match l.trim_start() {
+            t if t.starts_with("ca: ") => credential("ca: "),
+            t if t.starts_with("crt: ") => credential("crt: "),
+            t if t.starts_with("key: ") => credential("key: "),
+            _ => l.to_string(),
+        })
+        .map(|l| l + "\n")
+        .collect();
+    assert_ne!(swapped, std::fs::read_to_string(&talosconfig).unwrap());
+    std::fs::write(&talosconfig, swapped).unwrap();
+    let out = path("lab");
+    let run = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", &out, "--try-timeout", "1s"]);
+    assert!(run.status.success(), "stderr:\n{}", text(&run.stderr));
+    let check = labctl(&["lab", "check", "--sim-dir", sim.dir(), "--out", &out, "--try-timeout", "1s"]);
+    assert_eq!(text(&check.stdout), ALL_PASS.map(|l| format!("{l}\n")).concat());
 }
 
 #[test]

@@ -98,7 +98,8 @@ fn a_fresh_bundle_has_talos_key_types_certificates_and_tokens() {
     ] {
         let pair = pair.as_ref().unwrap();
         let described = describe(pair.crt.as_deref().unwrap(), None);
-        let want = (subject.to_string(), subject.to_string(), key_type.to_string(), ca_extensions(), 1_796_418_788, ten_years);
+        let want =
+            (subject.to_string(), subject.to_string(), key_type.to_string(), ca_extensions(), 1_796_418_788, ten_years);
         assert_eq!(described, want);
         assert_eq!(pem_der(pair.key.as_deref().unwrap()).0, key_label);
     }
@@ -151,10 +152,7 @@ fn the_admin_talosconfig_has_a_client_certificate_signed_by_the_talos_ca() {
         "2.5.29.35 critical=false issuer's key id: true".to_string(),
     ];
     let one_year = 365 * 24 * 3600;
-    assert_eq!(
-        described,
-        ("O=os:admin".into(), "O=talos".into(), ED25519.into(), extensions, 1_796_418_788, one_year)
-    );
+    assert_eq!(described, ("O=os:admin".into(), "O=talos".into(), ED25519.into(), extensions, 1_796_418_788, one_year));
     assert_eq!(pem_der(&field("key")).0, "ED25519 PRIVATE KEY");
 }
 

@@ -7,6 +7,7 @@
 mod common;
 mod cosi;
 mod e2e;
+mod generated;
 mod interop;
 mod kube;
 mod wire;
