@@ -76,7 +76,7 @@ Usage:
 Flags:
   -f, --force                               overwrite an existing file
       --from-controlplane-config string     take the secrets of this control-plane config
-  -p, --from-kubernetes-pki string          take the CAs and key of a Kubernetes PKI directory (not supported yet)
+  -p, --from-kubernetes-pki string          take the CAs and key of a Kubernetes PKI directory
   -h, --help                                this help
   -t, --kubernetes-bootstrap-token string   bootstrap token for --from-kubernetes-pki
   -o, --output-file string                  output file, or \"-\" for stdout (default \"secrets.yaml\")
@@ -338,6 +338,39 @@ fn write_outputs(outputs: &[(PathBuf, Vec<u8>)], force: bool, announce: bool) ->
     Ok(())
 }
 
+/// The bundle of a Kubernetes PKI directory, its files read as Talos reads them.
+fn from_kubernetes_pki(dir: &Path, token: &str, contract: VersionContract) -> Result<SecretsBundle, String> {
+    let meta = std::fs::metadata(dir).map_err(|e| crate::input::path_error_text("stat", dir, &e))?;
+    if !meta.is_dir() {
+        return Err(format!("{} is not a directory", go_quote(&dir.display().to_string())));
+    }
+    let read = |name: &str| {
+        // Go's filepath.Join: the directory's path cleaned, then the name.
+        let path = PathBuf::from(go_join(&dir.display().to_string(), name));
+        crate::input::read_file(&path).map_err(|e| e.message)
+    };
+    SecretsBundle::from_kubernetes_pki(read, token, contract, SystemTime::now()).map_err(|e| e.to_string())
+}
+
+/// Go's `filepath.Join(dir, name)` for a relative name: slashes collapsed, `.` dropped.
+fn go_join(dir: &str, name: &str) -> String {
+    let joined = format!("{dir}/{name}");
+    let absolute = joined.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in joined.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            other => parts.push(other),
+        }
+    }
+    let body = parts.join("/");
+    if absolute { format!("/{body}") } else { body }
+}
+
 /// talosctl's text for a failed write: `mkdir` of the output directory, else `open` of the file.
 fn write_error(path: &Path, err: &crate::atomic::WriteError) -> CliError {
     let errno = crate::input::go_errno_text(&err.source);
@@ -372,11 +405,9 @@ fn secrets(args: &[String]) -> Result<(), CliError> {
         None => VersionContract::CURRENT,
     };
     let bundle = if let Some(dir) = parsed.string("from-kubernetes-pki").filter(|d| !d.is_empty()) {
-        return Err(CliError {
-            message: format!("labctl gen secrets: --from-kubernetes-pki {dir} is not supported yet"),
-            notes: vec!["make the bundle with talosctl gen secrets --from-kubernetes-pki, then use it here".into()],
-            exit_code: None,
-        });
+        let token = parsed.string("kubernetes-bootstrap-token").unwrap_or_default();
+        from_kubernetes_pki(Path::new(dir), token, contract)
+            .map_err(|e| CliError::new(format!("failed to create secrets bundle: {e}")))?
     } else if let Some(path) = parsed.string("from-controlplane-config").filter(|p| !p.is_empty()) {
         let load_error = |text: String| CliError::new(format!("failed to load controlplane config: {text}"));
         let bytes = crate::input::read_file(Path::new(path)).map_err(|e| load_error(e.message))?;

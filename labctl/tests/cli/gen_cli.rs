@@ -8,8 +8,9 @@
 //!   `--with-docs=false` is compared as data (both sides loaded and encoded again);
 //! - labctl names itself in its messages (`unknown command "x" for "labctl gen secrets"`);
 //! - after a flag error, the usage that follows talosctl's message is ours, as is `--help`;
-//! - the talosconfig's client certificate and key are fresh each run (checked for shape);
-//! - `--from-kubernetes-pki` is not supported yet (KNOWN_GAPS.md).
+//! - the talosconfig's client certificate and key are fresh each run (checked for shape), as
+//!   is what a bundle made from a Kubernetes PKI adds to it (compared as layout; the taken CAs,
+//!   key and token byte for byte).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -129,21 +130,6 @@ const DIFFERENT: &[(&str, i32, &str)] = &[
         "generating PKI and tokens\nfile \"out/worker.yaml\" already exists, use --force to overwrite\n",
     ),
     ("094-err-force-onto-directory", 1, "generating PKI and tokens\nopen w.yaml: is a directory\n"),
-    (
-        "111-err-secrets-pki-missing-dir",
-        1,
-        "labctl gen secrets: --from-kubernetes-pki nope is not supported yet\nmake the bundle with talosctl gen secrets --from-kubernetes-pki, then use it here\n",
-    ),
-    (
-        "112-err-secrets-pki-empty-dir",
-        1,
-        "labctl gen secrets: --from-kubernetes-pki pki is not supported yet\nmake the bundle with talosctl gen secrets --from-kubernetes-pki, then use it here\n",
-    ),
-    (
-        "113-err-secrets-pki-with-token",
-        1,
-        "labctl gen secrets: --from-kubernetes-pki pki is not supported yet\nmake the bundle with talosctl gen secrets --from-kubernetes-pki, then use it here\n",
-    ),
 ];
 
 fn check_case(case: &Path) -> Vec<String> {
@@ -185,6 +171,9 @@ fn check_case(case: &Path) -> Vec<String> {
         }
         return problems;
     }
+    if args.contains("kubernetes-pki") && run.exit == 0 {
+        return [problems, pki_bundles(case, &run)].concat();
+    }
     let with_docs = !args.contains("--with-docs=false");
     expect(
         "stdout",
@@ -201,6 +190,35 @@ fn check_case(case: &Path) -> Vec<String> {
         expect(&format!("mode of {path}"), &format!("{want_mode:o}"), &format!("{got_mode:o}"));
         if let (Some(want), Some(got)) = (bytes, got_bytes) {
             expect(path, &normalize(path, want, with_docs), &normalize(path, got, with_docs));
+        }
+    }
+    problems
+}
+
+/// A bundle made from a Kubernetes PKI: the same file set and layout, the PKI's CAs and key and
+/// the given bootstrap token byte for byte (the rest is fresh).
+fn pki_bundles(case: &Path, run: &Run) -> Vec<String> {
+    use talos_config::generate::SecretsBundle;
+    let name = case.file_name().unwrap().to_string_lossy().into_owned();
+    let want = recorded_files(case);
+    let given_token = read(case, "args").lines().any(|a| a == "-t" || a.starts_with("--kubernetes-bootstrap-token"));
+    let mut problems = Vec::new();
+    if want.keys().collect::<Vec<_>>() != run.files.keys().collect::<Vec<_>>() {
+        problems.push(format!("{name}: file set {:?} vs {:?}", want.keys(), run.files.keys()));
+    }
+    for (path, (_, bytes)) in &want {
+        let (Some(want), Some((mode, Some(got)))) = (bytes, run.files.get(path)) else { continue };
+        if *mode != 0o600 || skeleton(want) != skeleton(got) {
+            problems.push(format!("{name}: {path}: mode {mode:o}, layout\n{}\nvs\n{}", skeleton(want), skeleton(got)));
+        }
+        let (want, got) = (SecretsBundle::from_yaml(want).unwrap(), SecretsBundle::from_yaml(got).unwrap());
+        let (wc, gc) = (want.certs.clone().unwrap(), got.certs.clone().unwrap());
+        let taken = |c: &talos_config::generate::Certs| {
+            (c.etcd.clone(), c.k8s.clone(), c.k8s_aggregator.clone(), c.k8s_service_account.clone())
+        };
+        let token = |b: SecretsBundle| b.secrets.unwrap().bootstrap_token;
+        if taken(&wc) != taken(&gc) || (given_token && token(want) != token(got)) {
+            problems.push(format!("{name}: {path}: the PKI's CAs, key or token differ"));
         }
     }
     problems

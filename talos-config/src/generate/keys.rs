@@ -336,15 +336,18 @@ pub(crate) fn ecdsa_key() -> Result<Vec<u8>, CryptoError> {
 }
 
 /// Whether a PEM private key parses as one of the kinds Talos reads; the error is Talos's
-/// text where it has one.
-pub(crate) fn check_key(pem_bytes: &[u8]) -> Result<(), String> {
+/// text where it has one (a CA's key and a lone key word the unknown-type error differently).
+pub(crate) fn check_key(pem_bytes: &[u8], of_pair: bool) -> Result<(), String> {
     let (label, der) = pem_decode(pem_bytes).ok_or("failed to parse PEM block")?;
     let parsed = match label.as_str() {
         "RSA PRIVATE KEY" => aws_lc_rs::rsa::KeyPair::from_der(&der).is_ok(),
         "EC PRIVATE KEY" | "ED25519 PRIVATE KEY" | "PRIVATE KEY" => {
             SigningKey::from_pem(pem_bytes).is_some() || aws_lc_rs::rsa::KeyPair::from_pkcs8(&der).is_ok()
         }
-        other => return Err(format!("unsupported key type {}", crate::gofmt::quote(other))),
+        other => {
+            let colon = if of_pair { ":" } else { "" };
+            return Err(format!("unsupported key type{colon} {}", crate::gofmt::quote(other)));
+        }
     };
     if parsed { Ok(()) } else { Err(format!("failed to parse {} key", label.trim_end_matches(" PRIVATE KEY"))) }
 }

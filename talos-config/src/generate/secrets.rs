@@ -349,9 +349,7 @@ impl Certs {
             match pair {
                 None => problems.push(format!("certs.{name} is required")),
                 Some(pair) => {
-                    let checked = keys::check_key(pair.key.as_deref().unwrap_or_default())
-                        .and_then(|()| keys::check_certificate(pair.crt.as_deref().unwrap_or_default()));
-                    if let Err(e) = checked {
+                    if let Err(e) = check_pair(pair) {
                         problems.push(format!("certs.{name} is invalid: {e}"));
                     }
                 }
@@ -360,12 +358,69 @@ impl Certs {
         match &self.k8s_service_account {
             None => problems.push("certs.k8sserviceaccount is required".into()),
             Some(key) => {
-                if let Err(e) = keys::check_key(key.key.as_deref().unwrap_or_default()) {
+                if let Err(e) = keys::check_key(key.key.as_deref().unwrap_or_default(), false) {
                     problems.push(format!("certs.k8sserviceaccount.key is invalid: {e}"));
                 }
             }
         }
         problems
+    }
+}
+
+/// Talos's check of a CA: its key parses, then its certificate.
+fn check_pair(pair: &PEMEncodedCertificateAndKey) -> Result<(), String> {
+    keys::check_key(pair.key.as_deref().unwrap_or_default(), true)
+        .and_then(|()| keys::check_certificate(pair.crt.as_deref().unwrap_or_default()))
+}
+
+impl SecretsBundle {
+    /// A bundle made from a Kubernetes PKI directory (kubeadm's `/etc/kubernetes/pki`), as
+    /// `talosctl gen secrets --from-kubernetes-pki` makes it: `read` gives a file's bytes by its
+    /// path in the directory (`ca.crt`, `ca.key`, `etcd/ca.crt`, `etcd/ca.key`,
+    /// `front-proxy-ca.crt`, `front-proxy-ca.key`, `sa.key`, asked in that order, each CA checked
+    /// before the next is read, with Talos's texts); its error text is the error's. The bootstrap
+    /// token is the one given (a fresh one when empty); everything else is fresh, as
+    /// [`SecretsBundle::generate`] makes it.
+    ///
+    /// ```
+    /// use talos_config::generate::{SecretsBundle, VersionContract};
+    /// let missing = |name: &str| Err(format!("open pki/{name}: no such file or directory"));
+    /// let err = SecretsBundle::from_kubernetes_pki(missing, "", VersionContract::CURRENT, std::time::SystemTime::now()).unwrap_err();
+    /// assert_eq!(err.to_string(), "open pki/ca.crt: no such file or directory");
+    /// ```
+    pub fn from_kubernetes_pki<F>(
+        mut read: F,
+        bootstrap_token: &str,
+        contract: VersionContract,
+        now: SystemTime,
+    ) -> Result<SecretsBundle, Error>
+    where
+        F: FnMut(&str) -> Result<Vec<u8>, String>,
+    {
+        let mut read = |name: &str| read(name).map_err(|e| Error::new(ErrorKind::InvalidValue, e));
+        let mut pair = |crt: &str, key: &str| -> Result<PEMEncodedCertificateAndKey, Error> {
+            let pair = PEMEncodedCertificateAndKey { crt: Some(read(crt)?), key: Some(read(key)?) };
+            check_pair(&pair).map_err(|e| Error::new(ErrorKind::InvalidValue, e))?;
+            Ok(pair)
+        };
+        let k8s = pair("ca.crt", "ca.key")?;
+        let etcd = pair("etcd/ca.crt", "etcd/ca.key")?;
+        let aggregator = pair("front-proxy-ca.crt", "front-proxy-ca.key")?;
+        let sa = read("sa.key")?;
+        keys::check_key(&sa, false).map_err(|e| Error::new(ErrorKind::InvalidValue, e))?;
+        let mut bundle = SecretsBundle {
+            secrets: Some(Secrets { bootstrap_token: bootstrap_token.to_string(), ..Default::default() }),
+            certs: Some(Certs {
+                etcd: Some(etcd),
+                k8s: Some(k8s),
+                k8s_aggregator: Some(aggregator),
+                k8s_service_account: Some(PEMEncodedKey { key: Some(sa) }),
+                os: None,
+            }),
+            ..Default::default()
+        };
+        bundle.populate(contract, now)?;
+        Ok(bundle)
     }
 }
 
