@@ -41,4 +41,22 @@ async fn a_cluster_from_generated_configs_accepts_the_generated_talosconfig() {
         let got = client.machine_config(&Target::node(node), "v1alpha1").await.unwrap();
         assert_eq!(String::from_utf8(got.bytes).unwrap(), *want, "{node}");
     }
+
+    // OpenSSL (through Python's ssl) takes the generated identity too: it verifies the node's
+    // certificate against the bundle's CA and presents gen config's client certificate.
+    if !crate::common::have("python3", "--version") {
+        return;
+    }
+    let context = cfg.context(None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let key = String::from_utf8(context.key_pem().to_vec()).unwrap().replace("ED25519 PRIVATE KEY", "PRIVATE KEY");
+    let (ca, crt, key) = (write("ca", context.ca_pem()), write("crt", context.crt_pem()), write("key", key.as_bytes()));
+    let out = crate::common::python_tls_handshake(ca, crt, key, sim.controlplane.endpoint.port()).await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "TLSv1.3 h2\n");
 }

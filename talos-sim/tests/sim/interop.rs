@@ -10,16 +10,7 @@ use std::process::{Command, Stdio};
 use base64::Engine;
 use talos_sim::Sim;
 
-/// Whether `program` runs here (`version_arg` is how it prints its version); `false` (with a
-/// note) only outside CI.
-fn have(program: &str, version_arg: &str) -> bool {
-    let found = Command::new(program).arg(version_arg).output().is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{program} is missing on the CI machine");
-        eprintln!("note: {program} is not installed: interop check skipped");
-    }
-    found
-}
+use crate::common::{self, have};
 
 fn der_of(pem: &str) -> Vec<u8> {
     let b64: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
@@ -85,21 +76,8 @@ async fn python_ssl_completes_a_mutual_tls_handshake() {
     let ca = write("ca.pem", sim.pki().ca_pem());
     let crt = write("crt.pem", &sim.admin().cert_pem);
     let key = write("key.pem", &sim.admin().talos_key_pem().replace("ED25519 PRIVATE KEY", "PRIVATE KEY"));
-    let script = "import socket, ssl, sys\n\
-        ca, crt, key, port = sys.argv[1:5]\n\
-        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)\n\
-        ctx.load_verify_locations(cafile=ca)\n\
-        ctx.load_cert_chain(certfile=crt, keyfile=key)\n\
-        ctx.set_alpn_protocols(['h2'])\n\
-        with socket.create_connection(('127.0.0.1', int(port)), timeout=10) as raw:\n\
-        \x20   with ctx.wrap_socket(raw, server_hostname='127.0.0.1') as tls:\n\
-        \x20       print(tls.version(), tls.selected_alpn_protocol())\n";
-    let port = sim.controlplane.endpoint.port().to_string();
-    let out = tokio::task::spawn_blocking(move || {
-        Command::new("python3").args(["-c", script, &ca, &crt, &key, &port]).output().expect("python3 runs")
-    })
-    .await
-    .expect("join");
+    let port = sim.controlplane.endpoint.port();
+    let out = common::python_tls_handshake(ca, crt, key, port).await;
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "TLSv1.3 h2\n");
 }
