@@ -1,11 +1,13 @@
 //! Keys and certificates in the forms Talos writes them (`siderolabs/crypto`'s x509 package as
 //! Talos v1.13.9 uses it): ECDSA P-256 keys as `EC PRIVATE KEY` (SEC 1), Ed25519 keys as
 //! `ED25519 PRIVATE KEY` (PKCS #8), RSA keys as `RSA PRIVATE KEY` (PKCS #1); self-signed CAs
-//! and client certificates with Go's extension layout. Key material comes from AWS-LC.
+//! and client certificates with Go's extension layout. Ed25519 and ECDSA keys and random bytes
+//! come from ring (the operating system's generator); RSA keys from AWS-LC, whose generator
+//! costs some 20 ms to start (it gathers CPU jitter), paid only when an RSA key is made.
 
-use aws_lc_rs::encoding::{AsBigEndian, AsDer};
-use aws_lc_rs::rand::SecureRandom;
-use aws_lc_rs::signature::{self, EcdsaKeyPair, Ed25519KeyPair, KeyPair};
+use aws_lc_rs::encoding::AsDer;
+use ring::rand::{SecureRandom, SystemRandom};
+use ring::signature::{self, EcdsaKeyPair, Ed25519KeyPair, KeyPair};
 
 use super::der::{self, sequence, tlv};
 use crate::model::v1alpha1::PEMEncodedCertificateAndKey;
@@ -34,12 +36,28 @@ impl From<aws_lc_rs::error::Unspecified> for CryptoError {
     }
 }
 
-/// Random bytes from the system (AWS-LC's generator, seeded by the OS).
+impl From<ring::error::Unspecified> for CryptoError {
+    fn from(_: ring::error::Unspecified) -> CryptoError {
+        CryptoError("the system's random source or key generation failed")
+    }
+}
+
+impl From<ring::error::KeyRejected> for CryptoError {
+    fn from(_: ring::error::KeyRejected) -> CryptoError {
+        CryptoError("a key just generated was refused")
+    }
+}
+
+/// Random bytes from the operating system.
 pub(crate) fn random_bytes(len: usize) -> Result<Vec<u8>, CryptoError> {
     let mut buf = vec![0; len];
-    aws_lc_rs::rand::SystemRandom::new().fill(&mut buf)?;
+    SystemRandom::new().fill(&mut buf)?;
     Ok(buf)
 }
+
+/// The PKCS #8 v1 form Go writes an Ed25519 key in: a fixed header, then the 32-byte seed.
+const ED25519_PKCS8_V1_HEADER: [u8; 16] =
+    [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
 
 /// A PEM block of `label`, 64 base64 characters a line, as Go's `pem.Encode` writes it.
 pub(crate) fn pem(label: &str, der: &[u8]) -> Vec<u8> {
@@ -68,19 +86,24 @@ pub(crate) fn pem_decode(bytes: &[u8]) -> Option<(String, Vec<u8>)> {
     Some((label.to_string(), der))
 }
 
-/// A signing key of one of the kinds Talos's CAs use.
+/// A signing key of one of the kinds Talos's CAs use, with what its PEM form needs.
 pub(crate) enum SigningKey {
-    Ed25519(Ed25519KeyPair),
-    EcdsaP256(EcdsaKeyPair),
+    /// The key and its 32-byte seed.
+    Ed25519(Ed25519KeyPair, Vec<u8>),
+    /// The key and its 32-byte private scalar.
+    EcdsaP256(EcdsaKeyPair, Vec<u8>),
 }
 
 impl SigningKey {
     fn new_ed25519() -> Result<SigningKey, CryptoError> {
-        Ok(SigningKey::Ed25519(Ed25519KeyPair::generate()?))
+        let seed = random_bytes(32)?;
+        Ok(SigningKey::Ed25519(Ed25519KeyPair::from_seed_unchecked(&seed)?, seed))
     }
 
     fn new_ecdsa() -> Result<SigningKey, CryptoError> {
-        Ok(SigningKey::EcdsaP256(EcdsaKeyPair::generate(&signature::ECDSA_P256_SHA256_ASN1_SIGNING)?))
+        let rng = SystemRandom::new();
+        let pkcs8 = EcdsaKeyPair::generate_pkcs8(&signature::ECDSA_P256_SHA256_ASN1_SIGNING, &rng)?;
+        ecdsa_from_pkcs8(pkcs8.as_ref()).ok_or(CryptoError("a key just generated was refused"))
     }
 
     /// Reads a CA key as Talos writes them (`ED25519 PRIVATE KEY`, `EC PRIVATE KEY`, or a PKCS #8
@@ -88,35 +111,25 @@ impl SigningKey {
     pub(crate) fn from_pem(pem_bytes: &[u8]) -> Option<SigningKey> {
         let (label, der) = pem_decode(pem_bytes)?;
         match label.as_str() {
-            "ED25519 PRIVATE KEY" => Ed25519KeyPair::from_pkcs8_maybe_unchecked(&der).ok().map(SigningKey::Ed25519),
-            "EC PRIVATE KEY" => EcdsaKeyPair::from_private_key_der(&signature::ECDSA_P256_SHA256_ASN1_SIGNING, &der)
-                .ok()
-                .map(SigningKey::EcdsaP256),
-            "PRIVATE KEY" => {
-                Ed25519KeyPair::from_pkcs8_maybe_unchecked(&der).ok().map(SigningKey::Ed25519).or_else(|| {
-                    EcdsaKeyPair::from_pkcs8(&signature::ECDSA_P256_SHA256_ASN1_SIGNING, &der)
-                        .ok()
-                        .map(SigningKey::EcdsaP256)
-                })
-            }
+            "ED25519 PRIVATE KEY" => ed25519_from_pkcs8(&der),
+            "EC PRIVATE KEY" => ecdsa_from_sec1(&der),
+            "PRIVATE KEY" => ed25519_from_pkcs8(&der).or_else(|| ecdsa_from_pkcs8(&der)),
             _ => None,
         }
     }
 
     /// The key in Talos's PEM form.
-    fn to_pem(&self) -> Result<Vec<u8>, CryptoError> {
+    fn to_pem(&self) -> Vec<u8> {
         match self {
-            SigningKey::Ed25519(key) => Ok(pem("ED25519 PRIVATE KEY", key.to_pkcs8v1()?.as_ref())),
-            SigningKey::EcdsaP256(key) => {
-                let scalar = key.private_key().as_be_bytes()?;
-                let public = key.public_key().as_ref();
+            SigningKey::Ed25519(_, seed) => pem("ED25519 PRIVATE KEY", &[&ED25519_PKCS8_V1_HEADER[..], seed].concat()),
+            SigningKey::EcdsaP256(key, scalar) => {
                 let sec1 = sequence(&[
                     &der::unsigned_integer(&[1]),
-                    &tlv(der::OCTET_STRING, scalar.as_ref()),
+                    &tlv(der::OCTET_STRING, scalar),
                     &tlv(0xa0, OID_P256),
-                    &tlv(0xa1, &der::bit_string(public)),
+                    &tlv(0xa1, &der::bit_string(key.public_key().as_ref())),
                 ]);
-                Ok(pem("EC PRIVATE KEY", &sec1))
+                pem("EC PRIVATE KEY", &sec1)
             }
         }
     }
@@ -124,10 +137,10 @@ impl SigningKey {
     /// The key's `SubjectPublicKeyInfo`.
     fn public_key_info(&self) -> Vec<u8> {
         match self {
-            SigningKey::Ed25519(key) => {
+            SigningKey::Ed25519(key, _) => {
                 sequence(&[&sequence(&[OID_ED25519]), &der::bit_string(key.public_key().as_ref())])
             }
-            SigningKey::EcdsaP256(key) => {
+            SigningKey::EcdsaP256(key, _) => {
                 sequence(&[&sequence(&[OID_EC_PUBLIC_KEY, OID_P256]), &der::bit_string(key.public_key().as_ref())])
             }
         }
@@ -136,19 +149,49 @@ impl SigningKey {
     /// The `AlgorithmIdentifier` of this key's signatures.
     fn signature_algorithm(&self) -> Vec<u8> {
         match self {
-            SigningKey::Ed25519(_) => sequence(&[OID_ED25519]),
-            SigningKey::EcdsaP256(_) => sequence(&[OID_ECDSA_SHA256]),
+            SigningKey::Ed25519(..) => sequence(&[OID_ED25519]),
+            SigningKey::EcdsaP256(..) => sequence(&[OID_ECDSA_SHA256]),
         }
     }
 
     fn sign(&self, message: &[u8]) -> Result<Vec<u8>, CryptoError> {
         match self {
-            SigningKey::Ed25519(key) => Ok(key.sign(message).as_ref().to_vec()),
-            SigningKey::EcdsaP256(key) => {
-                Ok(key.sign(&aws_lc_rs::rand::SystemRandom::new(), message)?.as_ref().to_vec())
-            }
+            SigningKey::Ed25519(key, _) => Ok(key.sign(message).as_ref().to_vec()),
+            SigningKey::EcdsaP256(key, _) => Ok(key.sign(&SystemRandom::new(), message)?.as_ref().to_vec()),
         }
     }
+}
+
+/// An Ed25519 key from PKCS #8 (v1 as Go writes it, or v2).
+fn ed25519_from_pkcs8(der: &[u8]) -> Option<SigningKey> {
+    let key = Ed25519KeyPair::from_pkcs8_maybe_unchecked(der).ok()?;
+    // version, algorithm, then the seed as an OCTET STRING inside an OCTET STRING.
+    let fields = der::read(der).and_then(|(_, body, _)| der::elements(body))?;
+    let (_, seed, _) = der::read(fields.get(2)?.1)?;
+    Some(SigningKey::Ed25519(key, seed.to_vec()))
+}
+
+/// An ECDSA P-256 key from PKCS #8, whose private key is a SEC 1 structure.
+fn ecdsa_from_pkcs8(der: &[u8]) -> Option<SigningKey> {
+    let fields = der::read(der).and_then(|(_, body, _)| der::elements(body))?;
+    ecdsa_from_sec1(fields.get(2)?.1)
+}
+
+/// An ECDSA P-256 key from SEC 1 (`EC PRIVATE KEY`): its scalar and public key.
+fn ecdsa_from_sec1(der: &[u8]) -> Option<SigningKey> {
+    let fields = der::read(der).and_then(|(_, body, _)| der::elements(body))?;
+    let scalar = fields.get(1).filter(|f| f.0 == der::OCTET_STRING)?.1;
+    let public = fields.iter().find(|f| f.0 == 0xa1).and_then(|f| der::read(f.1))?.1;
+    // A BIT STRING: the unused-bits byte, then the point.
+    let point = public.strip_prefix(&[0])?;
+    let key = EcdsaKeyPair::from_private_key_and_public_key(
+        &signature::ECDSA_P256_SHA256_ASN1_SIGNING,
+        scalar,
+        point,
+        &SystemRandom::new(),
+    )
+    .ok()?;
+    Some(SigningKey::EcdsaP256(key, scalar.to_vec()))
 }
 
 /// A certificate's validity: seconds since the Unix epoch.
@@ -247,7 +290,7 @@ pub(crate) fn self_signed_ca(
         signer: &signer,
     }
     .sign()?;
-    Ok(PEMEncodedCertificateAndKey { crt: Some(crt), key: Some(signer.to_pem()?) })
+    Ok(PEMEncodedCertificateAndKey { crt: Some(crt), key: Some(signer.to_pem()) })
 }
 
 /// A client certificate for the Talos API: a fresh key of the CA's kind, subject
@@ -261,8 +304,8 @@ pub(crate) fn client_certificate(
 ) -> Result<PEMEncodedCertificateAndKey, CryptoError> {
     let ca = CaCertificate::parse(ca_crt).ok_or(CryptoError("the Talos API CA certificate is not valid"))?;
     let key = match ca_key {
-        SigningKey::Ed25519(_) => SigningKey::new_ed25519()?,
-        SigningKey::EcdsaP256(_) => SigningKey::new_ecdsa()?,
+        SigningKey::Ed25519(..) => SigningKey::new_ed25519()?,
+        SigningKey::EcdsaP256(..) => SigningKey::new_ecdsa()?,
     };
     let mut extensions = vec![
         extension(OID_KEY_USAGE, true, &key_usage(false)),
@@ -280,7 +323,7 @@ pub(crate) fn client_certificate(
         signer: ca_key,
     }
     .sign()?;
-    Ok(PEMEncodedCertificateAndKey { crt: Some(crt), key: Some(key.to_pem()?) })
+    Ok(PEMEncodedCertificateAndKey { crt: Some(crt), key: Some(key.to_pem()) })
 }
 
 /// What signing needs from a CA certificate: its subject and subject key id.
@@ -319,7 +362,38 @@ fn subject_key_id(extensions: &[u8]) -> Option<Vec<u8>> {
 
 /// An RSA-4096 key as `RSA PRIVATE KEY` (PKCS #1), the service-account key of contracts after
 /// v1.6.
+///
+/// Finding two 2048-bit primes takes a random time (a tenth of a second to over a second). With
+/// several cores, as many searches as cores (up to four) race and the first key found is taken:
+/// the median wait drops below talosctl's, for more CPU time. The other searches end on their
+/// own, their keys dropped unseen.
 pub(crate) fn rsa_key() -> Result<Vec<u8>, CryptoError> {
+    let searches = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).min(4);
+    let (found, first) = std::sync::mpsc::channel();
+    let mut started = 0;
+    for _ in 1..searches {
+        let found = found.clone();
+        if std::thread::Builder::new().spawn(move || found.send(one_rsa_key())).is_ok() {
+            started += 1;
+        }
+    }
+    if started == 0 {
+        return one_rsa_key();
+    }
+    drop(found);
+    // The first answer wins; a failed search gives way to the next one.
+    let mut last = Err(CryptoError("the RSA key could not be generated"));
+    for _ in 0..started {
+        match first.recv() {
+            Ok(Ok(key)) => return Ok(key),
+            Ok(Err(e)) => last = Err(e),
+            Err(_) => break,
+        }
+    }
+    last
+}
+
+fn one_rsa_key() -> Result<Vec<u8>, CryptoError> {
     let pair = aws_lc_rs::rsa::KeyPair::generate(aws_lc_rs::rsa::KeySize::Rsa4096)?;
     let pkcs8 = pair.as_der()?;
     // PKCS #8: version, algorithm, then the PKCS #1 key as an OCTET STRING.
@@ -332,7 +406,7 @@ pub(crate) fn rsa_key() -> Result<Vec<u8>, CryptoError> {
 
 /// An ECDSA P-256 key as `EC PRIVATE KEY`, the service-account key up to contract v1.6.
 pub(crate) fn ecdsa_key() -> Result<Vec<u8>, CryptoError> {
-    SigningKey::new_ecdsa()?.to_pem()
+    Ok(SigningKey::new_ecdsa()?.to_pem())
 }
 
 /// Whether a PEM private key parses as one of the kinds Talos reads; the error is Talos's
