@@ -12,6 +12,7 @@ fn data(path: &str) -> Vec<u8> {
     std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engine/data").join(path)).unwrap()
 }
 
+/// `secrets/NAME`: made by talosctl (`generated-*`) or by `labctl gen secrets` (`labctl-*`).
 fn bundle(name: &str) -> SecretsBundle {
     SecretsBundle::from_yaml(&data(&format!("secrets/{name}"))).unwrap()
 }
@@ -74,6 +75,9 @@ fn cases() -> Vec<(String, &'static str, GenOptions)> {
             o.contract = contract("v1.11");
         }),
         with("no-k8s-version", "generated-v1.13.yaml", &|o| o.kubernetes_version.clear()),
+        // Bundles `labctl gen secrets` made, which talosctl's gen config accepted.
+        with("labctl-bundle", "labctl-v1.13.yaml", &|_| {}),
+        with("labctl-bundle-v1.2", "labctl-v1.2.yaml", &|o| o.contract = contract("v1.2")),
     ]);
     cases
 }
