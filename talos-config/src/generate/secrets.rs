@@ -31,8 +31,8 @@ pub struct SecretsBundle {
     pub certs: Option<Certs>,
 }
 
-/// `secrets.Cluster`: the cluster id and secret.
-#[derive(Talos, Clone, Debug, Default, PartialEq)]
+/// `secrets.Cluster`: the cluster id and secret. `Debug` hides the secret.
+#[derive(Talos, Clone, Default, PartialEq)]
 #[talos(go = "secrets.Cluster")]
 pub struct ClusterSecrets {
     /// `cluster.id` of the configs.
@@ -44,8 +44,8 @@ pub struct ClusterSecrets {
 }
 
 /// `secrets.Secrets`: Kubernetes' bootstrap token and the secret its API server encrypts
-/// secrets at rest with (secretbox since Talos v1.3, AES-CBC before).
-#[derive(Talos, Clone, Debug, Default, PartialEq)]
+/// secrets at rest with (secretbox since Talos v1.3, AES-CBC before). `Debug` hides them.
+#[derive(Talos, Clone, Default, PartialEq)]
 #[talos(go = "secrets.Secrets")]
 pub struct Secrets {
     /// `cluster.token` of the configs (`[a-z0-9]{6}.[a-z0-9]{16}`).
@@ -59,8 +59,8 @@ pub struct Secrets {
     pub secretbox_encryption_secret: String,
 }
 
-/// `secrets.TrustdInfo`: `machine.token` of the configs.
-#[derive(Talos, Clone, Debug, Default, PartialEq)]
+/// `secrets.TrustdInfo`: `machine.token` of the configs. `Debug` hides it.
+#[derive(Talos, Clone, Default, PartialEq)]
 #[talos(go = "secrets.TrustdInfo")]
 pub struct TrustdInfo {
     /// The token.
@@ -441,4 +441,31 @@ pub(crate) struct Parts<'a> {
     pub certs: &'a Certs,
     pub os: &'a v1::PEMEncodedCertificateAndKey,
     pub k8s: &'a v1::PEMEncodedCertificateAndKey,
+}
+
+/// `Debug` of a secret string: whether it is set, never its text.
+fn hidden(secret: &str) -> std::fmt::Arguments<'_> {
+    if secret.is_empty() { format_args!("\"\"") } else { format_args!("<redacted>") }
+}
+
+impl std::fmt::Debug for ClusterSecrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterSecrets").field("id", &self.id).field("secret", &hidden(&self.secret)).finish()
+    }
+}
+
+impl std::fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Secrets")
+            .field("bootstrap_token", &hidden(&self.bootstrap_token))
+            .field("aescbc_encryption_secret", &hidden(&self.aescbc_encryption_secret))
+            .field("secretbox_encryption_secret", &hidden(&self.secretbox_encryption_secret))
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for TrustdInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TrustdInfo").field("token", &hidden(&self.token)).finish()
+    }
 }

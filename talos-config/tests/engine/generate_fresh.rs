@@ -159,3 +159,27 @@ fn the_admin_talosconfig_has_a_client_certificate_signed_by_the_talos_ca() {
 fn talos_go_decode(b64: &str) -> Vec<u8> {
     talos_go::base64_decode(b64).unwrap()
 }
+
+#[test]
+fn debug_output_keeps_keys_tokens_and_secrets_out() {
+    let bundle = SecretsBundle::generate(VersionContract::new(1, 6), now()).unwrap();
+    let debug = format!("{bundle:?}");
+    let secrets = bundle.secrets.as_ref().unwrap();
+    let certs = bundle.certs.as_ref().unwrap();
+    let mut hidden = vec![
+        secrets.bootstrap_token.clone(),
+        secrets.secretbox_encryption_secret.clone(),
+        bundle.trustd_info.as_ref().unwrap().token.clone(),
+        bundle.cluster.as_ref().unwrap().secret.clone(),
+    ];
+    for pair in [&certs.etcd, &certs.k8s, &certs.k8s_aggregator, &certs.os] {
+        let key = String::from_utf8(pair.as_ref().unwrap().key.clone().unwrap()).unwrap();
+        // The base64 body's first line (the PEM header is the same for every key).
+        hidden.push(key.lines().nth(1).unwrap().to_string());
+    }
+    for secret in &hidden {
+        assert!(!debug.contains(secret.as_str()), "{secret} in {debug}");
+    }
+    assert!(debug.contains("key: <redacted, 227 bytes>"), "{debug}");
+    assert!(debug.contains(&format!("id: {:?}", bundle.cluster.as_ref().unwrap().id)));
+}

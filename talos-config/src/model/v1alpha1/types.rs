@@ -413,7 +413,8 @@ fn key_node(v: &Option<Vec<u8>>) -> Node {
 }
 
 /// `x509.PEMEncodedCertificateAndKey`: `crt` and `key`, base64 text, both always printed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// `Debug` shows the certificate and only the key's size: keys stay out of logs.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct PEMEncodedCertificateAndKey {
     /// `Crt` (PEM bytes); `None` is Go's nil slice.
     pub crt: Option<Vec<u8>>,
@@ -496,11 +497,35 @@ impl Value for PEMEncodedCertificate {
     }
 }
 
-/// `x509.PEMEncodedKey`: `key` only.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// `x509.PEMEncodedKey`: `key` only. `Debug` shows only the key's size.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct PEMEncodedKey {
     /// The PEM private key (base64 in YAML); a secret.
     pub key: Option<Vec<u8>>,
+}
+
+/// A secret's stand-in in `Debug` output: its size only.
+pub(crate) fn redacted(secret: Option<&[u8]>) -> String {
+    match secret {
+        None => "None".into(),
+        Some(bytes) => format!("<redacted, {} bytes>", bytes.len()),
+    }
+}
+
+impl std::fmt::Debug for PEMEncodedKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PEMEncodedKey").field("key", &format_args!("{}", redacted(self.key.as_deref()))).finish()
+    }
+}
+
+impl std::fmt::Debug for PEMEncodedCertificateAndKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let crt = self.crt.as_deref().map(String::from_utf8_lossy);
+        f.debug_struct("PEMEncodedCertificateAndKey")
+            .field("crt", &crt)
+            .field("key", &format_args!("{}", redacted(self.key.as_deref())))
+            .finish()
+    }
 }
 
 impl Value for PEMEncodedKey {
