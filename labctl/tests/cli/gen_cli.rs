@@ -260,3 +260,27 @@ fn labctl_gen_matches_talosctl_case_by_case() {
     let problems: Vec<String> = cases.iter().flat_map(|c| check_case(c)).collect();
     assert!(problems.is_empty(), "{} differences:\n{}", problems.len(), problems.join("\n\n"));
 }
+
+/// The `TAG` environment variable picks the default installer image's tag, as it does for
+/// talosctl (recorded: `TAG=v9.9.9` and `TAG=` with talosctl v1.13.9's own gen config).
+#[test]
+fn the_tag_variable_sets_the_default_installer_image() {
+    let secrets = data_dir().join("secrets.yaml");
+    for (tag, want) in [
+        (Some("v9.9.9"), "        image: ghcr.io/siderolabs/installer:v9.9.9"),
+        (Some(""), "        image: 'ghcr.io/siderolabs/installer:'"),
+        (None, "        image: ghcr.io/siderolabs/installer:v1.13.9"),
+    ] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_labctl"));
+        command.args(["gen", "config", "demo", "https://10.5.0.2:6443", "-t", "worker", "-o", "-", "--with-secrets"]);
+        command.arg(&secrets);
+        match tag {
+            Some(tag) => command.env("TAG", tag),
+            None => command.env_remove("TAG"),
+        };
+        let out = command.output().unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let image = stdout.lines().find(|l| l.contains("installer")).unwrap();
+        assert_eq!(image, want, "TAG={tag:?}");
+    }
+}
