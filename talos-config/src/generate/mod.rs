@@ -1,10 +1,17 @@
 //! Making configs: the secrets bundle (`talosctl gen secrets`, `secrets.yaml`) and the machine
 //! configs made from it (`talosctl gen config`), as Talos v1.13.9 makes them.
 //!
-//! - [`SecretsBundle`]: read and written byte for byte as Talos reads and writes `secrets.yaml`,
-//!   or taken from a control-plane config (`gen secrets --from-controlplane-config`).
+//! - [`SecretsBundle`]: made fresh ([`SecretsBundle::generate`]), read and written byte for
+//!   byte as Talos reads and writes `secrets.yaml`, taken from a control-plane config or a
+//!   Kubernetes PKI directory, and checked as Talos checks it ([`SecretsBundle::validate`]).
 //! - [`Input`]: a cluster's name, endpoint, bundle and [`GenOptions`]; [`Input::config`] gives
-//!   the [`Config`](crate::Config) of a [`MachineType`] under a [`VersionContract`].
+//!   the [`Config`](crate::Config) of a [`MachineType`] under a [`VersionContract`],
+//!   [`Input::configs`] both configs with [`GenPatches`] applied, [`Input::talosconfig`] the
+//!   admin talosconfig.
+//! - [`check_endpoint`]: talosctl's check of the cluster endpoint, with its suggestion.
+//!
+//! Randomness comes from the operating system; times are passed in (`now`), so that a caller
+//! decides the clock.
 //!
 //! ```
 //! use talos_config::generate::SecretsBundle;
