@@ -412,7 +412,14 @@ fn secrets(args: &[String]) -> Result<(), CliError> {
         let load_error = |text: String| CliError::new(format!("failed to load controlplane config: {text}"));
         let bytes = crate::input::read_file(Path::new(path)).map_err(|e| load_error(e.message))?;
         let config = Config::from_bytes(&bytes).map_err(|e| load_error(e.to_string()))?;
-        SecretsBundle::from_config(&config).unwrap_or_default()
+        // talosctl crashes on a config without the v1alpha1 document.
+        SecretsBundle::from_config(&config).ok_or_else(|| CliError {
+            message: format!(
+                "labctl gen secrets: {path} has no v1alpha1 document (machine, cluster): no secrets to take"
+            ),
+            notes: vec!["give the controlplane.yaml that gen config wrote".into()],
+            exit_code: None,
+        })?
     } else {
         SecretsBundle::generate(contract, SystemTime::now())
             .map_err(|e| CliError::new(format!("failed to create secrets bundle: {e}")))?

@@ -284,3 +284,23 @@ fn the_tag_variable_sets_the_default_installer_image() {
         assert_eq!(image, want, "TAG={tag:?}");
     }
 }
+
+/// Where talosctl crashes (a nil pointer in `NewBundleFromConfig`: a config without the v1alpha1
+/// document), labctl says why, writes nothing and exits 1.
+#[test]
+fn a_config_without_the_v1alpha1_document_has_no_secrets_to_take() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("h.yaml"), "apiVersion: v1alpha1\nkind: HostnameConfig\nhostname: x\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_labctl"))
+        .args(["gen", "secrets", "--from-controlplane-config", "h.yaml", "-o", "s.yaml"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "labctl gen secrets: h.yaml has no v1alpha1 document (machine, cluster): no secrets to take\n\
+         give the controlplane.yaml that gen config wrote\n"
+    );
+    assert!(!dir.path().join("s.yaml").exists());
+}
