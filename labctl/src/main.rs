@@ -17,6 +17,7 @@ mod lint;
 mod merge;
 mod plan;
 mod report;
+mod schema;
 #[cfg(feature = "lab")]
 mod sim;
 mod validate;
@@ -81,6 +82,8 @@ are replaced by REDACTED; removed values and documents are listed at the end. `-
     #[cfg(feature = "lab")]
     #[command(subcommand)]
     Sim(sim::SimCommand),
+    /// Print the JSON Schema of Talos machine config documents (for editors and check-jsonschema).
+    Schema(schema::SchemaArgs),
     /// Generate a secrets bundle and machine configs as talosctl gen does (`labctl gen --help`).
     #[command(disable_help_flag = true)]
     Gen(GenArgs),
@@ -184,6 +187,7 @@ fn main() -> ExitCode {
         Command::Plan(args) => plan::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::Gen(args) => generate::run(&args.args),
+        Command::Schema(args) => schema::run(&args),
         #[cfg(feature = "lab")]
         Command::Lab(LabCommand::Run(args)) => lab::run(&args),
         #[cfg(feature = "lab")]

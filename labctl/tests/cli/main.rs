@@ -10,4 +10,5 @@ mod lab_cli;
 mod lint_cli;
 mod merge_cli;
 mod plan_cli;
+mod schema_cli;
 mod validate_cli;

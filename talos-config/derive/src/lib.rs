@@ -28,6 +28,23 @@ struct FieldSpec {
     go_name: String,
     omitempty: bool,
     inline: bool,
+    doc: String,
+}
+
+/// The `///` comment of an item as one line of text.
+fn doc_text(attrs: &[syn::Attribute]) -> String {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta
+            && let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) = &nv.value
+        {
+            lines.push(text.value().trim().to_string());
+        }
+    }
+    lines.join(" ").trim().to_string()
 }
 
 fn lower_camel(name: &str) -> String {
@@ -103,6 +120,7 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
             ty: f.ty.clone(),
             omitempty: false,
             inline: false,
+            doc: doc_text(&f.attrs),
         };
         for attr in &f.attrs {
             if !attr.path().is_ident("talos") {
@@ -201,6 +219,17 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
             }
         }
     });
+    let schema_props = fields.iter().map(|f| {
+        let (ty, key, doc) = (&f.ty, &f.key, &f.doc);
+        if f.inline {
+            quote! { <#ty as #v::StructFields>::json_properties(cx, props); }
+        } else {
+            quote! {
+                let schema = <#ty as #v::Value>::json_schema(cx);
+                props.push((#key.to_string(), ::talos_config::schema::described(schema, #doc)));
+            }
+        }
+    });
     let match_arms = fields.iter().map(|f| {
         let (ident, ty, key) = (&f.ident, &f.ty, &f.key);
         if f.inline {
@@ -236,6 +265,10 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
                 #(#match_arms)*
                 None
             }
+
+            fn json_properties(cx: &mut ::talos_config::schema::SchemaCx, props: &mut Vec<(String, ::talos_config::schema::Json)>) {
+                #(#schema_props)*
+            }
         }
 
         impl #v::Value for #name {
@@ -249,6 +282,12 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
 
             fn schema_paths(prefix: &str, out: &mut Vec<String>) {
                 #(#schema_steps)*
+            }
+
+            fn json_schema(cx: &mut ::talos_config::schema::SchemaCx) -> ::talos_config::schema::Json {
+                let mut props = Vec::new();
+                <Self as #v::StructFields>::json_properties(cx, &mut props);
+                cx.object(props)
             }
 
             fn unknown_keys(node: &#y::Node) -> ::core::result::Result<Option<#y::Node>, String> {

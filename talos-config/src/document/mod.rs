@@ -186,6 +186,8 @@ pub struct KindEntry {
     pub unknown_keys: fn(&Node) -> Result<Option<Node>, String>,
     /// The YAML path of every field of the kind (see `Value::schema_paths`).
     pub schema_paths: fn() -> Vec<String>,
+    /// The kind's JSON Schema (see `Value::json_schema`).
+    pub json_schema: fn(&mut crate::schema::SchemaCx) -> crate::schema::Json,
 }
 
 /// Builds the [`KindEntry`] of a kind.
@@ -197,6 +199,7 @@ pub const fn entry<T: Kind>() -> KindEntry {
         decode: |node, cx| Box::new(T::decode(node, cx)),
         unknown_keys: T::unknown_keys,
         schema_paths: schema_paths::<T>,
+        json_schema: T::json_schema,
     }
 }
 

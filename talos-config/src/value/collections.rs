@@ -13,6 +13,10 @@ impl<T: Value> Value for Vec<T> {
         format!("[]{}", T::go_type())
     }
 
+    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::array_of(T::json_schema(cx))
+    }
+
     fn go_nillable() -> bool {
         true
     }
@@ -130,6 +134,10 @@ impl<T: Value> MapValue for Option<T> {
 impl<V: MapValue> Value for BTreeMap<String, V> {
     fn go_type() -> String {
         format!("map[string]{}", V::go_type())
+    }
+
+    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::map_of(V::json_schema(cx))
     }
 
     fn go_nillable() -> bool {
@@ -271,6 +279,10 @@ impl<T: Value> Value for Replaced<T> {
         T::go_type()
     }
 
+    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        T::json_schema(cx)
+    }
+
     fn go_nillable() -> bool {
         T::go_nillable()
     }
@@ -338,6 +350,10 @@ impl<T: Value> Value for NilableVec<T> {
         <Vec<T>>::go_type()
     }
 
+    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        <Vec<T>>::json_schema(cx)
+    }
+
     fn go_nillable() -> bool {
         true
     }
@@ -398,6 +414,10 @@ macro_rules! go_slice_type {
 
             fn go_nillable() -> bool {
                 true
+            }
+
+            fn json_schema(cx: &mut $crate::schema::SchemaCx) -> $crate::schema::Json {
+                <Vec<$elem> as $crate::value::Value>::json_schema(cx)
             }
 
             fn decode(node: &$crate::yaml::Node, cx: &mut $crate::value::DecodeCx) -> Self {

@@ -122,6 +122,12 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
     /// compare with Talos's Go structs. Types that decode themselves have none.
     fn schema_paths(_prefix: &str, _out: &mut Vec<String>) {}
 
+    /// The JSON Schema of this type's YAML form, as Talos decodes it (`{}`, anything, for a
+    /// type that decodes itself and says no more).
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::any()
+    }
+
     /// Walks a `$patch: delete` path into this value (upstream `ApplyTo`).
     fn delete(&mut self, _path: DeletePath<'_>) -> Result<(), String> {
         Err(LOOKUP_FAILED.to_string())

@@ -28,6 +28,10 @@ impl Value for String {
         "string".into()
     }
 
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         if is_null(node) {
             return String::new();
@@ -69,6 +73,10 @@ impl Value for String {
 }
 
 impl Value for bool {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::types(&["boolean"])
+    }
+
     fn go_type() -> String {
         "bool".into()
     }
@@ -137,6 +145,10 @@ macro_rules! int_value {
                 $go.into()
             }
 
+            fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+                crate::schema::types(&["number"])
+            }
+
             fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
                 let v = decode_int(node, cx, $go, <$t>::MIN as i128, <$t>::MAX as i128);
                 <$t>::try_from(v).unwrap_or_default()
@@ -165,6 +177,10 @@ int_value!(i64 => "int", i32 => "int32", u64 => "uint64", usize => "uint", u32 =
 impl Value for f64 {
     fn go_type() -> String {
         "float64".into()
+    }
+
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::types(&["number"])
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
@@ -201,6 +217,10 @@ impl Value for f64 {
 impl<T: Value> Value for Option<T> {
     fn go_type() -> String {
         format!("*{}", T::go_type())
+    }
+
+    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        T::json_schema(cx)
     }
 
     fn go_nillable() -> bool {
@@ -268,6 +288,10 @@ impl<T: Value> Value for Option<T> {
 impl<T: Value> Value for Box<T> {
     fn go_type() -> String {
         T::go_type()
+    }
+
+    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        T::json_schema(cx)
     }
 
     fn go_nillable() -> bool {

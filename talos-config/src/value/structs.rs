@@ -18,6 +18,8 @@ pub trait StructFields: Default {
     fn delete_field(&mut self, path: DeletePath<'_>) -> Option<Result<(), String>>;
     /// `None` when no field has that key, else the field's match text.
     fn field_match(&self, key: &str) -> Option<Option<String>>;
+    /// Appends `key: schema` for each field, inlined fields' own fields in their place.
+    fn json_properties(cx: &mut crate::schema::SchemaCx, props: &mut Vec<(String, crate::schema::Json)>);
 }
 
 /// go-yaml's decoding of a mapping into a struct: known keys decode into their fields,

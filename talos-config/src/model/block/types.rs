@@ -353,6 +353,10 @@ macro_rules! text_enum {
                 $go.into()
             }
 
+            fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+                crate::schema::enum_names(Self::NAMES)
+            }
+
             fn text_unmarshaler() -> bool {
                 true
             }

@@ -47,6 +47,10 @@ pub(crate) trait GoEnum: Copy + Default + std::fmt::Debug + PartialEq {
     fn text(&self) -> String;
     /// Upstream `UnmarshalText`: the value, or the error text.
     fn parse_text(text: &str) -> Result<Self, String>;
+    /// The names `parse_text` takes (any letter case), when they are a fixed list.
+    fn names() -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
 /// Implements [`Value`] for a [`GoEnum`]: decoded through `UnmarshalText`, encoded through
@@ -73,6 +77,11 @@ macro_rules! enum_value {
         impl $crate::value::Value for $name {
             fn go_type() -> String {
                 <$name as $crate::model::network::types::GoEnum>::GO.into()
+            }
+
+            fn json_schema(_cx: &mut $crate::schema::SchemaCx) -> $crate::schema::Json {
+                let names = <$name as $crate::model::network::types::GoEnum>::names();
+                if names.is_empty() { $crate::schema::types(&["string"]) } else { $crate::schema::enum_names(&names) }
             }
 
             fn text_unmarshaler() -> bool {
@@ -145,6 +154,10 @@ macro_rules! go_enum {
                     Some((_, n)) => (*n).to_string(),
                     None => format!("{}({})", $short, self.0),
                 }
+            }
+
+            fn names() -> Vec<&'static str> {
+                Self::NAMES.iter().map(|(_, n)| *n).collect()
             }
 
             fn parse_text(text: &str) -> Result<Self, String> {

@@ -423,6 +423,10 @@ pub struct PEMEncodedCertificateAndKey {
 }
 
 impl Value for PEMEncodedCertificateAndKey {
+    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        cx.object(vec![("crt".to_string(), crate::schema::scalar()), ("key".to_string(), crate::schema::scalar())])
+    }
+
     fn go_type() -> String {
         "x509.PEMEncodedCertificateAndKey".into()
     }
@@ -468,6 +472,10 @@ pub struct PEMEncodedCertificate {
 }
 
 impl Value for PEMEncodedCertificate {
+    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        cx.object(vec![("crt".to_string(), crate::schema::scalar())])
+    }
+
     fn go_type() -> String {
         "x509.PEMEncodedCertificate".into()
     }
@@ -529,6 +537,10 @@ impl std::fmt::Debug for PEMEncodedCertificateAndKey {
 }
 
 impl Value for PEMEncodedKey {
+    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        cx.object(vec![("key".to_string(), crate::schema::scalar())])
+    }
+
     fn go_type() -> String {
         "x509.PEMEncodedKey".into()
     }
