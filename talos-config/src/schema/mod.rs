@@ -75,6 +75,23 @@ pub(crate) fn scalar() -> Json {
     types(&["string", "number", "boolean"])
 }
 
+/// A Go duration (`time.ParseDuration`: `1h30m`, `-1.5s`, `0`), or the integer zero, which
+/// go-yaml takes as a zero duration.
+pub(crate) fn duration() -> Json {
+    let unit = r"((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))";
+    Json::obj([
+        ("type", Json::arr([Json::str("string"), Json::str("integer"), Json::str("null")])),
+        ("pattern", Json::str(format!("^([-+]?{unit}+|[-+]?0)$"))),
+        ("minimum", Json::Int(0)),
+        ("maximum", Json::Int(0)),
+    ])
+}
+
+/// A scalar, or a list of scalars.
+pub(crate) fn scalar_or_list() -> Json {
+    Json::obj([("anyOf", Json::arr([scalar(), array_of(scalar())]))])
+}
+
 /// A list of `items` (or `null`).
 pub(crate) fn array_of(items: Json) -> Json {
     Json::obj([("type", Json::arr([Json::str("array"), Json::str("null")])), ("items", items)])

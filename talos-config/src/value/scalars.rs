@@ -374,6 +374,11 @@ impl From<std::time::Duration> for Duration {
 }
 
 impl Value for Duration {
+    /// A Go duration (`30s`, `1h30m`), or the integer zero.
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::duration()
+    }
+
     fn go_type() -> String {
         "time.Duration".into()
     }

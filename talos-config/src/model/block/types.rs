@@ -124,6 +124,10 @@ fn decode_text<T: Default>(
 macro_rules! raw_text_value {
     ($name:ident, $go:literal) => {
         impl Value for $name {
+            fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+                crate::schema::scalar()
+            }
+
             fn go_type() -> String {
                 $go.into()
             }
@@ -254,6 +258,10 @@ impl std::str::FromStr for Size {
 }
 
 impl Value for Size {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn go_type() -> String {
         "block.Size".into()
     }
@@ -291,6 +299,10 @@ impl Value for Size {
 pub struct CelExpression(pub String);
 
 impl Value for CelExpression {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn go_type() -> String {
         "cel.Expression".into()
     }

@@ -706,6 +706,10 @@ impl std::str::FromStr for IpAddrPort {
 macro_rules! netip_value {
     ($ty:ident, $go:literal, $parse:path, $text:ident, $stringer:ident, $merge:expr) => {
         impl Value for $ty {
+            fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+                crate::schema::scalar()
+            }
+
             fn go_type() -> String {
                 $go.into()
             }
@@ -895,6 +899,10 @@ impl std::str::FromStr for HardwareAddr {
 use crate::gofmt::quote_rune as go_quote_rune;
 
 impl Value for HardwareAddr {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn go_type() -> String {
         "nethelpers.HardwareAddr".into()
     }
@@ -947,6 +955,10 @@ pub struct PortRange {
 }
 
 impl Value for PortRange {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn go_type() -> String {
         "network.PortRange".into()
     }
@@ -1007,6 +1019,10 @@ impl Value for PortRange {
 pub struct CelExpression(pub Option<String>);
 
 impl Value for CelExpression {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn go_type() -> String {
         "cel.Expression".into()
     }

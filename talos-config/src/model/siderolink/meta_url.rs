@@ -63,6 +63,10 @@ impl std::str::FromStr for MetaUrl {
 }
 
 impl Value for MetaUrl {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn go_type() -> String {
         "meta.URL".into()
     }

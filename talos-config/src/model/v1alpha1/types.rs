@@ -50,6 +50,11 @@ impl ArgValue {
 pub const ARG_VALUE_ERROR: &str = "arg value must be a string or list of strings";
 
 impl Value for ArgValue {
+    /// A flag's value, or a list of them (repeated flag).
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar_or_list()
+    }
+
     fn go_type() -> String {
         "v1alpha1.ArgValue".into()
     }
@@ -151,6 +156,10 @@ impl Args {
 }
 
 impl Value for Args {
+    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::map_of(ArgValue::json_schema(cx))
+    }
+
     fn go_type() -> String {
         "v1alpha1.Args".into()
     }
@@ -245,6 +254,10 @@ impl std::fmt::Display for Endpoint {
 }
 
 impl Value for Endpoint {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn go_type() -> String {
         "v1alpha1.Endpoint".into()
     }
@@ -294,6 +307,10 @@ fn decode_b64_node(node: &Node, cx: &mut DecodeCx) -> Vec<u8> {
 pub struct Base64Bytes(pub Option<Vec<u8>>);
 
 impl Value for Base64Bytes {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn go_type() -> String {
         "v1alpha1.Base64Bytes".into()
     }
@@ -675,6 +692,10 @@ impl std::str::FromStr for DiskSize {
 }
 
 impl Value for DiskSize {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn go_type() -> String {
         "v1alpha1.DiskSize".into()
     }
@@ -763,6 +784,10 @@ impl std::str::FromStr for InstallDiskSizeMatcher {
 }
 
 impl Value for InstallDiskSizeMatcher {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn go_type() -> String {
         "v1alpha1.InstallDiskSizeMatcher".into()
     }
@@ -809,6 +834,10 @@ impl Value for InstallDiskSizeMatcher {
 pub struct InstallDiskType(pub String);
 
 impl Value for InstallDiskType {
+    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+        crate::schema::scalar()
+    }
+
     fn go_type() -> String {
         "v1alpha1.InstallDiskType".into()
     }
