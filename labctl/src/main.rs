@@ -14,6 +14,7 @@ mod input;
 #[cfg(feature = "lab")]
 mod lab;
 mod lint;
+mod lsp;
 mod merge;
 mod plan;
 mod report;
@@ -82,6 +83,8 @@ are replaced by REDACTED; removed values and documents are listed at the end. `-
     #[cfg(feature = "lab")]
     #[command(subcommand)]
     Sim(sim::SimCommand),
+    /// Serve the Language Server Protocol on stdio: Talos's checks, docs and keys in the editor.
+    Lsp,
     /// Print the JSON Schema of Talos machine config documents (for editors and check-jsonschema).
     Schema(schema::SchemaArgs),
     /// Generate a secrets bundle and machine configs as talosctl gen does (`labctl gen --help`).
@@ -188,6 +191,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(&args),
         Command::Gen(args) => generate::run(&args.args),
         Command::Schema(args) => schema::run(&args),
+        Command::Lsp => lsp::run(),
         #[cfg(feature = "lab")]
         Command::Lab(LabCommand::Run(args)) => lab::run(&args),
         #[cfg(feature = "lab")]

@@ -8,6 +8,7 @@ mod gen_cli;
 #[cfg(feature = "lab")]
 mod lab_cli;
 mod lint_cli;
+mod lsp_cli;
 mod merge_cli;
 mod plan_cli;
 mod schema_cli;

@@ -134,6 +134,13 @@ pub fn kinds() -> Vec<&'static str> {
     crate::model::registry::registry().map(|e| e.kind).collect()
 }
 
+/// The schema of one document kind as a JSON tree (no `$schema` header), to walk by key: what
+/// an editor's hover and completion read. `None` for an unknown kind.
+pub fn kind_schema_json(kind: &str, flavour: Flavour) -> Option<Json> {
+    let entry = crate::model::registry::lookup(kind)?;
+    Some((entry.json_schema)(&mut SchemaCx::new(flavour)))
+}
+
 /// The schema of one document kind as JSON text, `None` for an unknown kind. `v1alpha1` is the
 /// legacy document (`version`, `machine`, `cluster`).
 pub fn kind_schema(kind: &str, flavour: Flavour) -> Option<String> {

@@ -1,0 +1,198 @@
+//! `labctl lsp`: a language server over stdio (LSP 3.17) for Talos configs and patches:
+//! Talos's validation and the lint findings as diagnostics while typing, the field's doc on
+//! hover, and the keys a mapping takes as completions. A failing request gets an error response;
+//! the server goes on.
+
+mod analysis;
+mod text;
+
+use std::collections::HashMap;
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
+};
+use lsp_types::request::{Completion, HoverRequest, Request as _};
+use lsp_types::{
+    CompletionItem, CompletionItemKind, CompletionOptions, CompletionParams, CompletionResponse, Diagnostic,
+    DiagnosticSeverity, Hover, HoverContents, HoverParams, HoverProviderCapability, MarkupContent, MarkupKind,
+    NumberOrString, PublishDiagnosticsParams, Range, ServerCapabilities, TextDocumentSyncCapability,
+    TextDocumentSyncKind, Uri,
+};
+use talos_config::Severity;
+use talos_config::schema::Flavour;
+
+use crate::CliError;
+
+/// Runs the server on stdin/stdout until the client says `exit`.
+pub fn run() -> Result<(), CliError> {
+    let (connection, io_threads) = Connection::stdio();
+    let capabilities = ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions::default()),
+        ..ServerCapabilities::default()
+    };
+    let failed = |e: &dyn std::fmt::Display| CliError::new(format!("labctl lsp: {e}"));
+    let capabilities = serde_json::to_value(capabilities).map_err(|e| failed(&e))?;
+    connection.initialize(capabilities).map_err(|e| failed(&e))?;
+    let mut server = Server { connection: &connection, documents: HashMap::new() };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection.handle_shutdown(&request).map_err(|e| failed(&e))? {
+                    break;
+                }
+                server.request(request);
+            }
+            Message::Notification(notification) => server.notification(notification),
+            Message::Response(_) => {}
+        }
+    }
+    drop(server);
+    drop(connection);
+    io_threads.join().map_err(|e| failed(&e))
+}
+
+struct Server<'a> {
+    connection: &'a Connection,
+    documents: HashMap<Uri, String>,
+}
+
+impl Server<'_> {
+    fn send(&self, message: Message) {
+        // The client is gone when this fails: the loop ends on its own.
+        let _ = self.connection.sender.send(message);
+    }
+
+    fn request(&mut self, request: Request) {
+        let id = request.id.clone();
+        // A bug in a handler must not end the server: it becomes an error response.
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(request)));
+        let response = match answer {
+            Ok(Ok(result)) => Response::new_ok(id, result),
+            Ok(Err((code, text))) => Response::new_err(id, code as i32, text),
+            Err(_) => Response::new_err(id, ErrorCode::InternalError as i32, "labctl lsp: the request failed".into()),
+        };
+        self.send(Message::Response(response));
+    }
+
+    fn answer(&self, request: Request) -> Result<serde_json::Value, (ErrorCode, String)> {
+        let invalid = |e: serde_json::Error| (ErrorCode::InvalidParams, e.to_string());
+        let result = match request.method.as_str() {
+            HoverRequest::METHOD => {
+                let params: HoverParams = serde_json::from_value(request.params).map_err(invalid)?;
+                serde_json::to_value(self.hover(&params))
+            }
+            Completion::METHOD => {
+                let params: CompletionParams = serde_json::from_value(request.params).map_err(invalid)?;
+                serde_json::to_value(self.completion(&params))
+            }
+            other => return Err((ErrorCode::MethodNotFound, format!("labctl lsp does not answer {other}"))),
+        };
+        result.map_err(|e| (ErrorCode::InternalError, e.to_string()))
+    }
+
+    fn notification(&mut self, notification: Notification) {
+        let uri = match notification.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                let Ok(params) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(notification.params)
+                else {
+                    return;
+                };
+                let uri = params.text_document.uri;
+                self.documents.insert(uri.clone(), params.text_document.text);
+                uri
+            }
+            DidChangeTextDocument::METHOD => {
+                let Ok(params) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(notification.params)
+                else {
+                    return;
+                };
+                let uri = params.text_document.uri;
+                let Some(text) = self.documents.get_mut(&uri) else { return };
+                for change in params.content_changes {
+                    text::apply_change(text, change.range, &change.text);
+                }
+                uri
+            }
+            DidCloseTextDocument::METHOD => {
+                if let Ok(params) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(notification.params)
+                {
+                    self.documents.remove(&params.text_document.uri);
+                }
+                return;
+            }
+            _ => return,
+        };
+        self.publish(&uri);
+    }
+
+    /// Checks the buffer and sends its diagnostics.
+    fn publish(&self, uri: &Uri) {
+        let Some(text) = self.documents.get(uri) else { return };
+        let name = file_name(uri);
+        let findings = std::panic::catch_unwind(|| analysis::findings(&name, text)).map(|(f, _)| f).unwrap_or_default();
+        let diagnostics = findings
+            .into_iter()
+            .map(|f| {
+                let start = text::position(text, f.line, f.column);
+                let end = text::token_end(text, f.line, f.column);
+                Diagnostic {
+                    range: Range { start, end },
+                    severity: Some(match f.severity {
+                        Severity::Error => DiagnosticSeverity::ERROR,
+                        Severity::Warning => DiagnosticSeverity::WARNING,
+                        _ => DiagnosticSeverity::INFORMATION,
+                    }),
+                    code: Some(NumberOrString::String(f.rule)),
+                    source: Some("labctl".into()),
+                    message: f.message,
+                    ..Diagnostic::default()
+                }
+            })
+            .collect();
+        let params = PublishDiagnosticsParams { uri: uri.clone(), diagnostics, version: None };
+        if let Ok(params) = serde_json::to_value(params) {
+            self.send(Message::Notification(Notification::new(PublishDiagnostics::METHOD.into(), params)));
+        }
+    }
+
+    fn hover(&self, params: &HoverParams) -> Option<Hover> {
+        let position = &params.text_document_position_params;
+        let text = self.documents.get(&position.text_document.uri)?;
+        let (line, column) = text::line_column(text, position.position);
+        let (kind, keys) = analysis::path_at(text, line, column)?;
+        let node = analysis::schema_at(&kind, &keys, Flavour::Patch)?;
+        let doc = analysis::description(&node).unwrap_or_default();
+        let value = format!("**{}** ({kind})\n\n{doc}", keys.join("."));
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
+            range: None,
+        })
+    }
+
+    fn completion(&self, params: &CompletionParams) -> Option<CompletionResponse> {
+        let position = &params.text_document_position;
+        let text = self.documents.get(&position.text_document.uri)?;
+        let (line, column) = text::line_column(text, position.position);
+        let (kind, keys) = text::parent_keys(text, line, column);
+        let node = analysis::schema_at(&kind, &keys, Flavour::Patch)?;
+        let items = analysis::keys_of(&node)
+            .into_iter()
+            .map(|(key, doc)| CompletionItem {
+                label: key.clone(),
+                kind: Some(CompletionItemKind::FIELD),
+                detail: doc,
+                insert_text: Some(format!("{key}: ")),
+                ..CompletionItem::default()
+            })
+            .collect();
+        Some(CompletionResponse::Array(items))
+    }
+}
+
+/// The name diagnostics are attributed to: the file's name in its URI.
+fn file_name(uri: &Uri) -> String {
+    uri.path().as_str().rsplit('/').next().unwrap_or_default().to_string()
+}

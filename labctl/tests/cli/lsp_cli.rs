@@ -1,0 +1,155 @@
+//! `labctl lsp` over stdio (issue 28, first part): a client speaking JSON-RPC with
+//! Content-Length framing, as an editor does. The lab's step-8 patch gets the
+//! `kubelet-unknown-flag` diagnostic at its line while typing (incremental changes), hover shows
+//! a field's doc, completion offers the keys of the mapping at the cursor, and a bad request
+//! gets an error answer without ending the server.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{Value, json};
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_labctl"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let (stdin, stdout) = (child.stdin.take().unwrap(), BufReader::new(child.stdout.take().unwrap()));
+        let mut client = Client { child, stdin, stdout, next_id: 1 };
+        let init = client.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+        assert_eq!(init["result"]["capabilities"]["textDocumentSync"], json!(2), "{init}");
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn receive(&mut self) -> Value {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            self.stdout.read_line(&mut line).unwrap();
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(n) = line.strip_prefix("Content-Length: ") {
+                length = n.parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        self.stdout.read_exact(&mut body).unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and returns its response (notifications in between are skipped).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let message = self.receive();
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    /// The next diagnostics published.
+    fn diagnostics(&mut self) -> Value {
+        loop {
+            let message = self.receive();
+            if message["method"] == "textDocument/publishDiagnostics" {
+                return message["params"]["diagnostics"].clone();
+            }
+        }
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        let doc = json!({"uri": uri, "languageId": "yaml", "version": 1, "text": text});
+        self.notify("textDocument/didOpen", json!({"textDocument": doc}));
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let _ = self.child.wait();
+    }
+}
+
+const STEP8: &str = "machine:\n  kubelet:\n    extraArgs:\n      max-pod: \"150\"\n";
+
+#[test]
+fn the_step8_patch_gets_its_diagnostic_while_typing() {
+    let mut client = Client::start();
+    let uri = "file:///lab/08-kubelet.yaml";
+    client.open(uri, STEP8);
+    let diagnostics = client.diagnostics();
+    assert_eq!(diagnostics.as_array().unwrap().len(), 1, "{diagnostics}");
+    let d = &diagnostics[0];
+    assert_eq!(d["code"], "kubelet-unknown-flag");
+    assert_eq!(d["severity"], 1);
+    assert_eq!(d["range"], json!({"start": {"line": 3, "character": 6}, "end": {"line": 3, "character": 13}}));
+    assert_eq!(
+        d["message"],
+        "kubelet v1.36 has no flag `--max-pod`: it exits at start (`unknown flag: --max-pod`), Talos restarts it \
+         every 5 s, and the node never becomes Ready\ndid you mean `max-pods`? Rename the key."
+    );
+    // Typing the missing `s` (an incremental change) clears the error; what is left is the
+    // warning that the flag belongs in `extraConfig`.
+    let change =
+        json!({"range": {"start": {"line": 3, "character": 13}, "end": {"line": 3, "character": 13}}, "text": "s"});
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [change]}),
+    );
+    let after = client.diagnostics();
+    assert_eq!(after.as_array().unwrap().len(), 1, "{after}");
+    assert_eq!(after[0]["severity"], 2);
+    assert_eq!(after[0]["range"], json!({"start": {"line": 3, "character": 6}, "end": {"line": 3, "character": 14}}));
+    assert!(after[0]["message"].as_str().unwrap().ends_with("\nset `machine.kubelet.extraConfig.maxPods` instead"));
+}
+
+#[test]
+fn hover_completion_and_a_bad_request() {
+    let mut client = Client::start();
+    let uri = "file:///lab/05-labels.yaml";
+    client.open(uri, "machine:\n  nodeLabels:\n    lab.talos.dev/pool: blue\n  \n");
+    let _ = client.diagnostics();
+    let at = |line: u32, character: u32| json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}});
+    let hover = client.request("textDocument/hover", at(1, 4));
+    let value = hover["result"]["contents"]["value"].as_str().unwrap().to_string();
+    assert!(value.starts_with("**machine.nodeLabels** (v1alpha1)\n\n"), "{value}");
+    assert!(value.len() > "**machine.nodeLabels** (v1alpha1)\n\n".len() + 10, "the field's doc: {value}");
+    let completion = client.request("textDocument/completion", at(3, 2));
+    let labels: Vec<&str> =
+        completion["result"].as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert!(labels.contains(&"kubelet") && labels.contains(&"nodeLabels") && labels.contains(&"install"), "{labels:?}");
+    assert!(!labels.contains(&"$patch"));
+    let bad = client.request("textDocument/hover", json!({"nonsense": true}));
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    // The server still answers.
+    let hover = client.request("textDocument/hover", at(0, 1));
+    assert!(hover["result"]["contents"]["value"].as_str().unwrap().starts_with("**machine** (v1alpha1)"));
+}
