@@ -71,6 +71,8 @@ pub struct Diagnostic {
     field: Option<FieldPath>,
     site: Option<Site>,
     fix: Option<String>,
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    rename: Option<String>,
 }
 
 impl Diagnostic {
@@ -84,6 +86,7 @@ impl Diagnostic {
             field: None,
             site: None,
             fix: None,
+            rename: None,
         }
     }
 
@@ -97,6 +100,12 @@ impl Diagnostic {
     /// The diagnostic with a fix.
     pub(crate) fn with_fix(mut self, fix: impl Into<String>) -> Diagnostic {
         self.fix = Some(fix.into());
+        self
+    }
+
+    /// The diagnostic whose fix renames the key at its site to `key`.
+    pub(crate) fn with_rename(mut self, key: Option<String>) -> Diagnostic {
+        self.rename = key;
         self
     }
 
@@ -170,6 +179,22 @@ impl Diagnostic {
     /// How to fix it, when there is a clear way.
     pub fn fix(&self) -> Option<&str> {
         self.fix.as_deref()
+    }
+
+    /// When the fix is mechanical, renaming the key at [`Diagnostic::site`]: the new key (what
+    /// an editor's code action writes). `max-pod` -> `max-pods` for a misspelled kubelet flag.
+    ///
+    /// ```
+    /// use talos_config::{CheckOptions, Checks, PatchSource, check};
+    /// let base = PatchSource::new("worker.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
+    /// let patch = PatchSource::new("08.yaml", "machine:\n  kubelet:\n    extraArgs:\n      max-pod: \"150\"\n");
+    /// let checked = check(&base, &[patch], &CheckOptions { checks: Checks::Lint, ..CheckOptions::default() })?;
+    /// let finding = checked.diagnostics().iter().find(|d| d.rule() == "kubelet-unknown-flag").unwrap();
+    /// assert_eq!(finding.renamed_key(), Some("max-pods"));
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn renamed_key(&self) -> Option<&str> {
+        self.rename.as_deref()
     }
 }
 

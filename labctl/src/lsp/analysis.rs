@@ -14,6 +14,8 @@ pub(crate) struct Finding {
     pub severity: Severity,
     pub rule: String,
     pub message: String,
+    /// The key a mechanical fix renames the reported key to.
+    pub rename: Option<String>,
 }
 
 /// The config a lone patch is checked onto: the smallest worker config Talos validates.
@@ -50,6 +52,7 @@ pub(crate) fn findings(name: &str, text: &str) -> (Vec<Finding>, &'static str) {
                 column: site.column.saturating_sub(1),
                 severity: d.severity(),
                 rule: d.rule().to_string(),
+                rename: d.renamed_key().map(str::to_string),
                 message: match d.fix() {
                     Some(fix) => format!("{}\n{fix}", d.message()),
                     None => d.message().to_string(),

@@ -12,7 +12,11 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
-use lsp_types::request::{Completion, HoverRequest, Request as _};
+use lsp_types::request::{CodeActionRequest, Completion, HoverRequest, Request as _};
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, TextEdit,
+    WorkspaceEdit,
+};
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionOptions, CompletionParams, CompletionResponse, Diagnostic,
     DiagnosticSeverity, Hover, HoverContents, HoverParams, HoverProviderCapability, MarkupContent, MarkupKind,
@@ -31,6 +35,7 @@ pub fn run() -> Result<(), CliError> {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         completion_provider: Some(CompletionOptions::default()),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         ..ServerCapabilities::default()
     };
     let failed = |e: &dyn std::fmt::Display| CliError::new(format!("labctl lsp: {e}"));
@@ -56,7 +61,7 @@ pub fn run() -> Result<(), CliError> {
 
 struct Server<'a> {
     connection: &'a Connection,
-    documents: HashMap<Uri, String>,
+    documents: HashMap<String, String>,
 }
 
 impl Server<'_> {
@@ -88,6 +93,10 @@ impl Server<'_> {
                 let params: CompletionParams = serde_json::from_value(request.params).map_err(invalid)?;
                 serde_json::to_value(self.completion(&params))
             }
+            CodeActionRequest::METHOD => {
+                let params: CodeActionParams = serde_json::from_value(request.params).map_err(invalid)?;
+                serde_json::to_value(self.code_actions(&params))
+            }
             other => return Err((ErrorCode::MethodNotFound, format!("labctl lsp does not answer {other}"))),
         };
         result.map_err(|e| (ErrorCode::InternalError, e.to_string()))
@@ -101,7 +110,7 @@ impl Server<'_> {
                     return;
                 };
                 let uri = params.text_document.uri;
-                self.documents.insert(uri.clone(), params.text_document.text);
+                self.documents.insert(uri.to_string(), params.text_document.text);
                 uri
             }
             DidChangeTextDocument::METHOD => {
@@ -110,7 +119,7 @@ impl Server<'_> {
                     return;
                 };
                 let uri = params.text_document.uri;
-                let Some(text) = self.documents.get_mut(&uri) else { return };
+                let Some(text) = self.documents.get_mut(uri.as_str()) else { return };
                 for change in params.content_changes {
                     text::apply_change(text, change.range, &change.text);
                 }
@@ -119,7 +128,7 @@ impl Server<'_> {
             DidCloseTextDocument::METHOD => {
                 if let Ok(params) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(notification.params)
                 {
-                    self.documents.remove(&params.text_document.uri);
+                    self.documents.remove(params.text_document.uri.as_str());
                 }
                 return;
             }
@@ -130,7 +139,7 @@ impl Server<'_> {
 
     /// Checks the buffer and sends its diagnostics.
     fn publish(&self, uri: &Uri) {
-        let Some(text) = self.documents.get(uri) else { return };
+        let Some(text) = self.documents.get(uri.as_str()) else { return };
         let name = file_name(uri);
         let findings = std::panic::catch_unwind(|| analysis::findings(&name, text)).map(|(f, _)| f).unwrap_or_default();
         let diagnostics = findings
@@ -158,9 +167,40 @@ impl Server<'_> {
         }
     }
 
+    /// The mechanical fixes of the findings on the requested lines: a misspelled key renamed.
+    // lsp-types' `WorkspaceEdit` keys its changes by `Uri`, whose cached parts clippy takes for
+    // interior mutability; the key is never changed while in the map.
+    #[allow(clippy::mutable_key_type)]
+    fn code_actions(&self, params: &CodeActionParams) -> Vec<CodeActionOrCommand> {
+        let uri = &params.text_document.uri;
+        let Some(text) = self.documents.get(uri.as_str()) else { return Vec::new() };
+        let (findings, _) = analysis::findings(&file_name(uri), text);
+        let lines = params.range.start.line as usize..=params.range.end.line as usize;
+        findings
+            .into_iter()
+            .filter(|f| lines.contains(&f.line))
+            .filter_map(|f| {
+                let key = f.rename?;
+                let range = Range {
+                    start: text::position(text, f.line, f.column),
+                    end: text::token_end(text, f.line, f.column),
+                };
+                let edit = TextEdit { range, new_text: key.clone() };
+                let changes = std::collections::HashMap::from([(uri.clone(), vec![edit])]);
+                Some(CodeActionOrCommand::CodeAction(CodeAction {
+                    title: format!("Rename to `{key}`"),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    edit: Some(WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() }),
+                    is_preferred: Some(true),
+                    ..CodeAction::default()
+                }))
+            })
+            .collect()
+    }
+
     fn hover(&self, params: &HoverParams) -> Option<Hover> {
         let position = &params.text_document_position_params;
-        let text = self.documents.get(&position.text_document.uri)?;
+        let text = self.documents.get(position.text_document.uri.as_str())?;
         let (line, column) = text::line_column(text, position.position);
         let (kind, keys) = analysis::path_at(text, line, column)?;
         let node = analysis::schema_at(&kind, &keys, Flavour::Patch)?;
@@ -174,7 +214,7 @@ impl Server<'_> {
 
     fn completion(&self, params: &CompletionParams) -> Option<CompletionResponse> {
         let position = &params.text_document_position;
-        let text = self.documents.get(&position.text_document.uri)?;
+        let text = self.documents.get(position.text_document.uri.as_str())?;
         let (line, column) = text::line_column(text, position.position);
         let (kind, keys) = text::parent_keys(text, line, column);
         let node = analysis::schema_at(&kind, &keys, Flavour::Patch)?;

@@ -1,7 +1,8 @@
 //! `labctl lsp` over stdio (issue 28, first part): a client speaking JSON-RPC with
 //! Content-Length framing, as an editor does. The lab's step-8 patch gets the
 //! `kubelet-unknown-flag` diagnostic at its line while typing (incremental changes), hover shows
-//! a field's doc, completion offers the keys of the mapping at the cursor, and a bad request
+//! a field's doc, completion offers the keys of the mapping at the cursor, the misspelled flag's
+//! quick fix renames it, and a bad request
 //! gets an error answer without ending the server.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -115,6 +116,20 @@ fn the_step8_patch_gets_its_diagnostic_while_typing() {
         d["message"],
         "kubelet v1.36 has no flag `--max-pod`: it exits at start (`unknown flag: --max-pod`), Talos restarts it \
          every 5 s, and the node never becomes Ready\ndid you mean `max-pods`? Rename the key."
+    );
+    // The quick fix renames the key.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": d["range"], "context": {"diagnostics": [d]}}),
+    );
+    assert_eq!(
+        actions["result"],
+        json!([{
+            "title": "Rename to `max-pods`",
+            "kind": "quickfix",
+            "isPreferred": true,
+            "edit": {"changes": {uri: [{"range": d["range"], "newText": "max-pods"}]}}
+        }])
     );
     // Typing the missing `s` (an incremental change) clears the error; what is left is the
     // warning that the flag belongs in `extraConfig`.

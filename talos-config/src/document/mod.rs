@@ -187,7 +187,7 @@ pub struct KindEntry {
     /// The YAML path of every field of the kind (see `Value::schema_paths`).
     pub schema_paths: fn() -> Vec<String>,
     /// The kind's JSON Schema (see `Value::json_schema`).
-    pub json_schema: fn(&mut crate::schema::SchemaCx) -> crate::schema::Json,
+    pub json_schema: fn(&mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json,
 }
 
 /// Builds the [`KindEntry`] of a kind.

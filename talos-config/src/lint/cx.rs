@@ -20,7 +20,16 @@ impl Cx<'_> {
 
 /// A finding about a field of the legacy document; its position is looked up later.
 pub(super) fn finding(rule: &'static str, severity: Severity, message: String, path: FieldPath) -> Finding {
-    Finding { rule, severity, message, document: DocumentId::legacy(), path: Some(path), site: None, suggestion: None }
+    Finding {
+        rule,
+        severity,
+        message,
+        document: DocumentId::legacy(),
+        path: Some(path),
+        site: None,
+        suggestion: None,
+        rename: None,
+    }
 }
 
 /// A path written as validation writes it.

@@ -38,12 +38,15 @@ pub(crate) struct Finding {
     pub(crate) path: Option<FieldPath>,
     pub(crate) site: Option<Site>,
     pub(crate) suggestion: Option<String>,
+    /// The key the suggestion renames the reported key to.
+    pub(crate) rename: Option<String>,
 }
 
 impl Finding {
     fn into_diagnostic(self) -> Diagnostic {
         let d =
             Diagnostic::new(self.rule, self.severity, self.message).at(self.document, self.path).with_site(self.site);
+        let d = d.with_rename(self.rename);
         match self.suggestion {
             Some(fix) => d.with_fix(fix),
             None => d,

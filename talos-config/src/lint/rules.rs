@@ -169,7 +169,13 @@ fn empty_arg(key: &str, here: FieldPath) -> Finding {
 
 fn flag_finding(key: &str, values: &[String], here: FieldPath) -> Option<Finding> {
     let (fa, fb) = kubelet::FLAGS_VERSION;
-    let (severity, message, suggestion) = match kubelet::check_flag(key) {
+    let flag = kubelet::check_flag(key);
+    // A misspelled flag's fix is mechanical: the key renamed.
+    let rename = match &flag {
+        Flag::Unknown { suggestion: Some(Suggestion::DidYouMean(flag)), .. } => Some(flag.to_string()),
+        _ => None,
+    };
+    let (severity, message, suggestion) = match flag {
         Flag::Known { name: name @ ("help" | "version"), .. } if exits_at_start(name, values) => (
             Severity::Error,
             format!(
@@ -227,6 +233,7 @@ fn flag_finding(key: &str, values: &[String], here: FieldPath) -> Option<Finding
     };
     let mut f = finding(KUBELET_RULE, severity, message, here);
     f.suggestion = Some(suggestion);
+    f.rename = rename;
     Some(f)
 }
 

@@ -14,120 +14,8 @@
 //! assert!(kind_schema("NoSuchKind", Flavour::Config).is_none());
 //! ```
 
-mod json;
-
-pub use json::Json;
-
-/// Which documents a schema describes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Flavour {
-    /// A machine config as a node loads it.
-    Config,
-    /// A patch: the same fields, plus `$patch: delete` in every mapping.
-    Patch,
-}
-
-/// What building a schema needs to know.
-#[derive(Debug)]
-pub struct SchemaCx {
-    flavour: Flavour,
-}
-
-impl SchemaCx {
-    pub(crate) fn new(flavour: Flavour) -> SchemaCx {
-        SchemaCx { flavour }
-    }
-
-    /// The schema of a struct: its properties, no others (Talos decodes strictly), `null` also
-    /// allowed (go-yaml leaves the zero value).
-    pub fn object(&self, mut properties: Vec<(String, Json)>) -> Json {
-        if self.flavour == Flavour::Patch {
-            properties.push(("$patch".into(), Json::obj([("const", Json::str("delete"))])));
-        }
-        Json::obj([
-            ("type", Json::arr([Json::str("object"), Json::str("null")])),
-            ("properties", Json::Obj(properties)),
-            ("additionalProperties", Json::Bool(false)),
-        ])
-    }
-}
-
-/// `schema` with a `description` (none when `doc` is empty).
-pub fn described(schema: Json, doc: &str) -> Json {
-    if doc.is_empty() { schema } else { schema.merged(Json::obj([("description", Json::str(doc))])) }
-}
-
-/// Any value.
-pub(crate) fn any() -> Json {
-    Json::obj::<&str>([])
-}
-
-/// One of the given JSON types, `null` included.
-pub(crate) fn types(names: &[&str]) -> Json {
-    let mut list: Vec<Json> = names.iter().map(|n| Json::str(*n)).collect();
-    list.push(Json::str("null"));
-    Json::obj([("type", Json::Arr(list))])
-}
-
-/// A scalar of any type: what go-yaml decodes into a Go string.
-pub(crate) fn scalar() -> Json {
-    types(&["string", "number", "boolean"])
-}
-
-/// A Go duration (`time.ParseDuration`: `1h30m`, `-1.5s`, `0`), or the integer zero, which
-/// go-yaml takes as a zero duration.
-pub(crate) fn duration() -> Json {
-    let unit = r"((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))";
-    Json::obj([
-        ("type", Json::arr([Json::str("string"), Json::str("integer"), Json::str("null")])),
-        ("pattern", Json::str(format!("^([-+]?{unit}+|[-+]?0)$"))),
-        ("minimum", Json::Int(0)),
-        ("maximum", Json::Int(0)),
-    ])
-}
-
-/// A scalar, or a list of scalars.
-pub(crate) fn scalar_or_list() -> Json {
-    Json::obj([("anyOf", Json::arr([scalar(), array_of(scalar())]))])
-}
-
-/// A list of `items` (or `null`).
-pub(crate) fn array_of(items: Json) -> Json {
-    Json::obj([("type", Json::arr([Json::str("array"), Json::str("null")])), ("items", items)])
-}
-
-/// A mapping of string keys to `values` (or `null`).
-pub(crate) fn map_of(values: Json) -> Json {
-    Json::obj([("type", Json::arr([Json::str("object"), Json::str("null")])), ("additionalProperties", values)])
-}
-
-/// Names matched in any letter case, as Talos's enum parsing matches them.
-pub(crate) fn enum_names(names: &[&str]) -> Json {
-    let alternatives: Vec<String> = names.iter().map(|n| case_insensitive(n)).collect();
-    Json::obj([
-        ("type", Json::arr([Json::str("string"), Json::str("null")])),
-        ("pattern", Json::str(format!("^({})$", alternatives.join("|")))),
-    ])
-}
-
-/// A regular expression matching `text` in any letter case, in the ECMA-262 subset every JSON
-/// Schema validator takes (no inline flags).
-fn case_insensitive(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        let (lower, upper) = (c.to_ascii_lowercase(), c.to_ascii_uppercase());
-        if lower != upper {
-            out.push_str(&format!("[{lower}{upper}]"));
-        } else if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == ' ' {
-            out.push(c);
-        } else {
-            out.push('\\');
-            out.push(c);
-        }
-    }
-    out
-}
+use crate::value::json_schema::SchemaCx as Cx;
+pub use crate::value::json_schema::{Flavour, Json, SchemaCx, described};
 
 /// Every document kind's name (`v1alpha1` first), as [`kind_schema`] takes them.
 pub fn kinds() -> Vec<&'static str> {
@@ -138,14 +26,14 @@ pub fn kinds() -> Vec<&'static str> {
 /// an editor's hover and completion read. `None` for an unknown kind.
 pub fn kind_schema_json(kind: &str, flavour: Flavour) -> Option<Json> {
     let entry = crate::model::registry::lookup(kind)?;
-    Some((entry.json_schema)(&mut SchemaCx::new(flavour)))
+    Some((entry.json_schema)(&mut Cx::new(flavour)))
 }
 
 /// The schema of one document kind as JSON text, `None` for an unknown kind. `v1alpha1` is the
 /// legacy document (`version`, `machine`, `cluster`).
 pub fn kind_schema(kind: &str, flavour: Flavour) -> Option<String> {
     let entry = crate::model::registry::lookup(kind)?;
-    let mut cx = SchemaCx::new(flavour);
+    let mut cx = Cx::new(flavour);
     let mut root = vec![("$schema", Json::str("https://json-schema.org/draft/2020-12/schema"))];
     root.push(("title", Json::str(format!("Talos v1.13.9 {kind}"))));
     let body = (entry.json_schema)(&mut cx);
@@ -160,7 +48,7 @@ pub fn kind_schema(kind: &str, flavour: Flavour) -> Option<String> {
 /// assert!(schema.starts_with("{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\""));
 /// ```
 pub fn config_schema(flavour: Flavour) -> String {
-    let mut cx = SchemaCx::new(flavour);
+    let mut cx = Cx::new(flavour);
     let mut defs = Vec::new();
     let mut branches = Vec::new();
     let mut kinds = Vec::new();

@@ -13,8 +13,8 @@ impl<T: Value> Value for Vec<T> {
         format!("[]{}", T::go_type())
     }
 
-    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::array_of(T::json_schema(cx))
+    fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::array_of(T::json_schema(cx))
     }
 
     fn go_nillable() -> bool {
@@ -136,8 +136,8 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
         format!("map[string]{}", V::go_type())
     }
 
-    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::map_of(V::json_schema(cx))
+    fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::map_of(V::json_schema(cx))
     }
 
     fn go_nillable() -> bool {
@@ -279,7 +279,7 @@ impl<T: Value> Value for Replaced<T> {
         T::go_type()
     }
 
-    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+    fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
         T::json_schema(cx)
     }
 
@@ -350,7 +350,7 @@ impl<T: Value> Value for NilableVec<T> {
         <Vec<T>>::go_type()
     }
 
-    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+    fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
         <Vec<T>>::json_schema(cx)
     }
 
@@ -416,7 +416,7 @@ macro_rules! go_slice_type {
                 true
             }
 
-            fn json_schema(cx: &mut $crate::schema::SchemaCx) -> $crate::schema::Json {
+            fn json_schema(cx: &mut $crate::value::json_schema::SchemaCx) -> $crate::value::json_schema::Json {
                 <Vec<$elem> as $crate::value::Value>::json_schema(cx)
             }
 

@@ -9,6 +9,7 @@
 mod any;
 mod collections;
 mod decode;
+pub mod json_schema;
 mod scalars;
 mod structs;
 pub mod url;
@@ -124,8 +125,8 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
 
     /// The JSON Schema of this type's YAML form, as Talos decodes it (`{}`, anything, for a
     /// type that decodes itself and says no more).
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::any()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::any()
     }
 
     /// Walks a `$patch: delete` path into this value (upstream `ApplyTo`).

@@ -28,8 +28,8 @@ impl Value for String {
         "string".into()
     }
 
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
@@ -73,8 +73,8 @@ impl Value for String {
 }
 
 impl Value for bool {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::types(&["boolean"])
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::types(&["boolean"])
     }
 
     fn go_type() -> String {
@@ -145,8 +145,8 @@ macro_rules! int_value {
                 $go.into()
             }
 
-            fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-                crate::schema::types(&["number"])
+            fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+                crate::value::json_schema::types(&["number"])
             }
 
             fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
@@ -179,8 +179,8 @@ impl Value for f64 {
         "float64".into()
     }
 
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::types(&["number"])
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::types(&["number"])
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
@@ -219,7 +219,7 @@ impl<T: Value> Value for Option<T> {
         format!("*{}", T::go_type())
     }
 
-    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+    fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
         T::json_schema(cx)
     }
 
@@ -290,7 +290,7 @@ impl<T: Value> Value for Box<T> {
         T::go_type()
     }
 
-    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
+    fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
         T::json_schema(cx)
     }
 
@@ -375,8 +375,8 @@ impl From<std::time::Duration> for Duration {
 
 impl Value for Duration {
     /// A Go duration (`30s`, `1h30m`), or the integer zero.
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::duration()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::duration()
     }
 
     fn go_type() -> String {

@@ -19,7 +19,10 @@ pub trait StructFields: Default {
     /// `None` when no field has that key, else the field's match text.
     fn field_match(&self, key: &str) -> Option<Option<String>>;
     /// Appends `key: schema` for each field, inlined fields' own fields in their place.
-    fn json_properties(cx: &mut crate::schema::SchemaCx, props: &mut Vec<(String, crate::schema::Json)>);
+    fn json_properties(
+        cx: &mut crate::value::json_schema::SchemaCx,
+        props: &mut Vec<(String, crate::value::json_schema::Json)>,
+    );
 }
 
 /// go-yaml's decoding of a mapping into a struct: known keys decode into their fields,

@@ -521,8 +521,8 @@ impl std::fmt::Display for GoUrl {
 /// A Go `url.URL` decoded from a string scalar with `url.Parse` (errors are construct errors at
 /// the scalar's line) and printed with `URL.String`. Merged component by component.
 impl Value for GoUrl {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {

@@ -124,8 +124,8 @@ fn decode_text<T: Default>(
 macro_rules! raw_text_value {
     ($name:ident, $go:literal) => {
         impl Value for $name {
-            fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-                crate::schema::scalar()
+            fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+                crate::value::json_schema::scalar()
             }
 
             fn go_type() -> String {
@@ -258,8 +258,8 @@ impl std::str::FromStr for Size {
 }
 
 impl Value for Size {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {
@@ -299,8 +299,8 @@ impl Value for Size {
 pub struct CelExpression(pub String);
 
 impl Value for CelExpression {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {
@@ -365,8 +365,8 @@ macro_rules! text_enum {
                 $go.into()
             }
 
-            fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-                crate::schema::enum_names(Self::NAMES)
+            fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+                crate::value::json_schema::enum_names(Self::NAMES)
             }
 
             fn text_unmarshaler() -> bool {

@@ -79,9 +79,9 @@ macro_rules! enum_value {
                 <$name as $crate::model::network::types::GoEnum>::GO.into()
             }
 
-            fn json_schema(_cx: &mut $crate::schema::SchemaCx) -> $crate::schema::Json {
+            fn json_schema(_cx: &mut $crate::value::json_schema::SchemaCx) -> $crate::value::json_schema::Json {
                 let names = <$name as $crate::model::network::types::GoEnum>::names();
-                if names.is_empty() { $crate::schema::types(&["string"]) } else { $crate::schema::enum_names(&names) }
+                if names.is_empty() { $crate::value::json_schema::types(&["string"]) } else { $crate::value::json_schema::enum_names(&names) }
             }
 
             fn text_unmarshaler() -> bool {
@@ -706,8 +706,8 @@ impl std::str::FromStr for IpAddrPort {
 macro_rules! netip_value {
     ($ty:ident, $go:literal, $parse:path, $text:ident, $stringer:ident, $merge:expr) => {
         impl Value for $ty {
-            fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-                crate::schema::scalar()
+            fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+                crate::value::json_schema::scalar()
             }
 
             fn go_type() -> String {
@@ -899,8 +899,8 @@ impl std::str::FromStr for HardwareAddr {
 use crate::gofmt::quote_rune as go_quote_rune;
 
 impl Value for HardwareAddr {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {
@@ -955,8 +955,8 @@ pub struct PortRange {
 }
 
 impl Value for PortRange {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {
@@ -1019,8 +1019,8 @@ impl Value for PortRange {
 pub struct CelExpression(pub Option<String>);
 
 impl Value for CelExpression {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {

@@ -63,8 +63,8 @@ impl std::str::FromStr for MetaUrl {
 }
 
 impl Value for MetaUrl {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {

@@ -51,8 +51,8 @@ pub const ARG_VALUE_ERROR: &str = "arg value must be a string or list of strings
 
 impl Value for ArgValue {
     /// A flag's value, or a list of them (repeated flag).
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar_or_list()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar_or_list()
     }
 
     fn go_type() -> String {
@@ -156,8 +156,8 @@ impl Args {
 }
 
 impl Value for Args {
-    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::map_of(ArgValue::json_schema(cx))
+    fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::map_of(ArgValue::json_schema(cx))
     }
 
     fn go_type() -> String {
@@ -254,8 +254,8 @@ impl std::fmt::Display for Endpoint {
 }
 
 impl Value for Endpoint {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {
@@ -307,8 +307,8 @@ fn decode_b64_node(node: &Node, cx: &mut DecodeCx) -> Vec<u8> {
 pub struct Base64Bytes(pub Option<Vec<u8>>);
 
 impl Value for Base64Bytes {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {
@@ -440,8 +440,11 @@ pub struct PEMEncodedCertificateAndKey {
 }
 
 impl Value for PEMEncodedCertificateAndKey {
-    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        cx.object(vec![("crt".to_string(), crate::schema::scalar()), ("key".to_string(), crate::schema::scalar())])
+    fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        cx.object(vec![
+            ("crt".to_string(), crate::value::json_schema::scalar()),
+            ("key".to_string(), crate::value::json_schema::scalar()),
+        ])
     }
 
     fn go_type() -> String {
@@ -489,8 +492,8 @@ pub struct PEMEncodedCertificate {
 }
 
 impl Value for PEMEncodedCertificate {
-    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        cx.object(vec![("crt".to_string(), crate::schema::scalar())])
+    fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        cx.object(vec![("crt".to_string(), crate::value::json_schema::scalar())])
     }
 
     fn go_type() -> String {
@@ -554,8 +557,8 @@ impl std::fmt::Debug for PEMEncodedCertificateAndKey {
 }
 
 impl Value for PEMEncodedKey {
-    fn json_schema(cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        cx.object(vec![("key".to_string(), crate::schema::scalar())])
+    fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        cx.object(vec![("key".to_string(), crate::value::json_schema::scalar())])
     }
 
     fn go_type() -> String {
@@ -692,8 +695,8 @@ impl std::str::FromStr for DiskSize {
 }
 
 impl Value for DiskSize {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {
@@ -784,8 +787,8 @@ impl std::str::FromStr for InstallDiskSizeMatcher {
 }
 
 impl Value for InstallDiskSizeMatcher {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {
@@ -834,8 +837,8 @@ impl Value for InstallDiskSizeMatcher {
 pub struct InstallDiskType(pub String);
 
 impl Value for InstallDiskType {
-    fn json_schema(_cx: &mut crate::schema::SchemaCx) -> crate::schema::Json {
-        crate::schema::scalar()
+    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::scalar()
     }
 
     fn go_type() -> String {
