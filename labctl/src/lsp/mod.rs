@@ -14,7 +14,7 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{CodeActionRequest, Completion, HoverRequest, Request as _};
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, TextEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionProviderCapability, TextDocumentIdentifier, TextEdit,
     WorkspaceEdit,
 };
 use lsp_types::{
@@ -94,7 +94,9 @@ impl Server<'_> {
                 serde_json::to_value(self.completion(&params))
             }
             CodeActionRequest::METHOD => {
-                let params: CodeActionParams = serde_json::from_value(request.params).map_err(invalid)?;
+                // Only the document and the range count: the client's copy of the diagnostics is
+                // not needed (and clients send it in different shapes).
+                let params = CodeActionWhere::from_params(request.params).map_err(invalid)?;
                 serde_json::to_value(self.code_actions(&params))
             }
             other => return Err((ErrorCode::MethodNotFound, format!("labctl lsp does not answer {other}"))),
@@ -171,7 +173,7 @@ impl Server<'_> {
     // lsp-types' `WorkspaceEdit` keys its changes by `Uri`, whose cached parts clippy takes for
     // interior mutability; the key is never changed while in the map.
     #[allow(clippy::mutable_key_type)]
-    fn code_actions(&self, params: &CodeActionParams) -> Vec<CodeActionOrCommand> {
+    fn code_actions(&self, params: &CodeActionWhere) -> Vec<CodeActionOrCommand> {
         let uri = &params.text_document.uri;
         let Some(text) = self.documents.get(uri.as_str()) else { return Vec::new() };
         let (findings, _) = analysis::findings(&file_name(uri), text);
@@ -229,6 +231,21 @@ impl Server<'_> {
             })
             .collect();
         Some(CompletionResponse::Array(items))
+    }
+}
+
+/// The part of `textDocument/codeAction`'s parameters the server reads.
+struct CodeActionWhere {
+    text_document: TextDocumentIdentifier,
+    range: Range,
+}
+
+impl CodeActionWhere {
+    fn from_params(mut params: serde_json::Value) -> Result<CodeActionWhere, serde_json::Error> {
+        Ok(CodeActionWhere {
+            text_document: serde_json::from_value(params["textDocument"].take())?,
+            range: serde_json::from_value(params["range"].take())?,
+        })
     }
 }
 
