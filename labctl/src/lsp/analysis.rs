@@ -2,9 +2,14 @@
 //! config checked as it is, a patch checked onto a minimal config), the key path under the
 //! cursor, and the schema's docs and keys at a path.
 
+use std::path::Path;
+
+use talos_config::provenance::Provenance;
 use talos_config::schema::{self, Flavour, Json};
-use talos_config::{CheckOptions, Checks, PatchSource, Severity, check};
+use talos_config::{CheckOptions, Checks, DocumentId, FieldPath, PatchSource, Severity, check};
 use talos_yaml::{Node, NodeValue};
+
+use super::project::Project;
 
 /// A problem in the buffer: 0-based line and column (in characters), message, severity, rule.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,8 +26,17 @@ pub(crate) struct Finding {
 /// The config a lone patch is checked onto: the smallest worker config Talos validates.
 const MINIMAL_BASE: &str = "version: v1alpha1\nmachine:\n  type: worker\n  token: aaaaaa.aaaaaaaaaaaaaaaa\n  ca:\n    crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==\n    key: \"\"\ncluster:\n  controlPlane:\n    endpoint: https://10.5.0.2:6443\n  network:\n    dnsDomain: cluster.local\n";
 
-/// Whether the buffer is a whole config (some document has `version:` or a `kind:` of its own
-/// besides `machine`/`cluster` patches): else it is a patch.
+/// What a buffer is checked with: the inputs in merge order, which of them is the buffer, and
+/// how that was decided (the server tells the user).
+pub(crate) struct Context {
+    pub base: PatchSource,
+    pub patches: Vec<PatchSource>,
+    pub name: String,
+    pub options: CheckOptions,
+    pub how: String,
+}
+
+/// Whether the buffer is a whole config (some document has `version:`): else it is a patch.
 pub(crate) fn is_config(text: &str) -> bool {
     match talos_yaml::parse::parse_documents(text.as_bytes()) {
         Ok(docs) => docs.iter().any(|d| d.get("version").is_some()),
@@ -30,24 +44,81 @@ pub(crate) fn is_config(text: &str) -> bool {
     }
 }
 
-/// The diagnostics of a buffer named `name`: a config checked alone, a patch onto a minimal
-/// config (only what concerns the patch is kept).
-pub(crate) fn findings(name: &str, text: &str) -> (Vec<Finding>, &'static str) {
+/// The context of a buffer: its `[[config]]` of `.labctl.toml` when a project file lists it
+/// (the other inputs from `buffer`, the editor's unsaved text, else from disk); else the buffer
+/// alone as a config, or as a patch onto a minimal worker config.
+pub(crate) fn context(
+    path: Option<&Path>,
+    name: &str,
+    text: &str,
+    buffer: &dyn Fn(&Path) -> Option<String>,
+) -> Context {
     let options = CheckOptions { checks: Checks::Lint, ..CheckOptions::default() };
+    let project = path.and_then(|p| Project::find(p).map(|found| (p, found)));
+    if let Some((path, Ok(project))) = project
+        && let Some(set) = project.set_of(path)
+    {
+        let read = |p: &Path| -> PatchSource {
+            let key = p.display().to_string();
+            let bytes = if p == path {
+                text.to_string()
+            } else {
+                buffer(p).or_else(|| std::fs::read_to_string(p).ok()).unwrap_or_default()
+            };
+            PatchSource::new(key, bytes)
+        };
+        let mut options = options;
+        if let Some(mode) = project.mode.as_deref().and_then(|m| m.parse().ok()) {
+            options.mode = mode;
+        }
+        let how = format!(
+            "checked with {} ({}, then {} patches)",
+            project.file.display(),
+            set.base.display(),
+            set.patches.len()
+        );
+        return Context {
+            base: read(&set.base),
+            patches: set.patches.iter().map(|p| read(p)).collect(),
+            name: path.display().to_string(),
+            options,
+            how,
+        };
+    }
     let this = PatchSource::new(name, text.as_bytes());
-    let (checked, how) = if is_config(text) {
-        (check(&this, &[], &options), "checked as a config")
+    if is_config(text) {
+        Context {
+            base: this,
+            patches: Vec::new(),
+            name: name.to_string(),
+            options,
+            how: "checked alone as a config".into(),
+        }
     } else {
-        let base = PatchSource::new("(minimal worker config)", MINIMAL_BASE);
-        (check(&base, std::slice::from_ref(&this), &options), "checked as a patch onto a minimal worker config")
-    };
-    let Ok(checked) = checked else { return (Vec::new(), how) };
-    let findings = checked
+        Context {
+            base: PatchSource::new("(minimal worker config)", MINIMAL_BASE),
+            patches: vec![this],
+            name: name.to_string(),
+            options,
+            how: "checked as a patch onto a minimal worker config (no .labctl.toml lists it)".into(),
+        }
+    }
+}
+
+/// Whether a `.labctl.toml` lists this file.
+pub(crate) fn has_project(path: &Path) -> bool {
+    matches!(Project::find(path), Some(Ok(project)) if project.set_of(path).is_some())
+}
+
+/// The diagnostics of the buffer in its context (only those at the buffer's own lines).
+pub(crate) fn findings(cx: &Context) -> Vec<Finding> {
+    let Ok(checked) = check(&cx.base, &cx.patches, &cx.options) else { return Vec::new() };
+    checked
         .diagnostics()
         .iter()
         .filter_map(|d| {
             let site = d.site()?;
-            (*site.input == *name).then(|| Finding {
+            (*site.input == *cx.name).then(|| Finding {
                 line: site.line.saturating_sub(1),
                 column: site.column.saturating_sub(1),
                 severity: d.severity(),
@@ -59,49 +130,88 @@ pub(crate) fn findings(name: &str, text: &str) -> (Vec<Finding>, &'static str) {
                 },
             })
         })
-        .collect();
-    (findings, how)
+        .collect()
 }
 
-/// The path of keys to the mapping entry whose key holds the 0-based (line, column), or whose
-/// value starts on that line: `(document kind, keys)`; `None` outside any key.
-pub(crate) fn path_at(text: &str, line: usize, column: usize) -> Option<(String, Vec<String>)> {
+/// Where the merged value at this path was last set (provenance): input name, 0-based line
+/// and column.
+pub(crate) fn origin(cx: &Context, at: &Place) -> Option<(String, usize, usize)> {
+    let trace = Provenance::trace(&cx.base, &cx.patches);
+    let document = DocumentId::new(at.kind.as_str(), at.name.as_deref());
+    let mut path = FieldPath::root();
+    for part in &at.parts {
+        path = match part {
+            Part::Key(k) => path.key(k.as_str()),
+            Part::Index(i) => path.index(*i),
+        };
+    }
+    let located = trace.locate(&document, &path)?;
+    Some((located.site.input.to_string(), located.site.line.saturating_sub(1), located.site.column.saturating_sub(1)))
+}
+
+/// One step of a path in a document.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Part {
+    Key(String),
+    Index(usize),
+}
+
+/// A key's place: the document's kind and name, and the path to the key.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Place {
+    pub kind: String,
+    pub name: Option<String>,
+    pub parts: Vec<Part>,
+}
+
+impl Place {
+    /// The keys only (list items left out): the schema's path.
+    pub(crate) fn keys(&self) -> Vec<String> {
+        self.parts.iter().filter_map(|p| if let Part::Key(k) = p { Some(k.clone()) } else { None }).collect()
+    }
+}
+
+/// The place of the key at the 0-based (line, column); `None` outside any key.
+pub(crate) fn path_at(text: &str, line: usize, column: usize) -> Option<Place> {
     let docs = talos_yaml::parse::parse_documents(text.as_bytes()).ok()?;
     // The document whose lines hold the position: the last one starting at or before it.
     let doc = docs.iter().rev().find(|d| d.mark.line.saturating_sub(1) <= line)?;
-    let kind = doc_kind(doc);
-    let mut keys = Vec::new();
-    descend(doc, line, column, &mut keys).then_some((kind, keys))
+    let kind = doc.get("kind").and_then(|k| k.as_scalar()).map_or_else(|| "v1alpha1".to_string(), |s| s.text.clone());
+    let name = doc.get("name").and_then(|k| k.as_scalar()).map(|s| s.text.clone());
+    let mut parts = Vec::new();
+    descend(doc, line, column, &mut parts).then_some(Place { kind, name, parts })
 }
 
-/// The kind of a document (`v1alpha1` without `kind:`).
-fn doc_kind(doc: &Node) -> String {
-    doc.get("kind").and_then(|k| k.as_scalar()).map_or_else(|| "v1alpha1".to_string(), |s| s.text.clone())
-}
-
-fn descend(node: &Node, line: usize, column: usize, keys: &mut Vec<String>) -> bool {
-    let NodeValue::Mapping(entries, _) = &node.value else {
-        if let NodeValue::Sequence(items, _) = &node.value {
-            return items.iter().any(|item| descend(item, line, column, keys));
+fn descend(node: &Node, line: usize, column: usize, parts: &mut Vec<Part>) -> bool {
+    match &node.value {
+        NodeValue::Sequence(items, _) => {
+            for (i, item) in items.iter().enumerate() {
+                parts.push(Part::Index(i));
+                if descend(item, line, column, parts) {
+                    return true;
+                }
+                parts.pop();
+            }
+            false
         }
-        return false;
-    };
-    for (key, value) in entries {
-        let Some(k) = key.as_scalar() else { continue };
-        let key_line = key.mark.line.saturating_sub(1);
-        let key_col = key.mark.column.saturating_sub(1);
-        let on_key = key_line == line && column >= key_col && column <= key_col + k.text.chars().count();
-        if on_key {
-            keys.push(k.text.clone());
-            return true;
+        NodeValue::Mapping(entries, _) => {
+            for (key, value) in entries {
+                let Some(k) = key.as_scalar() else { continue };
+                let key_line = key.mark.line.saturating_sub(1);
+                let key_col = key.mark.column.saturating_sub(1);
+                parts.push(Part::Key(k.text.clone()));
+                if key_line == line && column >= key_col && column <= key_col + k.text.chars().count() {
+                    return true;
+                }
+                if descend(value, line, column, parts) {
+                    return true;
+                }
+                parts.pop();
+            }
+            false
         }
-        keys.push(k.text.clone());
-        if descend(value, line, column, keys) {
-            return true;
-        }
-        keys.pop();
+        NodeValue::Scalar(_) => false,
     }
-    false
 }
 
 /// The schema of `kind` walked down `keys` (list items transparent).

@@ -4,15 +4,18 @@
 //! the server goes on.
 
 mod analysis;
+mod project;
 mod text;
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::LogMessage;
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
-use lsp_types::request::{CodeActionRequest, Completion, HoverRequest, Request as _};
+use lsp_types::request::{CodeActionRequest, Completion, GotoDefinition, HoverRequest, Request as _};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionProviderCapability, TextDocumentIdentifier, TextEdit,
     WorkspaceEdit,
@@ -36,6 +39,7 @@ pub fn run() -> Result<(), CliError> {
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         completion_provider: Some(CompletionOptions::default()),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        definition_provider: Some(lsp_types::OneOf::Left(true)),
         ..ServerCapabilities::default()
     };
     let failed = |e: &dyn std::fmt::Display| CliError::new(format!("labctl lsp: {e}"));
@@ -93,6 +97,11 @@ impl Server<'_> {
                 let params: CompletionParams = serde_json::from_value(request.params).map_err(invalid)?;
                 serde_json::to_value(self.completion(&params))
             }
+            GotoDefinition::METHOD => {
+                let params: lsp_types::GotoDefinitionParams =
+                    serde_json::from_value(request.params).map_err(invalid)?;
+                serde_json::to_value(self.definition(&params.text_document_position_params))
+            }
             CodeActionRequest::METHOD => {
                 // Only the document and the range count: the client's copy of the diagnostics is
                 // not needed (and clients send it in different shapes).
@@ -142,8 +151,15 @@ impl Server<'_> {
     /// Checks the buffer and sends its diagnostics.
     fn publish(&self, uri: &Uri) {
         let Some(text) = self.documents.get(uri.as_str()) else { return };
-        let name = file_name(uri);
-        let findings = std::panic::catch_unwind(|| analysis::findings(&name, text)).map(|(f, _)| f).unwrap_or_default();
+        let cx = self.context(uri, text);
+        let findings = std::panic::catch_unwind(|| analysis::findings(&cx)).unwrap_or_default();
+        let log = lsp_types::LogMessageParams {
+            typ: lsp_types::MessageType::INFO,
+            message: format!("labctl: {} {}", file_name(uri), cx.how),
+        };
+        if let Ok(params) = serde_json::to_value(log) {
+            self.send(Message::Notification(Notification::new(LogMessage::METHOD.into(), params)));
+        }
         let diagnostics = findings
             .into_iter()
             .map(|f| {
@@ -176,7 +192,7 @@ impl Server<'_> {
     fn code_actions(&self, params: &CodeActionWhere) -> Vec<CodeActionOrCommand> {
         let uri = &params.text_document.uri;
         let Some(text) = self.documents.get(uri.as_str()) else { return Vec::new() };
-        let (findings, _) = analysis::findings(&file_name(uri), text);
+        let findings = analysis::findings(&self.context(uri, text));
         let lines = params.range.start.line as usize..=params.range.end.line as usize;
         findings
             .into_iter()
@@ -204,14 +220,47 @@ impl Server<'_> {
         let position = &params.text_document_position_params;
         let text = self.documents.get(position.text_document.uri.as_str())?;
         let (line, column) = text::line_column(text, position.position);
-        let (kind, keys) = analysis::path_at(text, line, column)?;
-        let node = analysis::schema_at(&kind, &keys, Flavour::Patch)?;
+        let place = analysis::path_at(text, line, column)?;
+        let keys = place.keys();
+        let node = analysis::schema_at(&place.kind, &keys, Flavour::Patch)?;
         let doc = analysis::description(&node).unwrap_or_default();
-        let value = format!("**{}** ({kind})\n\n{doc}", keys.join("."));
+        let mut value = format!("**{}** ({})\n\n{doc}", keys.join("."), place.kind);
+        let cx = self.context(&position.text_document.uri, text);
+        if let Some((input, line, _)) = analysis::origin(&cx, &place) {
+            value.push_str(&format!("\n\nIn the merged config, set by {}:{}.", display_input(&input), line + 1));
+        }
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
             range: None,
         })
+    }
+
+    /// From a key to the line that set its merged value (the last patch that wrote it).
+    fn definition(&self, position: &lsp_types::TextDocumentPositionParams) -> Option<lsp_types::Location> {
+        let uri = &position.text_document.uri;
+        let text = self.documents.get(uri.as_str())?;
+        let (line, column) = text::line_column(text, position.position);
+        let place = analysis::path_at(text, line, column)?;
+        let cx = self.context(uri, text);
+        let (input, line, column) = analysis::origin(&cx, &place)?;
+        let target = if input == cx.name { uri.clone() } else { path_uri(Path::new(&input))? };
+        let target_text = self.documents.get(target.as_str()).cloned().or_else(|| std::fs::read_to_string(&input).ok());
+        let at = match target_text {
+            Some(target_text) => text::position(&target_text, line, column),
+            None => lsp_types::Position { line: line as u32, character: column as u32 },
+        };
+        Some(lsp_types::Location { uri: target, range: Range { start: at, end: at } })
+    }
+
+    /// What the buffer is checked with (its project's config set, or alone).
+    fn context(&self, uri: &Uri, text: &str) -> analysis::Context {
+        let path = uri_path(uri);
+        let buffer = |p: &Path| path_uri(p).and_then(|u| self.documents.get(u.as_str()).cloned());
+        let name = match &path {
+            Some(p) if analysis::has_project(p) => p.display().to_string(),
+            _ => file_name(uri),
+        };
+        analysis::context(path.as_deref(), &name, text, &buffer)
     }
 
     fn completion(&self, params: &CompletionParams) -> Option<CompletionResponse> {
@@ -247,6 +296,52 @@ impl CodeActionWhere {
             range: serde_json::from_value(params["range"].take())?,
         })
     }
+}
+
+/// The local path of a `file:` URI.
+fn uri_path(uri: &Uri) -> Option<PathBuf> {
+    if uri.scheme().map(|s| s.as_str()) != Some("file") {
+        return None;
+    }
+    Some(PathBuf::from(percent_decode(uri.path().as_str())))
+}
+
+/// The `file:` URI of a path.
+fn path_uri(path: &Path) -> Option<Uri> {
+    let mut encoded = String::from("file://");
+    for b in path.display().to_string().bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            encoded.push(char::from(b));
+        } else {
+            encoded.push_str(&format!("%{b:02X}"));
+        }
+    }
+    encoded.parse().ok()
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| char::from(b).to_digit(16);
+        match (bytes[i], bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// An input's name as a user reads it: a path's file name.
+fn display_input(input: &str) -> String {
+    input.rsplit('/').next().unwrap_or(input).to_string()
 }
 
 /// The name diagnostics are attributed to: the file's name in its URI.

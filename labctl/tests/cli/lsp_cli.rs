@@ -208,3 +208,31 @@ fn neovim_shows_the_diagnostic_hover_completion_and_fix() {
          hover doc: Labels Talos keeps on this node's Kubernetes Node object (applied without a reboot).\n"
     );
 }
+
+/// With a `.labctl.toml`, a patch is checked in its config's context, hover says which file set
+/// the merged value, and go to definition jumps there (a later patch that overrides the key).
+#[test]
+fn a_project_file_gives_the_context_hover_origin_and_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::copy(root.join("fixtures/worker.yaml"), dir.path().join("worker.yaml")).unwrap();
+    std::fs::copy(root.join("fixtures/05-labels.yaml"), dir.path().join("05-labels.yaml")).unwrap();
+    std::fs::write(dir.path().join("06-relabel.yaml"), "machine:\n  nodeLabels:\n    lab.talos.dev/pool: green\n")
+        .unwrap();
+    std::fs::write(dir.path().join(".labctl.toml"), "[[config]]\nbase = \"worker.yaml\"\npatches = [\"0*.yaml\"]\n")
+        .unwrap();
+    let mut client = Client::start();
+    let uri = format!("file://{}/05-labels.yaml", dir.path().display());
+    client.open(&uri, &std::fs::read_to_string(dir.path().join("05-labels.yaml")).unwrap());
+    assert_eq!(client.diagnostics(), json!([]));
+    let at = json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 6}});
+    let hover = client.request("textDocument/hover", at.clone());
+    let value = hover["result"]["contents"]["value"].as_str().unwrap().to_string();
+    assert!(value.ends_with("\n\nIn the merged config, set by 06-relabel.yaml:3."), "{value}");
+    let definition = client.request("textDocument/definition", at);
+    let target = format!("file://{}/06-relabel.yaml", dir.path().display());
+    assert_eq!(
+        definition["result"],
+        json!({"uri": target, "range": {"start": {"line": 2, "character": 4}, "end": {"line": 2, "character": 4}}})
+    );
+}
