@@ -23,6 +23,17 @@ pub(crate) const FLAGS_VERSION: (u64, u64) = (1, 36);
 pub(crate) const DENY_LIST: [&str; 6] =
     ["bootstrap-kubeconfig", "kubeconfig", "container-runtime", "container-runtime-endpoint", "config", "cert-dir"];
 
+/// Every flag kubelet v1.36 takes (the extraArgs key, without `--`), and why it is deprecated
+/// when it is: what an editor offers under `machine.kubelet.extraArgs`.
+///
+/// ```
+/// let flags: Vec<_> = talos_config::kubelet::flags().collect();
+/// assert!(flags.iter().any(|(name, _)| *name == "max-pods"));
+/// ```
+pub fn flags() -> impl Iterator<Item = (&'static str, Option<Deprecation>)> {
+    FLAGS.iter().copied()
+}
+
 /// Why a kubelet flag is deprecated: each class prints its own warning (§3.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -243,6 +243,43 @@ fn property(node: &Json, key: &str) -> Option<Json> {
         .cloned()
 }
 
+/// What applying the buffer does to a running node (Talos's `--mode auto`): the merged config
+/// without it against the one with it. `None` for a config checked alone.
+pub(crate) fn reboot_effect(cx: &Context) -> Option<String> {
+    let position = cx.patches.iter().position(|p| p.name == cx.name)?;
+    let without: Vec<PatchSource> =
+        cx.patches.iter().enumerate().filter(|(i, _)| *i != position).map(|(_, p)| p.clone()).collect();
+    let merged = |patches: &[PatchSource]| -> Option<talos_config::Config> {
+        let merged = talos_config::merge_sources(&cx.base, patches).ok()?;
+        talos_config::Config::from_vec(merged).ok()
+    };
+    let plan = talos_config::plan::plan_apply(&merged(&without)?, &merged(&cx.patches)?).ok()?;
+    Some(if plan.live_possible() {
+        "Applying this file: no reboot.".to_string()
+    } else {
+        let fields: Vec<String> = plan.reboot_fields.iter().map(ToString::to_string).collect();
+        format!("Applying this file reboots the node ({}).", fields.join(", "))
+    })
+}
+
+/// The Go type a schema node's field decodes into.
+pub(crate) fn go_type(node: &Json) -> Option<String> {
+    match entry(node, "x-go-type") {
+        Some(Json::Str(text)) => Some(text.clone()),
+        _ => None,
+    }
+}
+
+/// The values a schema node names (an enum's names).
+pub(crate) fn values_of(node: &Json) -> Vec<String> {
+    match entry(node, "examples") {
+        Some(Json::Arr(items)) => {
+            items.iter().filter_map(|i| if let Json::Str(s) = i { Some(s.clone()) } else { None }).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// The description of a schema node.
 pub(crate) fn description(node: &Json) -> Option<String> {
     match entry(node, "description") {

@@ -224,10 +224,19 @@ impl Server<'_> {
         let keys = place.keys();
         let node = analysis::schema_at(&place.kind, &keys, Flavour::Patch)?;
         let doc = analysis::description(&node).unwrap_or_default();
-        let mut value = format!("**{}** ({})\n\n{doc}", keys.join("."), place.kind);
+        let mut value = format!("**{}** ({})", keys.join("."), place.kind);
+        if !doc.is_empty() {
+            value.push_str(&format!("\n\n{doc}"));
+        }
+        if let Some(go) = analysis::go_type(&node) {
+            value.push_str(&format!("\n\nGo type: `{go}`."));
+        }
         let cx = self.context(&position.text_document.uri, text);
         if let Some((input, line, _)) = analysis::origin(&cx, &place) {
             value.push_str(&format!("\n\nIn the merged config, set by {}:{}.", display_input(&input), line + 1));
+        }
+        if let Some(effect) = analysis::reboot_effect(&cx) {
+            value.push_str(&format!("\n\n{effect}"));
         }
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
@@ -267,18 +276,43 @@ impl Server<'_> {
         let position = &params.text_document_position;
         let text = self.documents.get(position.text_document.uri.as_str())?;
         let (line, column) = text::line_column(text, position.position);
+        // After `key:` on the cursor's line, the key's values (an enum's names).
+        if let Some(key) = text::key_before_cursor(text, line, column) {
+            let (kind, mut keys) = text::parent_keys(text, line, text::indentation(text, line));
+            keys.push(key);
+            let node = analysis::schema_at(&kind, &keys, Flavour::Patch)?;
+            let items = analysis::values_of(&node)
+                .into_iter()
+                .map(|value| CompletionItem {
+                    label: value,
+                    kind: Some(CompletionItemKind::ENUM_MEMBER),
+                    ..CompletionItem::default()
+                })
+                .collect();
+            return Some(CompletionResponse::Array(items));
+        }
         let (kind, keys) = text::parent_keys(text, line, column);
+        let field = |key: String, detail: Option<String>| CompletionItem {
+            insert_text: Some(format!("{key}: ")),
+            label: key,
+            kind: Some(CompletionItemKind::FIELD),
+            detail,
+            ..CompletionItem::default()
+        };
+        if kind == "v1alpha1" && keys == ["machine", "kubelet", "extraArgs"] {
+            let items = talos_config::kubelet::flags()
+                .map(|(name, deprecation)| {
+                    let detail = match deprecation {
+                        Some(d) => format!("kubelet flag, deprecated: {}", d.message()),
+                        None => "kubelet flag".to_string(),
+                    };
+                    field(name.to_string(), Some(detail))
+                })
+                .collect();
+            return Some(CompletionResponse::Array(items));
+        }
         let node = analysis::schema_at(&kind, &keys, Flavour::Patch)?;
-        let items = analysis::keys_of(&node)
-            .into_iter()
-            .map(|(key, doc)| CompletionItem {
-                label: key.clone(),
-                kind: Some(CompletionItemKind::FIELD),
-                detail: doc,
-                insert_text: Some(format!("{key}: ")),
-                ..CompletionItem::default()
-            })
-            .collect();
+        let items = analysis::keys_of(&node).into_iter().map(|(key, doc)| field(key, doc)).collect();
         Some(CompletionResponse::Array(items))
     }
 }

@@ -96,6 +96,22 @@ pub(crate) fn parent_keys(text: &str, line: usize, column: usize) -> (String, Ve
     (kind, keys)
 }
 
+/// How far a line is indented (a list item's `- ` counted as indentation).
+pub(crate) fn indentation(text: &str, line: usize) -> usize {
+    let l = line_text(text, line);
+    let rest = l.trim_start();
+    let dash = if rest.starts_with("- ") { 2 } else { 0 };
+    l.len() - rest.len() + dash
+}
+
+/// The key of `key: value` when the cursor is after the colon on its line.
+pub(crate) fn key_before_cursor(text: &str, line: usize, column: usize) -> Option<String> {
+    let before: String = line_text(text, line).chars().take(column).collect();
+    let (key, _) = before.split_once(':')?;
+    let key = key.trim().trim_start_matches("- ").trim();
+    (!key.is_empty()).then(|| key.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -162,6 +162,29 @@ fn hover_completion_and_a_bad_request() {
         completion["result"].as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
     assert!(labels.contains(&"kubelet") && labels.contains(&"nodeLabels") && labels.contains(&"install"), "{labels:?}");
     assert!(!labels.contains(&"$patch"));
+    assert!(value.contains("\n\nGo type: `map[string]string`.\n\n"), "{value}");
+    assert!(value.ends_with("\n\nApplying this file: no reboot."), "{value}");
+    // Values after `key:` (an enum's names), kubelet flags under extraArgs.
+    let names = |response: &Value| -> Vec<String> {
+        response["result"].as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()
+    };
+    let hostname = "file:///lab/hostname.yaml";
+    client.open(hostname, "apiVersion: v1alpha1\nkind: HostnameConfig\nauto: \n");
+    let _ = client.diagnostics();
+    let values = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": hostname}, "position": {"line": 2, "character": 6}}),
+    );
+    assert_eq!(names(&values), ["off", "talos-addr", "stable"]);
+    let kubelet = "file:///lab/kubelet.yaml";
+    client.open(kubelet, "machine:\n  kubelet:\n    extraArgs:\n      \n");
+    let _ = client.diagnostics();
+    let flags = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": kubelet}, "position": {"line": 3, "character": 6}}),
+    );
+    let flags = names(&flags);
+    assert!(flags.contains(&"max-pods".to_string()) && flags.contains(&"node-ip".to_string()), "{flags:?}");
     let bad = client.request("textDocument/hover", json!({"nonsense": true}));
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
     // The server still answers.
@@ -228,7 +251,10 @@ fn a_project_file_gives_the_context_hover_origin_and_definition() {
     let at = json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 6}});
     let hover = client.request("textDocument/hover", at.clone());
     let value = hover["result"]["contents"]["value"].as_str().unwrap().to_string();
-    assert!(value.ends_with("\n\nIn the merged config, set by 06-relabel.yaml:3."), "{value}");
+    assert!(
+        value.ends_with("\n\nIn the merged config, set by 06-relabel.yaml:3.\n\nApplying this file: no reboot."),
+        "{value}"
+    );
     let definition = client.request("textDocument/definition", at);
     let target = format!("file://{}/06-relabel.yaml", dir.path().display());
     assert_eq!(

@@ -226,7 +226,8 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
         } else {
             quote! {
                 let schema = <#ty as #v::Value>::json_schema(cx);
-                props.push((#key.to_string(), ::talos_config::schema::described(schema, #doc)));
+                let go_type = <#ty as #v::Value>::go_type();
+                props.push((#key.to_string(), ::talos_config::schema::described(schema, #doc, &go_type)));
             }
         }
     });

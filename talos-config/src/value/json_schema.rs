@@ -141,9 +141,11 @@ impl SchemaCx {
     }
 }
 
-/// `schema` with a `description` (none when `doc` is empty).
-pub fn described(schema: Json, doc: &str) -> Json {
-    if doc.is_empty() { schema } else { schema.merged(Json::obj([("description", Json::str(doc))])) }
+/// `schema` with a `description` (none when `doc` is empty) and the Go type Talos decodes the
+/// field into (`x-go-type`, an annotation validators ignore; editors show it on hover).
+pub fn described(schema: Json, doc: &str, go_type: &str) -> Json {
+    let schema = if doc.is_empty() { schema } else { schema.merged(Json::obj([("description", Json::str(doc))])) };
+    schema.merged(Json::obj([("x-go-type", Json::str(go_type))]))
 }
 
 /// Any value.
@@ -196,6 +198,7 @@ pub fn enum_names(names: &[&str]) -> Json {
     Json::obj([
         ("type", Json::arr([Json::str("string"), Json::str("null")])),
         ("pattern", Json::str(format!("^({})$", alternatives.join("|")))),
+        ("examples", Json::Arr(names.iter().map(|n| Json::str(*n)).collect())),
     ])
 }
 
