@@ -262,3 +262,24 @@ fn a_project_file_gives_the_context_hover_origin_and_definition() {
         json!({"uri": target, "range": {"start": {"line": 2, "character": 4}, "end": {"line": 2, "character": 4}}})
     );
 }
+
+/// A buffer that is not YAML gets go-yaml's error as a diagnostic at its line; the server goes on.
+#[test]
+fn an_unparsable_buffer_gets_a_diagnostic() {
+    let mut client = Client::start();
+    let uri = "file:///lab/broken.yaml";
+    client.open(uri, "machine:\n  nodeLabels: [a\n");
+    let diagnostics = client.diagnostics();
+    assert_eq!(diagnostics.as_array().unwrap().len(), 1, "{diagnostics}");
+    assert_eq!(diagnostics[0]["severity"], 1);
+    assert_eq!(diagnostics[0]["code"], "talos-merge");
+    assert_eq!(diagnostics[0]["range"]["start"], json!({"line": 2, "character": 0}));
+    assert_eq!(
+        diagnostics[0]["message"],
+        "decode error: yaml: while parsing a flow sequence at line 1, column 15: line 2: did not find expected ',' \
+         or ']'\nfix the input named here as the message says; nothing else was checked"
+    );
+    let hover = client
+        .request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}));
+    assert!(hover.get("error").is_none(), "{hover}");
+}
