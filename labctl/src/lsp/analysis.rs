@@ -71,6 +71,7 @@ pub(crate) fn context(
         if let Some(mode) = project.mode.as_deref().and_then(|m| m.parse().ok()) {
             options.mode = mode;
         }
+        options.host_ranges = project.host_ranges.iter().filter_map(|r| r.parse().ok()).collect();
         let how = format!(
             "checked with {} ({}, then {} patches)",
             project.file.display(),

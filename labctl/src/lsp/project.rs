@@ -4,6 +4,7 @@
 //!
 //! ```toml
 //! mode = "metal"                 # Talos's validation mode (default container)
+//! host_ranges = ["192.168.0.0/16"]   # ranges pod and service subnets must not overlap
 //! [[config]]
 //! base = "controlplane.yaml"
 //! patches = ["patches/all-*.yaml", "patches/cp.yaml"]   # in order; `*` and `?` in file names
@@ -26,6 +27,8 @@ pub(crate) struct ConfigSet {
 pub(crate) struct Project {
     pub file: PathBuf,
     pub mode: Option<String>,
+    /// Address ranges the cluster must not use (`subnet-overlap`), as written.
+    pub host_ranges: Vec<String>,
     pub configs: Vec<ConfigSet>,
 }
 
@@ -48,6 +51,13 @@ impl Project {
         let table: toml::Table = text.parse().map_err(|e| format!("{}: {e}", file.display()))?;
         let root = file.parent().unwrap_or(Path::new("."));
         let mode = table.get("mode").and_then(|m| m.as_str()).map(str::to_string);
+        let host_ranges = table
+            .get("host_ranges")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.as_str().map(str::to_string))
+            .collect();
         let mut configs = Vec::new();
         for entry in table.get("config").and_then(|c| c.as_array()).into_iter().flatten() {
             let Some(base) = entry.get("base").and_then(|b| b.as_str()) else {
@@ -61,7 +71,7 @@ impl Project {
             }
             configs.push(ConfigSet { base: root.join(base), patches });
         }
-        Ok(Project { file: file.to_path_buf(), mode, configs })
+        Ok(Project { file: file.to_path_buf(), mode, host_ranges, configs })
     }
 
     /// The config set a file is the base or a patch of.
@@ -117,11 +127,12 @@ mod tests {
         let file = dir.path().join(FILE_NAME);
         std::fs::write(
             &file,
-            "mode = \"metal\"\n[[config]]\nbase = \"worker.yaml\"\npatches = [\"0*.yaml\", \"x.yaml\"]\n",
+            "mode = \"metal\"\nhost_ranges = [\"10.0.0.0/8\"]\n[[config]]\nbase = \"worker.yaml\"\npatches = [\"0*.yaml\", \"x.yaml\"]\n",
         )
         .unwrap();
         let project = Project::find(&dir.path().join("x.yaml")).unwrap().unwrap();
         assert_eq!(project.mode.as_deref(), Some("metal"));
+        assert_eq!(project.host_ranges, ["10.0.0.0/8"]);
         let set = project.set_of(&dir.path().join("06-b.yaml")).unwrap();
         let names: Vec<_> = set.patches.iter().map(|p| p.file_name().unwrap().to_str().unwrap()).collect();
         assert_eq!(names, ["05-a.yaml", "06-b.yaml", "x.yaml"]);
