@@ -64,27 +64,13 @@ pub(crate) fn bit_string(bytes: &[u8]) -> Vec<u8> {
 pub(crate) fn time(unix_seconds: i64) -> Vec<u8> {
     let days = unix_seconds.div_euclid(86_400);
     let secs = unix_seconds.rem_euclid(86_400);
-    let (year, month, day) = civil_from_days(days);
+    let (year, month, day) = talos_go::time::civil_from_days(days);
     let clock = format!("{month:02}{day:02}{:02}{:02}{:02}Z", secs / 3600, secs % 3600 / 60, secs % 60);
     if (1950..2050).contains(&year) {
         tlv(UTC_TIME, format!("{:02}{clock}", year % 100).as_bytes())
     } else {
         tlv(GENERALIZED_TIME, format!("{year:04}{clock}").as_bytes())
     }
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 /// A string as Go's `asn1` writes a name's value: PrintableString when every character is
