@@ -33,9 +33,9 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
         file.exec_sh_exit,
         file.exec_sh_error,
         file.node_ip,
-        open_text(port22_open),
+        open(port22_open),
         file.node_ip,
-        open_text(port50000_open)
+        open(port50000_open)
     );
     Ok(())
 }

@@ -15,7 +15,7 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     let kubelet_version = versions.join(", ");
     let nodes = nodes.into_iter().map(|n| (n.name, n.internal_ip.unwrap_or_default())).collect();
     let cp = s.machine_config(&s.env.controlplane).await?;
-    let (pod_subnets, service_subnets, overlaps_host) = subnets(&cp.bytes)?;
+    let Subnets { pods: pod_subnets, services: service_subnets, overlaps_host } = subnets(&cp.bytes)?;
     let file = files::Cluster { api_server, nodes, kubelet_version, pod_subnets, service_subnets, overlaps_host };
     s.out.write_json(names::CLUSTER, &file)?;
     println!(
@@ -57,9 +57,9 @@ pub(super) async fn check(s: &Session) -> Grade {
     same("cluster.json nodes", &f.nodes, &live)?;
     same("cluster.json kubelet_version", &f.kubelet_version, &versions.join(", "))?;
     let cp = s.machine_config(&s.env.controlplane).await.map_err(lab)?;
-    let (pods, services, overlaps) = subnets(&cp.bytes).map_err(lab)?;
-    same("cluster.json pod_subnets", &f.pod_subnets, &pods)?;
-    same("cluster.json service_subnets", &f.service_subnets, &services)?;
-    same("cluster.json overlaps_host", &f.overlaps_host, &overlaps)?;
+    let live = subnets(&cp.bytes).map_err(lab)?;
+    same("cluster.json pod_subnets", &f.pod_subnets, &live.pods)?;
+    same("cluster.json service_subnets", &f.service_subnets, &live.services)?;
+    same("cluster.json overlaps_host", &f.overlaps_host, &live.overlaps_host)?;
     Ok(format!("{} nodes, kubelet {}, overlaps_host {}", f.nodes.len(), f.kubelet_version, f.overlaps_host))
 }

@@ -28,11 +28,11 @@ pub(super) async fn run(s: &Session, force: bool) -> Result<(), LabError> {
             apply_patch_to(s, None, &patch, ApplyOptions::mode(ApplyMode::NoReboot)).await?.version_after
         };
         let (service_state, _) = wait::until(8, "the kubelet to fail", KUBELET_FAIL_LIMIT, POLL, async || {
-            let (state, health, last) = kubelet_now(s).await?;
-            Ok(if state != RUNNING_STATE && last.starts_with("Error running") {
+            let KubeletNow { state, health, last_event } = kubelet_now(s).await?;
+            Ok(if state != RUNNING_STATE && last_event.starts_with("Error running") {
                 Poll::Ready((state, health))
             } else {
-                Poll::Pending(format!("{state}/{health}: {last}"))
+                Poll::Pending(format!("{state}/{health}: {last_event}"))
             })
         })
         .await?;
@@ -53,11 +53,11 @@ pub(super) async fn run(s: &Session, force: bool) -> Result<(), LabError> {
         s.out.write(names::FIX_PATCH, files::FIX_PATCH_TEXT.as_bytes())?;
     }
     wait::until(8, "the kubelet to run healthy", RECOVER_LIMIT, POLL, async || {
-        let (state, health, last) = kubelet_now(s).await?;
+        let KubeletNow { state, health, last_event } = kubelet_now(s).await?;
         Ok(if state == RUNNING_STATE && health == "OK" {
             Poll::Ready(())
         } else {
-            Poll::Pending(format!("{state}/{health}: {last}"))
+            Poll::Pending(format!("{state}/{health}: {last_event}"))
         })
     })
     .await?;
