@@ -26,7 +26,7 @@ use talos_client::error::code_name;
 
 use crate::util::timestamp;
 
-use crate::node::{self, ApplyMode, ApplyRequest, ChangeKind, MachineType, Node};
+use crate::node::{self, ApplyMode, ApplyRequest, ChangeKind, MachineType, Node, NodeError};
 
 type DataStream = Pin<Box<dyn Stream<Item = Result<common::Data, Status>> + Send>>;
 
@@ -58,6 +58,19 @@ pub struct Api {
 enum Route {
     Local(Arc<Node>),
     Fanout(Vec<(String, Result<Arc<Node>, Status>)>),
+}
+
+/// A node's refusal as the gRPC status the API answers with: its code, its text verbatim.
+impl From<NodeError> for Status {
+    fn from(e: NodeError) -> Status {
+        match e {
+            NodeError::InvalidArgument(msg) => Status::invalid_argument(msg),
+            NodeError::FailedPrecondition(msg) => Status::failed_precondition(msg),
+            NodeError::NotFound(msg) => Status::not_found(msg),
+            NodeError::Unimplemented(msg) => Status::unimplemented(msg),
+            NodeError::Unknown(msg) => Status::unknown(msg),
+        }
+    }
 }
 
 fn wrap(target: &str) -> Option<common::Metadata> {
@@ -304,7 +317,7 @@ impl machine::machine_service_server::MachineService for Api {
                     talos_go::quote(&req.id)
                 )));
             }
-            n.logs(&req.id, req.tail_lines, req.follow)
+            n.logs(&req.id, req.tail_lines, req.follow).map_err(Status::from)
         };
         let (tx, rx) = mpsc::channel(64);
         match route {
@@ -334,7 +347,7 @@ impl machine::machine_service_server::MachineService for Api {
     async fn kubeconfig(&self, request: Request<()>) -> Result<Response<DataStream>, Status> {
         let roles = caller(&request)?;
         let route = self.route(request.metadata(), "/machine.MachineService/Kubeconfig", true)?;
-        let read = |n: &Arc<Node>| authorize(&roles, true).and_then(|()| n.kubeconfig());
+        let read = |n: &Arc<Node>| authorize(&roles, true).and_then(|()| n.kubeconfig().map_err(Status::from));
         let items: Vec<Result<common::Data, Status>> = match route {
             Route::Local(n) => vec![Ok(common::Data { metadata: None, bytes: read(&n)? })],
             Route::Fanout(targets) => targets
@@ -368,7 +381,7 @@ impl machine::machine_service_server::MachineService for Api {
             async move {
                 let started = std::time::Instant::now();
                 let r = match allowed {
-                    Ok(()) => n.apply(apply_req).await,
+                    Ok(()) => n.apply(apply_req).await.map_err(Status::from),
                     Err(s) => Err(s),
                 };
                 let (code, outcome) = match &r {
