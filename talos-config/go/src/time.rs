@@ -156,6 +156,26 @@ fn fraction(value: u64, scale: u64) -> String {
     format!("{whole}.{}", digits.trim_end_matches('0'))
 }
 
+/// The proleptic Gregorian date (year, month 1-12, day 1-31) of a count of days since
+/// 1970-01-01 (Howard Hinnant's `civil_from_days`), as Go's `time` computes it.
+///
+/// ```
+/// assert_eq!(talos_go::time::civil_from_days(0), (1970, 1, 1));
+/// assert_eq!(talos_go::time::civil_from_days(20_791), (2026, 12, 4));
+/// assert_eq!(talos_go::time::civil_from_days(-1), (1969, 12, 31));
+/// ```
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,24 +255,4 @@ mod tests {
             }
         }
     }
-}
-
-/// The proleptic Gregorian date (year, month 1-12, day 1-31) of a count of days since
-/// 1970-01-01 (Howard Hinnant's `civil_from_days`), as Go's `time` computes it.
-///
-/// ```
-/// assert_eq!(talos_go::time::civil_from_days(0), (1970, 1, 1));
-/// assert_eq!(talos_go::time::civil_from_days(20_791), (2026, 12, 4));
-/// assert_eq!(talos_go::time::civil_from_days(-1), (1969, 12, 31));
-/// ```
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
