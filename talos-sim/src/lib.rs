@@ -209,6 +209,82 @@ fn member(hostname: &str, address: IpAddr, t: MachineType) -> node::MemberSpec {
     }
 }
 
+/// The lab's control plane and worker: addresses, hostnames.
+const CONTROLPLANE_IP: IpAddr = IpAddr::V4(Ipv4Addr::new(10, 5, 0, 2));
+const WORKER_IP: IpAddr = IpAddr::V4(Ipv4Addr::new(10, 5, 0, 3));
+const CONTROLPLANE_NAME: &str = "talos-default-controlplane-1";
+const WORKER_NAME: &str = "talos-default-worker-1";
+
+/// The two nodes booted with their configs; each lists both members when discovery is on, else
+/// only itself. The control plane serves the packed kubeconfig.
+fn boot_nodes(options: SimOptions, configs: NodeConfigs, packed_kubeconfig: Vec<u8>) -> (Arc<Node>, Arc<Node>) {
+    let cp_member = member(CONTROLPLANE_NAME, CONTROLPLANE_IP, MachineType::ControlPlane);
+    let w_member = member(WORKER_NAME, WORKER_IP, MachineType::Worker);
+    let members = |own: &node::MemberSpec| {
+        if options.discovery { vec![cp_member.clone(), w_member.clone()] } else { vec![own.clone()] }
+    };
+    let identity =
+        |hostname: &str, address, machine_type| node::Identity { hostname: hostname.into(), address, machine_type };
+    let cp = Node::boot(
+        identity(CONTROLPLANE_NAME, CONTROLPLANE_IP, MachineType::ControlPlane),
+        configs.controlplane,
+        members(&cp_member),
+        Some(packed_kubeconfig),
+        options.timing,
+    );
+    let worker = Node::boot(
+        identity(WORKER_NAME, WORKER_IP, MachineType::Worker),
+        configs.worker,
+        members(&w_member),
+        None,
+        options.timing,
+    );
+    (cp, worker)
+}
+
+/// The nodes as containers of the lab's Docker network, started at `started`.
+fn containers_of(nodes: &[&Arc<Node>], started: SystemTime) -> Vec<Container> {
+    let started_at = util::rfc3339_nanos(started);
+    nodes
+        .iter()
+        .map(|n| Container {
+            name: n.identity.hostname.clone(),
+            hostname: n.identity.hostname.clone(),
+            network: containers::NETWORK.to_string(),
+            ip: n.identity.address,
+            started_at: started_at.clone(),
+            restart_count: 0,
+            talos_type: n.identity.machine_type.as_str().to_string(),
+        })
+        .collect()
+}
+
+/// The lab's ports on 127.0.0.1: the Kubernetes API and both Talos APIs open, port 22 of each
+/// node closed (bound, never listening: connects are refused while the sockets live).
+fn port_map(
+    kube_api: SocketAddr,
+    cp_endpoint: SocketAddr,
+    worker_endpoint: SocketAddr,
+) -> Result<(Vec<PortMapping>, Vec<tokio::net::TcpSocket>), SimError> {
+    let mut closed = Vec::new();
+    let mut closed_port = || -> Result<SocketAddr, SimError> {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))?;
+        let addr = socket.local_addr()?;
+        closed.push(socket);
+        Ok(addr)
+    };
+    let map = |node: IpAddr, port: u16, endpoint: SocketAddr, open: bool| PortMapping { node, port, endpoint, open };
+    let ports = vec![
+        map(CONTROLPLANE_IP, 22, closed_port()?, false),
+        map(CONTROLPLANE_IP, 6443, kube_api, true),
+        map(CONTROLPLANE_IP, 50000, cp_endpoint, true),
+        map(WORKER_IP, 22, closed_port()?, false),
+        map(WORKER_IP, 50000, worker_endpoint, true),
+    ];
+    Ok((ports, closed))
+}
+
 impl Sim {
     /// Starts a control plane and a worker with default options.
     pub async fn start() -> Result<Sim, SimError> {
@@ -237,12 +313,6 @@ impl Sim {
     ) -> Result<Sim, SimError> {
         let (pki, identities) = identities(saved)?;
         let admin = identities.get("admin").cloned().ok_or_else(|| SimError::Tls("no admin identity".to_string()))?;
-        let cp_ip = IpAddr::V4(Ipv4Addr::new(10, 5, 0, 2));
-        let w_ip = IpAddr::V4(Ipv4Addr::new(10, 5, 0, 3));
-        let cp_name = "talos-default-controlplane-1";
-        let w_name = "talos-default-worker-1";
-        let cp_member = member(cp_name, cp_ip, MachineType::ControlPlane);
-        let w_member = member(w_name, w_ip, MachineType::Worker);
         let started = SystemTime::now();
         let cluster_name = cluster_name(&configs.controlplane);
         // The kube API listener is bound first: the kubeconfig names its port.
@@ -258,27 +328,11 @@ impl Sim {
         )?;
         let kubeconfig = kubeconfig.into_bytes();
         let packed = kubeconfig::pack(&kubeconfig)?;
-        let members = |own: &node::MemberSpec| {
-            if options.discovery { vec![cp_member.clone(), w_member.clone()] } else { vec![own.clone()] }
-        };
-        let cp = Node::boot(
-            node::Identity { hostname: cp_name.into(), address: cp_ip, machine_type: MachineType::ControlPlane },
-            configs.controlplane,
-            members(&cp_member),
-            Some(packed),
-            options.timing,
-        );
-        let worker = Node::boot(
-            node::Identity { hostname: w_name.into(), address: w_ip, machine_type: MachineType::Worker },
-            configs.worker,
-            members(&w_member),
-            None,
-            options.timing,
-        );
-        let cluster = Arc::new(server::Cluster { nodes: vec![Arc::clone(&cp), Arc::clone(&worker)] });
+        let (cp, worker) = boot_nodes(options, configs, packed);
         let mut shutdown = Vec::new();
         let mut servers = Vec::new();
         let mut endpoints = Vec::new();
+        let cluster = Arc::new(server::Cluster { nodes: vec![Arc::clone(&cp), Arc::clone(&worker)] });
         for (n, can_forward) in [(&cp, true), (&worker, false)] {
             let cert = pki.server_cert(&n.identity.hostname, &[n.identity.address])?;
             let api = server::Api { node: Arc::clone(n), cluster: Arc::clone(&cluster), can_forward };
@@ -303,36 +357,8 @@ impl Sim {
         let (tx, handle) = kube_api::serve(state, kube_listener, kube_tls);
         shutdown.push(tx);
         servers.push(handle);
-        let started_at = util::rfc3339_nanos(started);
-        let containers = [(&cp, cp_name), (&worker, w_name)]
-            .into_iter()
-            .map(|(n, name)| Container {
-                name: name.to_string(),
-                hostname: name.to_string(),
-                network: containers::NETWORK.to_string(),
-                ip: n.identity.address,
-                started_at: started_at.clone(),
-                restart_count: 0,
-                talos_type: n.identity.machine_type.as_str().to_string(),
-            })
-            .collect();
-        let mut closed = Vec::new();
-        let mut closed_port = || -> Result<SocketAddr, SimError> {
-            let socket = tokio::net::TcpSocket::new_v4()?;
-            socket.bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))?;
-            let addr = socket.local_addr()?;
-            closed.push(socket);
-            Ok(addr)
-        };
-        let map =
-            |node: IpAddr, port: u16, endpoint: SocketAddr, open: bool| PortMapping { node, port, endpoint, open };
-        let ports = vec![
-            map(cp_ip, 22, closed_port()?, false),
-            map(cp_ip, 6443, kube_api, true),
-            map(cp_ip, 50000, cp_endpoint, true),
-            map(w_ip, 22, closed_port()?, false),
-            map(w_ip, 50000, worker_endpoint, true),
-        ];
+        let containers = containers_of(&[&cp, &worker], started);
+        let (ports, closed) = port_map(kube_api, cp_endpoint, worker_endpoint)?;
         Ok(Sim {
             controlplane: sim_node(&cp, cp_endpoint),
             worker: sim_node(&worker, worker_endpoint),
