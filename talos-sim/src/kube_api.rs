@@ -217,69 +217,9 @@ impl KubeState {
         let ready = node.node_ready(now);
         let resource_version = config_version + kubelet.service_version + u64::from(!ready.ready);
         let arch = kube_arch();
-        let mut labels: BTreeMap<String, String> = BTreeMap::new();
-        labels.insert("beta.kubernetes.io/arch".into(), arch.into());
-        labels.insert("beta.kubernetes.io/os".into(), "linux".into());
-        labels.insert("kubernetes.io/arch".into(), arch.into());
-        labels.insert("kubernetes.io/hostname".into(), name.into());
-        labels.insert("kubernetes.io/os".into(), "linux".into());
-        // Talos's NodeLabelSpecController adds the role label on control planes and owns it.
-        let mut owned: Vec<String> = config_labels.keys().cloned().collect();
-        if node.identity.machine_type == MachineType::ControlPlane {
-            labels.insert("node-role.kubernetes.io/control-plane".into(), String::new());
-            owned.push("node-role.kubernetes.io/control-plane".into());
-        }
-        owned.sort();
-        owned.dedup();
-        labels.extend(config_labels);
-        let mut annotations: BTreeMap<String, String> = BTreeMap::new();
-        annotations.insert("node.alpha.kubernetes.io/ttl".into(), "0".into());
-        if !owned.is_empty() {
-            annotations.insert("talos.dev/owned-labels".into(), serde_json::to_string(&owned).unwrap_or_default());
-        }
-        annotations.insert("volumes.kubernetes.io/controller-managed-attach-detach".into(), "true".into());
+        let (labels, annotations) = labels_and_annotations(name, node.identity.machine_type, config_labels);
         let created = rfc3339(self.started);
-        let heartbeat = rfc3339(ready.heartbeat);
-        let pressure = |kind: &str, reason: &str, message: &str| {
-            if ready.ready {
-                json!({
-                    "type": kind,
-                    "status": "False",
-                    "lastHeartbeatTime": heartbeat,
-                    "lastTransitionTime": created,
-                    "reason": reason,
-                    "message": message,
-                })
-            } else {
-                json!({
-                    "type": kind,
-                    "status": "Unknown",
-                    "lastHeartbeatTime": heartbeat,
-                    "lastTransitionTime": rfc3339(ready.since),
-                    "reason": "NodeStatusUnknown",
-                    "message": "Kubelet stopped posting node status.",
-                })
-            }
-        };
-        let ready_condition = if ready.ready {
-            json!({
-                "type": "Ready",
-                "status": "True",
-                "lastHeartbeatTime": heartbeat,
-                "lastTransitionTime": rfc3339(ready.since),
-                "reason": "KubeletReady",
-                "message": "kubelet is posting ready status",
-            })
-        } else {
-            json!({
-                "type": "Ready",
-                "status": "Unknown",
-                "lastHeartbeatTime": heartbeat,
-                "lastTransitionTime": rfc3339(ready.since),
-                "reason": "NodeStatusUnknown",
-                "message": "Kubelet stopped posting node status.",
-            })
-        };
+        let conditions = conditions(&ready, &created);
         let resources = json!({
             "cpu": "2",
             "ephemeral-storage": "10218772Ki",
@@ -305,12 +245,7 @@ impl KubeState {
             "status": {
                 "capacity": resources,
                 "allocatable": resources,
-                "conditions": [
-                    pressure("MemoryPressure", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
-                    pressure("DiskPressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
-                    pressure("PIDPressure", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
-                    ready_condition,
-                ],
+                "conditions": conditions,
                 "addresses": [
                     {"type": "InternalIP", "address": node.identity.address.to_string()},
                     {"type": "Hostname", "address": name},
@@ -541,6 +476,90 @@ pub(crate) fn stable_hex(parts: &[&str], len: usize) -> String {
     }
     out.truncate(len);
     out
+}
+
+/// The Node's labels (the well-known ones, the control-plane role, the config's) and annotations
+/// (Talos's owned-labels list among them).
+fn labels_and_annotations(
+    name: &str,
+    machine_type: MachineType,
+    config_labels: BTreeMap<String, String>,
+) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
+    let arch = kube_arch();
+    let mut labels: BTreeMap<String, String> = BTreeMap::new();
+    labels.insert("beta.kubernetes.io/arch".into(), arch.into());
+    labels.insert("beta.kubernetes.io/os".into(), "linux".into());
+    labels.insert("kubernetes.io/arch".into(), arch.into());
+    labels.insert("kubernetes.io/hostname".into(), name.into());
+    labels.insert("kubernetes.io/os".into(), "linux".into());
+    // Talos's NodeLabelSpecController adds the role label on control planes and owns it.
+    let mut owned: Vec<String> = config_labels.keys().cloned().collect();
+    if machine_type == MachineType::ControlPlane {
+        labels.insert("node-role.kubernetes.io/control-plane".into(), String::new());
+        owned.push("node-role.kubernetes.io/control-plane".into());
+    }
+    owned.sort();
+    owned.dedup();
+    labels.extend(config_labels);
+    let mut annotations: BTreeMap<String, String> = BTreeMap::new();
+    annotations.insert("node.alpha.kubernetes.io/ttl".into(), "0".into());
+    if !owned.is_empty() {
+        annotations.insert("talos.dev/owned-labels".into(), serde_json::to_string(&owned).unwrap_or_default());
+    }
+    annotations.insert("volumes.kubernetes.io/controller-managed-attach-detach".into(), "true".into());
+    (labels, annotations)
+}
+
+/// The Node's conditions: no pressure and Ready while the kubelet posts status, `Unknown` since
+/// it stopped.
+fn conditions(ready: &crate::node::NodeReady, created: &str) -> Vec<Value> {
+    let heartbeat = rfc3339(ready.heartbeat);
+    let pressure = |kind: &str, reason: &str, message: &str| {
+        if ready.ready {
+            json!({
+                "type": kind,
+                "status": "False",
+                "lastHeartbeatTime": heartbeat,
+                "lastTransitionTime": created,
+                "reason": reason,
+                "message": message,
+            })
+        } else {
+            json!({
+                "type": kind,
+                "status": "Unknown",
+                "lastHeartbeatTime": heartbeat,
+                "lastTransitionTime": rfc3339(ready.since),
+                "reason": "NodeStatusUnknown",
+                "message": "Kubelet stopped posting node status.",
+            })
+        }
+    };
+    let ready_condition = if ready.ready {
+        json!({
+            "type": "Ready",
+            "status": "True",
+            "lastHeartbeatTime": heartbeat,
+            "lastTransitionTime": rfc3339(ready.since),
+            "reason": "KubeletReady",
+            "message": "kubelet is posting ready status",
+        })
+    } else {
+        json!({
+            "type": "Ready",
+            "status": "Unknown",
+            "lastHeartbeatTime": heartbeat,
+            "lastTransitionTime": rfc3339(ready.since),
+            "reason": "NodeStatusUnknown",
+            "message": "Kubelet stopped posting node status.",
+        })
+    };
+    vec![
+        pressure("MemoryPressure", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+        pressure("DiskPressure", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+        pressure("PIDPressure", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+        ready_condition,
+    ]
 }
 
 #[cfg(test)]
