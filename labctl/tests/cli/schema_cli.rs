@@ -129,7 +129,13 @@ fn bad_documents_are_refused() {
         ("version: v1alpha1\nmachine:\n  tpye: worker\n", false),
         ("version: v1alpha1\nmachine:\n  certSANs: a\n", false),
         ("version: v1alpha1\nmachine:\n  kubelet:\n    image: 5\n", true),
-        ("version: v1alpha1\nmachine:\n  install:\n    wipe: yes\n", false),
+        // go-yaml takes YAML 1.1's `yes` for a bool, but not a quoted "true" (recorded with talosctl).
+        ("version: v1alpha1\nmachine:\n  install:\n    wipe: yes\n", true),
+        ("version: v1alpha1\nmachine:\n  install:\n    wipe: \"true\"\n", false),
+        ("version: v1alpha1\nmachine:\n  install:\n    wipe: maybe\n", false),
+        // An integral float goes into an int, 7445.5 does not (recorded with talosctl).
+        ("version: v1alpha1\nmachine:\n  features:\n    kubePrism:\n      port: 7445.0\n", true),
+        ("version: v1alpha1\nmachine:\n  features:\n    kubePrism:\n      port: 7445.5\n", false),
         ("apiVersion: v1alpha1\nkind: HostnameConfig\nauto: Stable\n", true),
         ("apiVersion: v1alpha1\nkind: HostnameConfig\nauto: sometimes\n", false),
         ("apiVersion: v1alpha1\nkind: HostnameConfig\nhostnmae: x\n", false),

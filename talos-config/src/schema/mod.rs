@@ -15,7 +15,10 @@
 //! ```
 
 use crate::value::json_schema::SchemaCx as Cx;
-pub use crate::value::json_schema::{Flavour, Json, SchemaCx, described};
+pub use crate::value::json_schema::{Flavour, Json, SchemaCx};
+// What `#[derive(Talos)]` expands to names it here; not for users.
+#[doc(hidden)]
+pub use crate::value::json_schema::described;
 
 /// Every document kind's name (`v1alpha1` first), as [`kind_schema`] takes them.
 pub fn kinds() -> Vec<&'static str> {

@@ -160,6 +160,16 @@ pub fn types(names: &[&str]) -> Json {
     Json::obj([("type", Json::Arr(list))])
 }
 
+/// A Go `bool`: `true`/`false`, or one of the YAML 1.1 words go-yaml also takes for a boolean
+/// (`yes`, `no`, `on`, `off`, `y`, `n` and their capitalised forms), which a YAML 1.2 reader
+/// hands over as strings. A quoted `"true"` is refused, as Talos refuses it.
+pub fn boolean() -> Json {
+    Json::obj([
+        ("type", Json::arr([Json::str("boolean"), Json::str("string"), Json::str("null")])),
+        ("pattern", Json::str("^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$")),
+    ])
+}
+
 /// A scalar of any type: what go-yaml decodes into a Go string.
 pub fn scalar() -> Json {
     types(&["string", "number", "boolean"])

@@ -74,7 +74,7 @@ impl Value for String {
 
 impl Value for bool {
     fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
-        crate::value::json_schema::types(&["boolean"])
+        crate::value::json_schema::boolean()
     }
 
     fn go_type() -> String {
@@ -146,7 +146,7 @@ macro_rules! int_value {
             }
 
             fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
-                crate::value::json_schema::types(&["number"])
+                crate::value::json_schema::types(&["integer"])
             }
 
             fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
