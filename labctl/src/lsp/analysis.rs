@@ -6,7 +6,7 @@ use std::path::Path;
 
 use talos_config::provenance::Provenance;
 use talos_config::schema::{self, Flavour, Json};
-use talos_config::{CheckOptions, Checks, DocumentId, FieldPath, PatchSource, Severity, check};
+use talos_config::{CheckOptions, Checks, DocumentId, FieldPath, PatchSource, Segment, Severity, check};
 use talos_yaml::{Node, NodeValue};
 
 use super::project::Project;
@@ -45,8 +45,9 @@ pub(crate) fn is_config(text: &str) -> bool {
 }
 
 /// The context of a buffer: its `[[config]]` of `.labctl.toml` when a project file lists it
-/// (the other inputs from `buffer`, the editor's unsaved text, else from disk); else the buffer
-/// alone as a config, or as a patch onto a minimal worker config.
+/// (the other inputs from `buffer`, the editor's unsaved text, else from disk; every input named
+/// by its path); else the buffer, named `name`, alone as a config, or as a patch onto a minimal
+/// worker config.
 pub(crate) fn context(
     path: Option<&Path>,
     name: &str,
@@ -106,11 +107,6 @@ pub(crate) fn context(
     }
 }
 
-/// Whether a `.labctl.toml` lists this file.
-pub(crate) fn has_project(path: &Path) -> bool {
-    matches!(Project::find(path), Some(Ok(project)) if project.set_of(path).is_some())
-}
-
 /// The diagnostics of the buffer in its context (only those at the buffer's own lines).
 pub(crate) fn findings(cx: &Context) -> Vec<Finding> {
     let Ok(checked) = check(&cx.base, &cx.patches, &cx.options) else { return Vec::new() };
@@ -134,41 +130,28 @@ pub(crate) fn findings(cx: &Context) -> Vec<Finding> {
         .collect()
 }
 
-/// Where the merged value at this path was last set (provenance): input name, 0-based line
+/// Where the merged value at this place was last set (provenance): input name, 0-based line
 /// and column.
 pub(crate) fn origin(cx: &Context, at: &Place) -> Option<(String, usize, usize)> {
-    let trace = Provenance::trace(&cx.base, &cx.patches);
-    let document = DocumentId::new(at.kind.as_str(), at.name.as_deref());
-    let mut path = FieldPath::root();
-    for part in &at.parts {
-        path = match part {
-            Part::Key(k) => path.key(k.as_str()),
-            Part::Index(i) => path.index(*i),
-        };
-    }
-    let located = trace.locate(&document, &path)?;
+    let located = Provenance::trace(&cx.base, &cx.patches).locate(&at.document, &at.path)?;
     Some((located.site.input.to_string(), located.site.line.saturating_sub(1), located.site.column.saturating_sub(1)))
 }
 
-/// One step of a path in a document.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Part {
-    Key(String),
-    Index(usize),
-}
-
-/// A key's place: the document's kind and name, and the path to the key.
+/// A key's place: its document and the path to it.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Place {
-    pub kind: String,
-    pub name: Option<String>,
-    pub parts: Vec<Part>,
+    pub document: DocumentId,
+    pub path: FieldPath,
 }
 
 impl Place {
     /// The keys only (list items left out): the schema's path.
     pub(crate) fn keys(&self) -> Vec<String> {
-        self.parts.iter().filter_map(|p| if let Part::Key(k) = p { Some(k.clone()) } else { None }).collect()
+        self.path
+            .segments()
+            .iter()
+            .filter_map(|s| if let Segment::Key(k) = s { Some(k.clone()) } else { None })
+            .collect()
     }
 }
 
@@ -177,41 +160,29 @@ pub(crate) fn path_at(text: &str, line: usize, column: usize) -> Option<Place> {
     let docs = talos_yaml::parse::parse_documents(text.as_bytes()).ok()?;
     // The document whose lines hold the position: the last one starting at or before it.
     let doc = docs.iter().rev().find(|d| d.mark.line.saturating_sub(1) <= line)?;
-    let kind = doc.get("kind").and_then(|k| k.as_scalar()).map_or_else(|| "v1alpha1".to_string(), |s| s.text.clone());
-    let name = doc.get("name").and_then(|k| k.as_scalar()).map(|s| s.text.clone());
-    let mut parts = Vec::new();
-    descend(doc, line, column, &mut parts).then_some(Place { kind, name, parts })
+    let text_of = |key: &str| doc.get(key).and_then(|k| k.as_scalar()).map(|s| s.text.clone());
+    let kind = text_of("kind").unwrap_or_else(|| "v1alpha1".to_string());
+    let document = DocumentId::new(kind, text_of("name").as_deref());
+    let path = descend(doc, line, column, &FieldPath::root())?;
+    Some(Place { document, path })
 }
 
-fn descend(node: &Node, line: usize, column: usize, parts: &mut Vec<Part>) -> bool {
+/// The path of the key at (line, column) below `node`, which is at `here`.
+fn descend(node: &Node, line: usize, column: usize, here: &FieldPath) -> Option<FieldPath> {
     match &node.value {
         NodeValue::Sequence(items, _) => {
-            for (i, item) in items.iter().enumerate() {
-                parts.push(Part::Index(i));
-                if descend(item, line, column, parts) {
-                    return true;
-                }
-                parts.pop();
-            }
-            false
+            items.iter().enumerate().find_map(|(i, item)| descend(item, line, column, &here.index(i)))
         }
-        NodeValue::Mapping(entries, _) => {
-            for (key, value) in entries {
-                let Some(k) = key.as_scalar() else { continue };
-                let key_line = key.mark.line.saturating_sub(1);
-                let key_col = key.mark.column.saturating_sub(1);
-                parts.push(Part::Key(k.text.clone()));
-                if key_line == line && column >= key_col && column <= key_col + k.text.chars().count() {
-                    return true;
-                }
-                if descend(value, line, column, parts) {
-                    return true;
-                }
-                parts.pop();
+        NodeValue::Mapping(entries, _) => entries.iter().find_map(|(key, value)| {
+            let k = key.as_scalar()?;
+            let path = here.key(k.text.as_str());
+            let (key_line, key_col) = (key.mark.line.saturating_sub(1), key.mark.column.saturating_sub(1));
+            if key_line == line && column >= key_col && column <= key_col + k.text.chars().count() {
+                return Some(path);
             }
-            false
-        }
-        NodeValue::Scalar(_) => false,
+            descend(value, line, column, &path)
+        }),
+        NodeValue::Scalar(_) => None,
     }
 }
 

@@ -222,9 +222,10 @@ impl Server<'_> {
         let (line, column) = text::line_column(text, position.position);
         let place = analysis::path_at(text, line, column)?;
         let keys = place.keys();
-        let node = analysis::schema_at(&place.kind, &keys, Flavour::Patch)?;
+        let kind = place.document.kind();
+        let node = analysis::schema_at(kind, &keys, Flavour::Patch)?;
         let doc = analysis::description(&node).unwrap_or_default();
-        let mut value = format!("**{}** ({})", keys.join("."), place.kind);
+        let mut value = format!("**{}** ({kind})", keys.join("."));
         if !doc.is_empty() {
             value.push_str(&format!("\n\n{doc}"));
         }
@@ -265,11 +266,7 @@ impl Server<'_> {
     fn context(&self, uri: &Uri, text: &str) -> analysis::Context {
         let path = uri_path(uri);
         let buffer = |p: &Path| path_uri(p).and_then(|u| self.documents.get(u.as_str()).cloned());
-        let name = match &path {
-            Some(p) if analysis::has_project(p) => p.display().to_string(),
-            _ => file_name(uri),
-        };
-        analysis::context(path.as_deref(), &name, text, &buffer)
+        analysis::context(path.as_deref(), &file_name(uri), text, &buffer)
     }
 
     fn completion(&self, params: &CompletionParams) -> Option<CompletionResponse> {
