@@ -2,6 +2,7 @@
 
 use talos_config_derive::Talos;
 
+use crate::model::v1alpha1::types::Redacted;
 use crate::model::v1alpha1::{self as v1, PEMEncodedCertificateAndKey, PEMEncodedKey};
 use crate::value::{DecodeCx, Value};
 use std::time::SystemTime;
@@ -443,9 +444,9 @@ pub(crate) struct Parts<'a> {
     pub k8s: &'a v1::PEMEncodedCertificateAndKey,
 }
 
-/// `Debug` of a secret string: whether it is set, never its text.
-fn hidden(secret: &str) -> std::fmt::Arguments<'_> {
-    if secret.is_empty() { format_args!("\"\"") } else { format_args!("<redacted>") }
+/// `Debug` of a secret string: its size, never its text.
+fn hidden(secret: &str) -> Redacted {
+    Redacted::of(Some(secret.as_bytes()))
 }
 
 impl std::fmt::Debug for ClusterSecrets {

@@ -532,17 +532,28 @@ pub struct PEMEncodedKey {
     pub key: Option<Vec<u8>>,
 }
 
-/// A secret's stand-in in `Debug` output: its size only.
-pub(crate) fn redacted(secret: Option<&[u8]>) -> String {
-    match secret {
-        None => "None".into(),
-        Some(bytes) => format!("<redacted, {} bytes>", bytes.len()),
+/// A secret's stand-in in `Debug` output: its size only (`None` for an absent one).
+pub(crate) struct Redacted(pub(crate) Option<usize>);
+
+impl Redacted {
+    /// The stand-in of these secret bytes.
+    pub(crate) fn of(secret: Option<&[u8]>) -> Redacted {
+        Redacted(secret.map(<[u8]>::len))
+    }
+}
+
+impl std::fmt::Debug for Redacted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            None => f.write_str("None"),
+            Some(len) => write!(f, "<redacted, {len} bytes>"),
+        }
     }
 }
 
 impl std::fmt::Debug for PEMEncodedKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PEMEncodedKey").field("key", &format_args!("{}", redacted(self.key.as_deref()))).finish()
+        f.debug_struct("PEMEncodedKey").field("key", &Redacted::of(self.key.as_deref())).finish()
     }
 }
 
@@ -551,7 +562,7 @@ impl std::fmt::Debug for PEMEncodedCertificateAndKey {
         let crt = self.crt.as_deref().map(String::from_utf8_lossy);
         f.debug_struct("PEMEncodedCertificateAndKey")
             .field("crt", &crt)
-            .field("key", &format_args!("{}", redacted(self.key.as_deref())))
+            .field("key", &Redacted::of(self.key.as_deref()))
             .finish()
     }
 }
