@@ -5,6 +5,9 @@
 
 use std::collections::BTreeMap;
 
+/// Go's `%q`.
+pub(crate) use talos_go::quote as go_quote;
+
 /// How a flag takes its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -187,11 +190,6 @@ fn read_csv(text: &str) -> Result<Vec<String>, String> {
             return Ok(fields);
         }
     }
-}
-
-/// Go's `%q`.
-pub(crate) fn go_quote(text: &str) -> String {
-    talos_go::quote(text)
 }
 
 #[cfg(test)]

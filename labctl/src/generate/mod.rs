@@ -160,8 +160,7 @@ fn config(args: &[String]) -> Result<(), CliError> {
         Some(path) => Some(load_bundle(path)?),
         None => None,
     };
-    let patches = GenPatches::default();
-    let patches = read_gen_patches(&parsed, patches)?;
+    let patches = read_gen_patches(&parsed)?;
     stderr_line("generating PKI and tokens");
     let now = SystemTime::now();
     let secrets = match secrets {
@@ -283,7 +282,7 @@ fn load_bundle(path: &str) -> Result<SecretsBundle, CliError> {
 }
 
 /// The three patch flags, loaded as talosctl loads them (`@file` or inline text).
-fn read_gen_patches(parsed: &flags::Parsed, mut patches: GenPatches) -> Result<GenPatches, CliError> {
+fn read_gen_patches(parsed: &flags::Parsed) -> Result<GenPatches, CliError> {
     let load = |flag: &str| -> Result<Vec<talos_config::Patch>, CliError> {
         let mut sources = Vec::new();
         for arg in parsed.list(flag).unwrap_or_default() {
@@ -299,6 +298,7 @@ fn read_gen_patches(parsed: &flags::Parsed, mut patches: GenPatches) -> Result<G
         }
         load_patches(sources).map_err(|e| CliError::new(format!("error parsing config JSON patch: {e}")))
     };
+    let mut patches = GenPatches::default();
     patches.all = load("config-patch")?;
     patches.control_plane = load("config-patch-control-plane")?;
     patches.worker = load("config-patch-worker")?;
