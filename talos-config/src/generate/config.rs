@@ -17,7 +17,7 @@ use crate::value::{DecodeCx, Replaced, Unstructured, Value};
 use crate::{Config, Error, ErrorKind};
 
 /// The Kubernetes version `talosctl gen config` v1.13.9 defaults to.
-pub const DEFAULT_KUBERNETES_VERSION: &str = "1.36.3";
+pub const DEFAULT_KUBERNETES_VERSION: &str = crate::kubelet::DEFAULT_KUBERNETES_VERSION;
 /// The installer image `talosctl gen config` v1.13.9 defaults to.
 pub const DEFAULT_INSTALL_IMAGE: &str = "ghcr.io/siderolabs/installer:v1.13.9";
 
@@ -298,7 +298,7 @@ impl Build<'_> {
         // never a valid URL: generated configs always get the IPv4 networks.
         let (pods, services) = match self.input.endpoint.parse::<std::net::IpAddr>() {
             Ok(std::net::IpAddr::V6(_)) => ("fc00:db8:10::/56", "fc00:db8:20::/112"),
-            _ => ("10.244.0.0/16", "10.96.0.0/12"),
+            _ => (crate::subnets::DEFAULT_POD_SUBNET, crate::subnets::DEFAULT_SERVICE_SUBNET),
         };
         v1::ClusterNetworkConfig {
             cni: self.options().cni.clone(),

@@ -24,7 +24,7 @@ use crate::model::v1alpha1::{Config, MachineConfig};
 /// Talos's version, as `RuntimeValidate` prints it.
 pub const TALOS_VERSION: &str = "1.13.9";
 /// `constants.DefaultKubernetesVersion` of Talos v1.13.9.
-pub const DEFAULT_KUBERNETES_VERSION: &str = "1.36.3";
+pub const DEFAULT_KUBERNETES_VERSION: &str = crate::kubelet::DEFAULT_KUBERNETES_VERSION;
 
 /// `machine.Type` as `ParseType` gives it (`join` and `""` are workers; anything unknown is
 /// `Unknown`).
