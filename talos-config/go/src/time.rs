@@ -6,7 +6,6 @@
 /// digits beyond `uint64` precision are dropped) and truncated to whole nanoseconds, the total
 /// bounded by `1<<63` (reachable only with a `-` sign). `None` where Go returns an error.
 pub fn parse_duration(s: &str) -> Option<i64> {
-    const BOUND: u64 = 1 << 63;
     let mut b = s.as_bytes();
     let mut neg = false;
     if let Some(&c) = b.first()
@@ -23,80 +22,8 @@ pub fn parse_duration(s: &str) -> Option<i64> {
     }
     let mut d: u64 = 0;
     while !b.is_empty() {
-        // The next character must be [0-9.].
-        if !(b[0] == b'.' || b[0].is_ascii_digit()) {
-            return None;
-        }
-        // leadingInt: [0-9]*, overflow is an error.
-        let mut v: u64 = 0;
-        let mut i = 0;
-        while i < b.len() && b[i].is_ascii_digit() {
-            if v > BOUND / 10 {
-                return None;
-            }
-            v = v * 10 + u64::from(b[i] - b'0');
-            if v > BOUND {
-                return None;
-            }
-            i += 1;
-        }
-        let pre = i > 0;
-        b = &b[i..];
-        // (\.[0-9]*)?: leadingFraction stops accumulating precision on overflow.
-        let (mut f, mut scale, mut post) = (0u64, 1f64, false);
-        if b.first() == Some(&b'.') {
-            b = &b[1..];
-            let mut i = 0;
-            let mut overflow = false;
-            while i < b.len() && b[i].is_ascii_digit() {
-                if !overflow {
-                    if f > (BOUND - 1) / 10 {
-                        overflow = true;
-                    } else {
-                        let y = f * 10 + u64::from(b[i] - b'0');
-                        if y > BOUND {
-                            overflow = true;
-                        } else {
-                            f = y;
-                            scale *= 10.0;
-                        }
-                    }
-                }
-                i += 1;
-            }
-            post = i > 0;
-            b = &b[i..];
-        }
-        if !pre && !post {
-            return None;
-        }
-        // The unit: everything up to the next [0-9.].
-        let end = b.iter().position(|&c| c == b'.' || c.is_ascii_digit()).unwrap_or(b.len());
-        if end == 0 {
-            return None;
-        }
-        let unit: u64 = match &b[..end] {
-            b"ns" => 1,
-            // `µs` (U+00B5 micro sign) and `μs` (U+03BC Greek mu).
-            b"us" | [0xc2, 0xb5, b's'] | [0xce, 0xbc, b's'] => 1_000,
-            b"ms" => 1_000_000,
-            b"s" => 1_000_000_000,
-            b"m" => 60_000_000_000,
-            b"h" => 3_600_000_000_000,
-            _ => return None,
-        };
-        b = &b[end..];
-        if v > BOUND / unit {
-            return None;
-        }
-        v *= unit;
-        if f > 0 {
-            // Go: v += uint64(float64(f) * (float64(unit) / scale)), truncating.
-            v += (f as f64 * (unit as f64 / scale)) as u64;
-            if v > BOUND {
-                return None;
-            }
-        }
+        let (v, rest) = duration_component(b)?;
+        b = rest;
         d += v;
         if d > BOUND {
             return None;
@@ -107,6 +34,108 @@ pub fn parse_duration(s: &str) -> Option<i64> {
         return Some((d as i64).wrapping_neg());
     }
     i64::try_from(d).ok()
+}
+
+/// The bound of a duration's magnitude in Go's `ParseDuration`: `1<<63`.
+const BOUND: u64 = 1 << 63;
+
+/// One `[0-9]*(\.[0-9]*)?[a-z]+` component of a duration: its nanoseconds and the rest of the
+/// text, or `None` where Go returns an error.
+fn duration_component(b: &[u8]) -> Option<(u64, &[u8])> {
+    // The next character must be [0-9.].
+    if !(b[0] == b'.' || b[0].is_ascii_digit()) {
+        return None;
+    }
+    let (mut v, i) = leading_int(b)?;
+    let pre = i > 0;
+    let mut b = &b[i..];
+    // (\.[0-9]*)?
+    let (f, scale, post) = match b.strip_prefix(b".") {
+        Some(after_dot) => {
+            let (f, scale, digits) = leading_fraction(after_dot);
+            b = &after_dot[digits..];
+            (f, scale, digits > 0)
+        }
+        None => (0, 1.0, false),
+    };
+    if !pre && !post {
+        return None;
+    }
+    // The unit: everything up to the next [0-9.].
+    let end = b.iter().position(|&c| c == b'.' || c.is_ascii_digit()).unwrap_or(b.len());
+    if end == 0 {
+        return None;
+    }
+    let unit = unit_nanos(&b[..end])?;
+    if v > BOUND / unit {
+        return None;
+    }
+    v *= unit;
+    if f > 0 {
+        // Go: v += uint64(float64(f) * (float64(unit) / scale)), truncating.
+        v += (f as f64 * (unit as f64 / scale)) as u64;
+        if v > BOUND {
+            return None;
+        }
+    }
+    Some((v, &b[end..]))
+}
+
+/// Go's `leadingInt`: the value of the leading `[0-9]*` and how many digits it took; overflow
+/// is an error.
+fn leading_int(b: &[u8]) -> Option<(u64, usize)> {
+    let mut v: u64 = 0;
+    let mut i = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        if v > BOUND / 10 {
+            return None;
+        }
+        v = v * 10 + u64::from(b[i] - b'0');
+        if v > BOUND {
+            return None;
+        }
+        i += 1;
+    }
+    Some((v, i))
+}
+
+/// Go's `leadingFraction`: the leading `[0-9]*` after a `.` as a value, its scale (`10` to the
+/// digits kept) and how many digits it took; it stops accumulating precision on overflow.
+fn leading_fraction(b: &[u8]) -> (u64, f64, usize) {
+    let (mut f, mut scale) = (0u64, 1f64);
+    let mut i = 0;
+    let mut overflow = false;
+    while i < b.len() && b[i].is_ascii_digit() {
+        if !overflow {
+            if f > (BOUND - 1) / 10 {
+                overflow = true;
+            } else {
+                let y = f * 10 + u64::from(b[i] - b'0');
+                if y > BOUND {
+                    overflow = true;
+                } else {
+                    f = y;
+                    scale *= 10.0;
+                }
+            }
+        }
+        i += 1;
+    }
+    (f, scale, i)
+}
+
+/// The nanoseconds in one of Go's duration units, `None` for an unknown unit.
+fn unit_nanos(unit: &[u8]) -> Option<u64> {
+    Some(match unit {
+        b"ns" => 1,
+        // `µs` (U+00B5 micro sign) and `μs` (U+03BC Greek mu).
+        b"us" | [0xc2, 0xb5, b's'] | [0xce, 0xbc, b's'] => 1_000,
+        b"ms" => 1_000_000,
+        b"s" => 1_000_000_000,
+        b"m" => 60_000_000_000,
+        b"h" => 3_600_000_000_000,
+        _ => return None,
+    })
 }
 
 /// Go's `time.Duration.String`.
