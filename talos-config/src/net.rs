@@ -275,15 +275,7 @@ fn parse_ipv4_fields(input: &str, s: &str) -> Result<[u8; 4], String> {
 /// Go's IPv6 parser: up to eight groups of at most four hex digits, one `::`, an optional
 /// embedded IPv4 in the last 32 bits, an optional `%zone` (non-empty).
 fn parse_ipv6(input: &str) -> Result<(IpAddr, &str), String> {
-    let (mut s, zone) = match input.find('%') {
-        Some(i) => {
-            if i + 1 == input.len() {
-                return Err(addr_error(input, "zone must be a non-empty string", ""));
-            }
-            (&input[..i], &input[i + 1..])
-        }
-        None => (input, ""),
-    };
+    let (mut s, zone) = split_zone(input)?;
     let mut ip = [0u8; 16];
     let mut ellipsis: Option<usize> = None;
     if let Some(rest) = s.strip_prefix("::") {
@@ -295,43 +287,9 @@ fn parse_ipv6(input: &str) -> Result<(IpAddr, &str), String> {
     }
     let mut i = 0usize;
     while i < 16 {
-        let b = s.as_bytes();
-        let mut off = 0usize;
-        let mut acc = 0u32;
-        while off < b.len() {
-            let digit = match b[off] {
-                c @ b'0'..=b'9' => c - b'0',
-                c @ b'a'..=b'f' => c - b'a' + 10,
-                c @ b'A'..=b'F' => c - b'A' + 10,
-                _ => break,
-            };
-            acc = (acc << 4) + u32::from(digit);
-            if off > 3 {
-                return Err(addr_error(input, "each group must have 4 or less digits", s));
-            }
-            if acc > 0xFFFF {
-                return Err(addr_error(input, "IPv6 field has value >=2^16", s));
-            }
-            off += 1;
-        }
-        if off == 0 {
-            return Err(addr_error(input, "each colon-separated field must have at least one digit", s));
-        }
-        if b.get(off) == Some(&b'.') {
-            if ellipsis.is_none() && i != 12 {
-                return Err(addr_error(
-                    input,
-                    "embedded IPv4 address must replace the final 2 fields of the address",
-                    s,
-                ));
-            }
-            if i + 4 > 16 {
-                return Err(addr_error(
-                    input,
-                    "too many hex fields to fit an embedded IPv4 at the end of the address",
-                    s,
-                ));
-            }
+        let (acc, off) = hex_group(input, s)?;
+        if s.as_bytes().get(off) == Some(&b'.') {
+            check_embedded_ipv4_place(input, s, i, ellipsis)?;
             let v4 = parse_ipv4_fields(input, s)?;
             ip[i..i + 4].copy_from_slice(&v4);
             s = "";
@@ -366,17 +324,74 @@ fn parse_ipv6(input: &str) -> Result<(IpAddr, &str), String> {
     if !s.is_empty() {
         return Err(addr_error(input, "trailing garbage after address", s));
     }
-    if i < 16 {
+    expand_ellipsis(input, &mut ip, i, ellipsis)?;
+    Ok((IpAddr::V6(Ipv6Addr::from(ip)), zone))
+}
+
+/// An IPv6 text split at its `%`: the address and the zone (`""` when none; present but empty
+/// is an error).
+fn split_zone(input: &str) -> Result<(&str, &str), String> {
+    match input.find('%') {
+        Some(i) if i + 1 == input.len() => Err(addr_error(input, "zone must be a non-empty string", "")),
+        Some(i) => Ok((&input[..i], &input[i + 1..])),
+        None => Ok((input, "")),
+    }
+}
+
+/// The hex group at the start of `s` (a suffix of `input`, which errors name): its value and
+/// its length, at least one and at most four digits.
+fn hex_group(input: &str, s: &str) -> Result<(u32, usize), String> {
+    let b = s.as_bytes();
+    let mut off = 0usize;
+    let mut acc = 0u32;
+    while off < b.len() {
+        let digit = match b[off] {
+            c @ b'0'..=b'9' => c - b'0',
+            c @ b'a'..=b'f' => c - b'a' + 10,
+            c @ b'A'..=b'F' => c - b'A' + 10,
+            _ => break,
+        };
+        acc = (acc << 4) + u32::from(digit);
+        if off > 3 {
+            return Err(addr_error(input, "each group must have 4 or less digits", s));
+        }
+        if acc > 0xFFFF {
+            return Err(addr_error(input, "IPv6 field has value >=2^16", s));
+        }
+        off += 1;
+    }
+    if off == 0 {
+        return Err(addr_error(input, "each colon-separated field must have at least one digit", s));
+    }
+    Ok((acc, off))
+}
+
+/// An IPv4 address embedded at byte `i` must fill the last 32 bits: at byte 12, or anywhere
+/// that still fits after a `::`.
+fn check_embedded_ipv4_place(input: &str, s: &str, i: usize, ellipsis: Option<usize>) -> Result<(), String> {
+    if ellipsis.is_none() && i != 12 {
+        return Err(addr_error(input, "embedded IPv4 address must replace the final 2 fields of the address", s));
+    }
+    if i + 4 > 16 {
+        return Err(addr_error(input, "too many hex fields to fit an embedded IPv4 at the end of the address", s));
+    }
+    Ok(())
+}
+
+/// Widens the `::` at byte `ellipsis` to the zeros that make `filled` bytes sixteen; with no
+/// `::` the address must be full, with one it must stand for at least one group.
+fn expand_ellipsis(input: &str, ip: &mut [u8; 16], filled: usize, ellipsis: Option<usize>) -> Result<(), String> {
+    if filled < 16 {
         let Some(at) = ellipsis else {
             return Err(addr_error(input, "address string too short", ""));
         };
-        let n = 16 - i;
-        ip.copy_within(at..i, at + n);
+        let n = 16 - filled;
+        ip.copy_within(at..filled, at + n);
         ip[at..at + n].fill(0);
     } else if ellipsis.is_some() {
         return Err(addr_error(input, "the :: must expand to at least one field of zeros", ""));
     }
-    Ok((IpAddr::V6(Ipv6Addr::from(ip)), zone))
+    Ok(())
 }
 
 /// Whether two prefixes share any address: same family (an IPv4-mapped IPv6 prefix is IPv6)
