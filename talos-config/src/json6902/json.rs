@@ -163,6 +163,19 @@ enum State {
     AfterValue,
 }
 
+/// What a parser state leads to: the next state, or the finished top-level value.
+enum Step {
+    Next(State),
+    Done(Json),
+}
+
+/// The parser's place in the input and the containers it is inside.
+struct Parser<'a> {
+    input: &'a [u8],
+    i: usize,
+    stack: Vec<Frame>,
+}
+
 fn syntax_error(c: u8, context: &str) -> String {
     format!("invalid character {} {context}", quote_char(c))
 }
@@ -177,192 +190,172 @@ fn is_json_space(c: u8) -> bool {
 /// gives [`Json::Null`]; `null` inside a container gives [`Json::Nil`]. The error is Go's
 /// `SyntaxError` text.
 pub(crate) fn parse(input: &[u8]) -> Result<Json, String> {
-    let mut stack: Vec<Frame> = Vec::new();
+    let mut parser = Parser { input, i: 0, stack: Vec::new() };
     let mut state = State::Value(false);
-    let mut i = 0usize;
     loop {
-        match state {
-            State::Value(allow_close) => {
-                while i < input.len() && is_json_space(input[i]) {
-                    i += 1;
-                }
-                let Some(&c) = input.get(i) else {
-                    return Err(UNEXPECTED_END.to_string());
-                };
-                let value = match c {
-                    b']' if allow_close => {
-                        i += 1;
-                        let Some(Frame::Array(items)) = stack.pop() else {
-                            return Err(UNEXPECTED_END.to_string());
-                        };
-                        Json::Array(items)
-                    }
-                    b'{' | b'[' => {
-                        if stack.len() + 1 > MAX_NESTING_DEPTH {
-                            return Err(syntax_error(c, "exceeded max depth"));
-                        }
-                        i += 1;
-                        if c == b'{' {
-                            stack.push(Frame::Object(Vec::new(), String::new()));
-                            state = State::Key(true);
-                        } else {
-                            stack.push(Frame::Array(Vec::new()));
-                            state = State::Value(true);
-                        }
-                        continue;
-                    }
-                    b'"' => {
-                        let (raw, end) = scan_string(input, i)?;
-                        i = end;
-                        Json::String(raw)
-                    }
-                    b'-' | b'0'..=b'9' => {
-                        let end = scan_number(input, i)?;
-                        let text = String::from_utf8_lossy(&input[i..end]).into_owned();
-                        i = end;
-                        Json::Number(text)
-                    }
-                    b't' => {
-                        i = scan_literal(input, i, "true")?;
-                        Json::Bool(true)
-                    }
-                    b'f' => {
-                        i = scan_literal(input, i, "false")?;
-                        Json::Bool(false)
-                    }
-                    b'n' => {
-                        i = scan_literal(input, i, "null")?;
-                        if stack.is_empty() { Json::Null } else { Json::Nil }
-                    }
-                    _ => return Err(syntax_error(c, "looking for beginning of value")),
-                };
-                match stack.last_mut() {
-                    None => {
-                        // Top level: only white space may follow.
-                        while i < input.len() {
-                            if !is_json_space(input[i]) {
-                                return Err(syntax_error(input[i], "after top-level value"));
-                            }
-                            i += 1;
-                        }
-                        return Ok(value);
-                    }
-                    Some(Frame::Array(items)) => items.push(value),
-                    Some(Frame::Object(members, key)) => {
-                        let key = std::mem::take(key);
-                        object_set(members, key, value);
-                    }
-                }
-                state = State::AfterValue;
-            }
-            State::Key(allow_close) => {
-                while i < input.len() && is_json_space(input[i]) {
-                    i += 1;
-                }
-                let Some(&c) = input.get(i) else {
-                    return Err(UNEXPECTED_END.to_string());
-                };
-                if c == b'}' && allow_close {
-                    i += 1;
-                    let Some(Frame::Object(members, _)) = stack.pop() else {
-                        return Err(UNEXPECTED_END.to_string());
-                    };
-                    if finish_container(&mut stack, Json::Object(members), input, &mut i)? {
-                        return Ok(take_top(stack));
-                    }
-                    state = State::AfterValue;
-                    continue;
-                }
-                if c != b'"' {
-                    return Err(syntax_error(c, "looking for beginning of object key string"));
-                }
-                let (raw, end) = scan_string(input, i)?;
-                i = end;
-                if let Some(Frame::Object(_, key)) = stack.last_mut() {
-                    *key = go_decode_string(&raw);
-                }
-                state = State::Colon;
-            }
-            State::Colon => {
-                while i < input.len() && is_json_space(input[i]) {
-                    i += 1;
-                }
-                let Some(&c) = input.get(i) else {
-                    return Err(UNEXPECTED_END.to_string());
-                };
-                if c != b':' {
-                    return Err(syntax_error(c, "after object key"));
-                }
-                i += 1;
-                state = State::Value(false);
-            }
-            State::AfterValue => {
-                while i < input.len() && is_json_space(input[i]) {
-                    i += 1;
-                }
-                let Some(&c) = input.get(i) else {
-                    return Err(UNEXPECTED_END.to_string());
-                };
-                let in_object = matches!(stack.last(), Some(Frame::Object(..)));
-                match (in_object, c) {
-                    (true, b',') => {
-                        i += 1;
-                        state = State::Key(false);
-                    }
-                    (false, b',') => {
-                        i += 1;
-                        state = State::Value(false);
-                    }
-                    (true, b'}') | (false, b']') => {
-                        i += 1;
-                        let value = match stack.pop() {
-                            Some(Frame::Object(members, _)) => Json::Object(members),
-                            Some(Frame::Array(items)) => Json::Array(items),
-                            None => return Err(UNEXPECTED_END.to_string()),
-                        };
-                        if finish_container(&mut stack, value, input, &mut i)? {
-                            return Ok(take_top(stack));
-                        }
-                    }
-                    (true, _) => return Err(syntax_error(c, "after object key:value pair")),
-                    (false, _) => return Err(syntax_error(c, "after array element")),
-                }
-            }
+        let step = match state {
+            State::Value(allow_close) => parser.value(allow_close)?,
+            State::Key(allow_close) => parser.key(allow_close)?,
+            State::Colon => parser.colon()?,
+            State::AfterValue => parser.after_value()?,
+        };
+        match step {
+            Step::Next(next) => state = next,
+            Step::Done(value) => return Ok(value),
         }
     }
 }
 
-/// Stores a finished container in its parent. Returns `true` when it was the top-level value
-/// (then left alone on the stack as an array frame holding it) and the rest of the input is
-/// white space.
-fn finish_container(stack: &mut Vec<Frame>, value: Json, input: &[u8], i: &mut usize) -> Result<bool, String> {
-    match stack.last_mut() {
-        None => {
-            while *i < input.len() {
-                if !is_json_space(input[*i]) {
-                    return Err(syntax_error(input[*i], "after top-level value"));
-                }
-                *i += 1;
+impl Parser<'_> {
+    /// Skips white space and gives the next byte; at the end of input, Go's "unexpected end".
+    fn next_non_space(&mut self) -> Result<u8, String> {
+        while self.i < self.input.len() && is_json_space(self.input[self.i]) {
+            self.i += 1;
+        }
+        self.input.get(self.i).copied().ok_or_else(|| UNEXPECTED_END.to_string())
+    }
+
+    /// Where a value is expected: a scalar, a container's start, or (`allow_close`) the `]` of
+    /// an empty array.
+    fn value(&mut self, allow_close: bool) -> Result<Step, String> {
+        let c = self.next_non_space()?;
+        let value = match c {
+            b']' if allow_close => {
+                self.i += 1;
+                let Some(Frame::Array(items)) = self.stack.pop() else {
+                    return Err(UNEXPECTED_END.to_string());
+                };
+                Json::Array(items)
             }
-            stack.push(Frame::Array(vec![value]));
-            Ok(true)
+            b'{' | b'[' => return self.open(c),
+            _ => self.scalar(c)?,
+        };
+        self.finish_value(value)
+    }
+
+    /// Opens an object or array at `c`, within Go's nesting limit.
+    fn open(&mut self, c: u8) -> Result<Step, String> {
+        if self.stack.len() + 1 > MAX_NESTING_DEPTH {
+            return Err(syntax_error(c, "exceeded max depth"));
         }
-        Some(Frame::Array(items)) => {
-            items.push(value);
-            Ok(false)
-        }
-        Some(Frame::Object(members, key)) => {
-            let key = std::mem::take(key);
-            object_set(members, key, value);
-            Ok(false)
+        self.i += 1;
+        if c == b'{' {
+            self.stack.push(Frame::Object(Vec::new(), String::new()));
+            Ok(Step::Next(State::Key(true)))
+        } else {
+            self.stack.push(Frame::Array(Vec::new()));
+            Ok(Step::Next(State::Value(true)))
         }
     }
-}
 
-fn take_top(mut stack: Vec<Frame>) -> Json {
-    match stack.pop() {
-        Some(Frame::Array(mut items)) => items.pop().unwrap_or(Json::Null),
-        _ => Json::Null,
+    /// A string, number, `true`, `false` or `null` starting at `c`.
+    fn scalar(&mut self, c: u8) -> Result<Json, String> {
+        let (input, start) = (self.input, self.i);
+        Ok(match c {
+            b'"' => {
+                let (raw, end) = scan_string(input, start)?;
+                self.i = end;
+                Json::String(raw)
+            }
+            b'-' | b'0'..=b'9' => {
+                let end = scan_number(input, start)?;
+                self.i = end;
+                Json::Number(String::from_utf8_lossy(&input[start..end]).into_owned())
+            }
+            b't' => {
+                self.i = scan_literal(input, start, "true")?;
+                Json::Bool(true)
+            }
+            b'f' => {
+                self.i = scan_literal(input, start, "false")?;
+                Json::Bool(false)
+            }
+            b'n' => {
+                self.i = scan_literal(input, start, "null")?;
+                if self.stack.is_empty() { Json::Null } else { Json::Nil }
+            }
+            _ => return Err(syntax_error(c, "looking for beginning of value")),
+        })
+    }
+
+    /// Where an object key is expected, or (`allow_close`) the `}` of an empty object.
+    fn key(&mut self, allow_close: bool) -> Result<Step, String> {
+        let c = self.next_non_space()?;
+        if c == b'}' && allow_close {
+            self.i += 1;
+            let Some(Frame::Object(members, _)) = self.stack.pop() else {
+                return Err(UNEXPECTED_END.to_string());
+            };
+            return self.finish_value(Json::Object(members));
+        }
+        if c != b'"' {
+            return Err(syntax_error(c, "looking for beginning of object key string"));
+        }
+        let (raw, end) = scan_string(self.input, self.i)?;
+        self.i = end;
+        if let Some(Frame::Object(_, key)) = self.stack.last_mut() {
+            *key = go_decode_string(&raw);
+        }
+        Ok(Step::Next(State::Colon))
+    }
+
+    /// The `:` after an object key.
+    fn colon(&mut self) -> Result<Step, String> {
+        let c = self.next_non_space()?;
+        if c != b':' {
+            return Err(syntax_error(c, "after object key"));
+        }
+        self.i += 1;
+        Ok(Step::Next(State::Value(false)))
+    }
+
+    /// After a value inside a container: a `,` or the container's closing bracket.
+    fn after_value(&mut self) -> Result<Step, String> {
+        let c = self.next_non_space()?;
+        let in_object = matches!(self.stack.last(), Some(Frame::Object(..)));
+        match (in_object, c) {
+            (true, b',') => {
+                self.i += 1;
+                Ok(Step::Next(State::Key(false)))
+            }
+            (false, b',') => {
+                self.i += 1;
+                Ok(Step::Next(State::Value(false)))
+            }
+            (true, b'}') | (false, b']') => {
+                self.i += 1;
+                let value = match self.stack.pop() {
+                    Some(Frame::Object(members, _)) => Json::Object(members),
+                    Some(Frame::Array(items)) => Json::Array(items),
+                    None => return Err(UNEXPECTED_END.to_string()),
+                };
+                self.finish_value(value)
+            }
+            (true, _) => Err(syntax_error(c, "after object key:value pair")),
+            (false, _) => Err(syntax_error(c, "after array element")),
+        }
+    }
+
+    /// Stores a finished value in its container; a top-level value is the result, when only
+    /// white space follows it.
+    fn finish_value(&mut self, value: Json) -> Result<Step, String> {
+        match self.stack.last_mut() {
+            None => {
+                if let Some(&c) = self.input[self.i..].iter().find(|&&c| !is_json_space(c)) {
+                    return Err(syntax_error(c, "after top-level value"));
+                }
+                Ok(Step::Done(value))
+            }
+            Some(Frame::Array(items)) => {
+                items.push(value);
+                Ok(Step::Next(State::AfterValue))
+            }
+            Some(Frame::Object(members, key)) => {
+                let key = std::mem::take(key);
+                object_set(members, key, value);
+                Ok(Step::Next(State::AfterValue))
+            }
+        }
     }
 }
 
