@@ -111,31 +111,8 @@ impl Validate for Config {
             validate_install(machine, cx.mode, &mut out);
         }
 
-        let host_dns = machine.features.as_ref().and_then(|f| f.host_dns.as_ref());
-        let dns_enabled = host_dns.and_then(|h| h.enabled).unwrap_or(false);
-        let dns_forward = host_dns.and_then(|h| h.forward_kube_dns_to_host).unwrap_or(false);
-        // 4.3 container mode
-        if cx.mode.in_container() {
-            if !dns_enabled {
-                out.err(
-                    "feature HostDNS should be enabled in container mode (.machine.features.hostDNS.enabled)",
-                    "machine.features.hostDNS.enabled",
-                );
-            }
-            if !dns_forward {
-                out.err(
-                    "feature HostDNS should forward kube-dns to host in container mode (.machine.features.hostDNS.forwardKubeDNSToHost)",
-                    "machine.features.hostDNS.forwardKubeDNSToHost",
-                );
-            }
-        }
-        // 4.4 any mode
-        if host_dns.is_some() && dns_forward && !dns_enabled {
-            out.err(
-                "feature hostDNS.forwardKubeDNSToHost requires hostDNS.enabled to be true (.machine.features.hostDNS)",
-                "machine.features.hostDNS",
-            );
-        }
+        // 4.3 container mode, 4.4 any mode
+        validate_host_dns(machine, cx.mode, &mut out);
 
         // 4.5 machine type warning
         if mtype != MachineType::Unknown && mtype.name() != machine.r#type {
@@ -159,85 +136,23 @@ impl Validate for Config {
         }
 
         // 4.9 disks
-        for (i, disk) in machine.disks.iter().enumerate() {
-            let Some(disk) = disk else {
-                out.err(format!("machine.disks[{i}] is null"), &format!("machine.disks[{i}]"));
-                continue;
-            };
-            let n = disk.partitions.len();
-            for (j, p) in disk.partitions.iter().enumerate() {
-                let size = p.as_ref().map_or(0, |p| p.size.0);
-                if size == 0 && j + 1 != n {
-                    out.err(
-                        format!(
-                            "partition for disk {} is set to occupy full disk, but it's not the last partition in the list",
-                            q(&disk.device)
-                        ),
-                        &format!("machine.disks[{i}].partitions[{j}].size"),
-                    );
-                }
-            }
-        }
+        validate_disks(machine, &mut out);
 
         // 4.10 kubelet
-        if let Some(kubelet) = &machine.kubelet {
-            if let Some(node_ip) = &kubelet.node_ip {
-                for s in &node_ip.valid_subnets {
-                    let s = s.strip_prefix('!').unwrap_or(s);
-                    if !goparse::subnet_or_address_ok(s) {
-                        out.err(
-                            format!("kubelet nodeIP subnet is not valid: {}", q(s)),
-                            "machine.kubelet.nodeIP.validSubnets",
-                        );
-                    }
-                }
-            }
-            if let Some(obj) = &kubelet.extra_config.object {
-                for field in crate::kubelet::PROTECTED_CONFIG_FIELDS {
-                    if obj.contains_key(*field) {
-                        out.err(
-                            format!("kubelet configuration field {} can't be overridden", q(field)),
-                            &format!("machine.kubelet.extraConfig.{field}"),
-                        );
-                    }
-                }
-            }
-        }
+        validate_kubelet(machine, &mut out);
 
         // 4.11
         validate_encryption(machine, &mut out);
         validate_legacy_kubespan(self, machine, &mut out);
         validate_logging(machine, &mut out);
-        if let Some(install) = &machine.install {
-            let mut seen = BTreeSet::new();
-            for (i, ext) in install.extensions.iter().enumerate() {
-                if !seen.insert(ext.image.as_str()) {
-                    out.err(
-                        format!("duplicate system extension {}", q(&ext.image)),
-                        &format!("machine.install.extensions[{i}].image"),
-                    );
-                }
-            }
-            if !seen.is_empty() {
-                out.warn(EXTENSIONS_DEPRECATED, "machine.install.extensions");
-            }
-        }
+        validate_extensions(machine, &mut out);
         validate_node_metadata(machine, &mut out);
         validate_features(machine, mtype, &mut out);
         if self.persist == Some(false) {
             out.err(".persist should be enabled", "persist");
         }
         validate_base_runtime_spec(machine, &mut out);
-        for (k, v) in &machine.registries.config {
-            if v.is_none() {
-                out.err(format!("registries.config[{}] is null", q(k)), &format!("machine.registries.config.{k}"));
-            }
-        }
-        for (k, v) in &machine.registries.mirrors {
-            if v.is_none() {
-                out.err(format!("registries.mirrors[{}] is null", q(k)), &format!("machine.registries.mirrors.{k}"));
-            }
-        }
+        validate_registries_not_null(machine, &mut out);
 
         // 2.3 strict
         if cx.options.strict {
@@ -246,6 +161,113 @@ impl Validate for Config {
             }
         }
         Findings { errors: out.errors, warnings: out.warnings }
+    }
+}
+
+/// Host DNS: container mode needs it enabled and forwarding kube-dns (4.3); forwarding needs it
+/// enabled in any mode (4.4).
+fn validate_host_dns(machine: &MachineConfig, mode: Mode, out: &mut Out) {
+    let host_dns = machine.features.as_ref().and_then(|f| f.host_dns.as_ref());
+    let dns_enabled = host_dns.and_then(|h| h.enabled).unwrap_or(false);
+    let dns_forward = host_dns.and_then(|h| h.forward_kube_dns_to_host).unwrap_or(false);
+    if mode.in_container() {
+        if !dns_enabled {
+            out.err(
+                "feature HostDNS should be enabled in container mode (.machine.features.hostDNS.enabled)",
+                "machine.features.hostDNS.enabled",
+            );
+        }
+        if !dns_forward {
+            out.err(
+                "feature HostDNS should forward kube-dns to host in container mode (.machine.features.hostDNS.forwardKubeDNSToHost)",
+                "machine.features.hostDNS.forwardKubeDNSToHost",
+            );
+        }
+    }
+    if host_dns.is_some() && dns_forward && !dns_enabled {
+        out.err(
+            "feature hostDNS.forwardKubeDNSToHost requires hostDNS.enabled to be true (.machine.features.hostDNS)",
+            "machine.features.hostDNS",
+        );
+    }
+}
+
+/// `machine.disks` (4.9): no null disk, and only a disk's last partition may take the rest of
+/// the disk (size 0).
+fn validate_disks(machine: &MachineConfig, out: &mut Out) {
+    for (i, disk) in machine.disks.iter().enumerate() {
+        let Some(disk) = disk else {
+            out.err(format!("machine.disks[{i}] is null"), &format!("machine.disks[{i}]"));
+            continue;
+        };
+        let n = disk.partitions.len();
+        for (j, p) in disk.partitions.iter().enumerate() {
+            let size = p.as_ref().map_or(0, |p| p.size.0);
+            if size == 0 && j + 1 != n {
+                out.err(
+                    format!(
+                        "partition for disk {} is set to occupy full disk, but it's not the last partition in the list",
+                        q(&disk.device)
+                    ),
+                    &format!("machine.disks[{i}].partitions[{j}].size"),
+                );
+            }
+        }
+    }
+}
+
+/// `machine.kubelet` (4.10): the nodeIP subnets parse, and `extraConfig` overrides no field
+/// Talos manages.
+fn validate_kubelet(machine: &MachineConfig, out: &mut Out) {
+    let Some(kubelet) = &machine.kubelet else { return };
+    if let Some(node_ip) = &kubelet.node_ip {
+        for s in &node_ip.valid_subnets {
+            let s = s.strip_prefix('!').unwrap_or(s);
+            if !goparse::subnet_or_address_ok(s) {
+                out.err(format!("kubelet nodeIP subnet is not valid: {}", q(s)), "machine.kubelet.nodeIP.validSubnets");
+            }
+        }
+    }
+    if let Some(obj) = &kubelet.extra_config.object {
+        for field in crate::kubelet::PROTECTED_CONFIG_FIELDS {
+            if obj.contains_key(*field) {
+                out.err(
+                    format!("kubelet configuration field {} can't be overridden", q(field)),
+                    &format!("machine.kubelet.extraConfig.{field}"),
+                );
+            }
+        }
+    }
+}
+
+/// `machine.install.extensions`: no image twice, and any at all is deprecated.
+fn validate_extensions(machine: &MachineConfig, out: &mut Out) {
+    let Some(install) = &machine.install else { return };
+    let mut seen = BTreeSet::new();
+    for (i, ext) in install.extensions.iter().enumerate() {
+        if !seen.insert(ext.image.as_str()) {
+            out.err(
+                format!("duplicate system extension {}", q(&ext.image)),
+                &format!("machine.install.extensions[{i}].image"),
+            );
+        }
+    }
+    if !seen.is_empty() {
+        out.warn(EXTENSIONS_DEPRECATED, "machine.install.extensions");
+    }
+}
+
+/// `machine.registries`: no null entry in `config` or `mirrors` (sorted key order).
+fn validate_registries_not_null(machine: &MachineConfig, out: &mut Out) {
+    for (k, v) in &machine.registries.config {
+        if v.is_none() {
+            out.err(format!("registries.config[{}] is null", q(k)), &format!("machine.registries.config.{k}"));
+        }
+    }
+    for (k, v) in &machine.registries.mirrors {
+        if v.is_none() {
+            out.err(format!("registries.mirrors[{}] is null", q(k)), &format!("machine.registries.mirrors.{k}"));
+        }
     }
 }
 
