@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use super::{Out, goparse, q};
-use crate::model::v1alpha1::{CNIConfig, ClusterConfig, ResourcesConfig};
+use crate::model::v1alpha1::{CNIConfig, ClusterConfig, EtcdConfig, ExternalCloudProviderConfig, ResourcesConfig};
 
 const DEFAULT_DISCOVERY_ENDPOINT: &str = "https://discovery.talos.dev/";
 
@@ -40,58 +40,76 @@ pub(super) fn validate_cluster(cluster: Option<&ClusterConfig>, is_control_plane
         out.err(format!("{} is not a valid DNS name", q(&net.dns_domain)), "cluster.network.dnsDomain");
     }
     if let Some(ecp) = &c.external_cloud_provider {
-        if ecp.enabled != Some(true) && !ecp.manifests.is_empty() {
-            out.err(
-                "external cloud provider is disabled, but manifests are provided",
-                "cluster.externalCloudProvider.manifests",
-            );
-        } else {
-            for (i, m) in ecp.manifests.iter().enumerate() {
-                if let Err(e) = goparse::validate_endpoint_uri(m) {
-                    out.err(
-                        format!("invalid external cloud provider manifest url {}: {e}", q(m)),
-                        &format!("cluster.externalCloudProvider.manifests[{i}]"),
-                    );
-                }
-            }
-        }
+        validate_external_cloud_provider(ecp, out);
     }
     if let Some(etcd) = &c.etcd {
-        if is_control_plane {
-            if etcd.ca.is_none() {
-                out.err("key/cert combination should not be empty", "cluster.etcd.ca");
-            }
-            if !etcd.subnet.is_empty() && !etcd.advertised_subnets.is_empty() {
-                out.err("etcd subnet can't be set when advertised subnets are set", "cluster.etcd.subnet");
-            }
-            let advertised: Vec<&String> = if !etcd.advertised_subnets.is_empty() {
-                etcd.advertised_subnets.iter().collect()
-            } else if !etcd.subnet.is_empty() {
-                vec![&etcd.subnet]
-            } else {
-                Vec::new()
-            };
-            let listen: Vec<&String> =
-                if !etcd.listen_subnets.is_empty() { etcd.listen_subnets.iter().collect() } else { advertised.clone() };
-            for s in advertised {
-                let s = s.strip_prefix('!').unwrap_or(s);
-                if !goparse::subnet_or_address_ok(s) {
-                    out.err(format!("etcd advertised subnet is not valid: {}", q(s)), "cluster.etcd.advertisedSubnets");
-                }
-            }
-            for s in listen {
-                let s = s.strip_prefix('!').unwrap_or(s);
-                if !goparse::subnet_or_address_ok(s) {
-                    out.err(format!("etcd listen subnet is not valid: {}", q(s)), "cluster.etcd.listenSubnets");
-                }
-            }
-        } else {
-            out.err("etcd config is only allowed on control plane machines", "cluster.etcd");
-        }
+        validate_etcd(etcd, is_control_plane, out);
     }
     if !is_control_plane && c.ca.as_ref().is_some_and(|ca| ca.key.as_ref().is_some_and(|k| !k.is_empty())) {
         out.err("cluster CA key is not allowed on non-controlplane nodes (.cluster.ca)", "cluster.ca.key");
     }
+    validate_inline_manifest_names(c, out);
+    validate_discovery(c, out);
+    validate_control_plane_components(c, out);
+}
+
+/// Manifests only when the external cloud provider is enabled, each a valid URL.
+fn validate_external_cloud_provider(ecp: &ExternalCloudProviderConfig, out: &mut Out) {
+    if ecp.enabled != Some(true) && !ecp.manifests.is_empty() {
+        out.err(
+            "external cloud provider is disabled, but manifests are provided",
+            "cluster.externalCloudProvider.manifests",
+        );
+        return;
+    }
+    for (i, m) in ecp.manifests.iter().enumerate() {
+        if let Err(e) = goparse::validate_endpoint_uri(m) {
+            out.err(
+                format!("invalid external cloud provider manifest url {}: {e}", q(m)),
+                &format!("cluster.externalCloudProvider.manifests[{i}]"),
+            );
+        }
+    }
+}
+
+/// `cluster.etcd`: control planes only, with a CA, and with valid advertised and listen subnets
+/// (listen defaults to advertised, advertised to the legacy `subnet`).
+fn validate_etcd(etcd: &EtcdConfig, is_control_plane: bool, out: &mut Out) {
+    if !is_control_plane {
+        out.err("etcd config is only allowed on control plane machines", "cluster.etcd");
+        return;
+    }
+    if etcd.ca.is_none() {
+        out.err("key/cert combination should not be empty", "cluster.etcd.ca");
+    }
+    if !etcd.subnet.is_empty() && !etcd.advertised_subnets.is_empty() {
+        out.err("etcd subnet can't be set when advertised subnets are set", "cluster.etcd.subnet");
+    }
+    let advertised: Vec<&String> = if !etcd.advertised_subnets.is_empty() {
+        etcd.advertised_subnets.iter().collect()
+    } else if !etcd.subnet.is_empty() {
+        vec![&etcd.subnet]
+    } else {
+        Vec::new()
+    };
+    let listen: Vec<&String> =
+        if !etcd.listen_subnets.is_empty() { etcd.listen_subnets.iter().collect() } else { advertised.clone() };
+    for s in advertised {
+        let s = s.strip_prefix('!').unwrap_or(s);
+        if !goparse::subnet_or_address_ok(s) {
+            out.err(format!("etcd advertised subnet is not valid: {}", q(s)), "cluster.etcd.advertisedSubnets");
+        }
+    }
+    for s in listen {
+        let s = s.strip_prefix('!').unwrap_or(s);
+        if !goparse::subnet_or_address_ok(s) {
+            out.err(format!("etcd listen subnet is not valid: {}", q(s)), "cluster.etcd.listenSubnets");
+        }
+    }
+}
+
+/// Every inline manifest has a name, and no two the same.
+fn validate_inline_manifest_names(c: &ClusterConfig, out: &mut Out) {
     let mut names = BTreeSet::new();
     for (i, m) in c.inline_manifests.0.iter().enumerate() {
         let path = format!("cluster.inlineManifests[{i}].name");
@@ -102,25 +120,33 @@ pub(super) fn validate_cluster(cluster: Option<&ClusterConfig>, is_control_plane
             out.err(format!("inline manifest name {} is duplicate", q(&m.name)), &path);
         }
     }
-    if let Some(d) = c.discovery.as_ref().filter(|d| d.enabled == Some(true)) {
-        let service = &d.registries.service;
-        if service.disabled != Some(true) {
-            let endpoint =
-                if service.endpoint.is_empty() { DEFAULT_DISCOVERY_ENDPOINT } else { service.endpoint.as_str() };
-            let path = "cluster.discovery.registries.service.endpoint";
-            match goparse::parse_request_uri_path(endpoint) {
-                Err(e) => out.err(format!("cluster discovery service registry endpoint is invalid: {e}"), path),
-                Ok(p) if !p.is_empty() && p != b"/" => out.err("cluster discovery service path should be empty", path),
-                Ok(_) => {}
-            }
-            if c.id.is_empty() {
-                out.err("cluster discovery service requires .cluster.id", "cluster.id");
-            }
-            if c.secret.is_empty() {
-                out.err("cluster discovery service requires .cluster.secret", "cluster.secret");
-            }
-        }
+}
+
+/// Enabled discovery with its service registry on: a valid endpoint with no path, and the
+/// cluster's id and secret set.
+fn validate_discovery(c: &ClusterConfig, out: &mut Out) {
+    let Some(d) = c.discovery.as_ref().filter(|d| d.enabled == Some(true)) else { return };
+    let service = &d.registries.service;
+    if service.disabled == Some(true) {
+        return;
     }
+    let endpoint = if service.endpoint.is_empty() { DEFAULT_DISCOVERY_ENDPOINT } else { service.endpoint.as_str() };
+    let path = "cluster.discovery.registries.service.endpoint";
+    match goparse::parse_request_uri_path(endpoint) {
+        Err(e) => out.err(format!("cluster discovery service registry endpoint is invalid: {e}"), path),
+        Ok(p) if !p.is_empty() && p != b"/" => out.err("cluster discovery service path should be empty", path),
+        Ok(_) => {}
+    }
+    if c.id.is_empty() {
+        out.err("cluster discovery service requires .cluster.id", "cluster.id");
+    }
+    if c.secret.is_empty() {
+        out.err("cluster discovery service requires .cluster.secret", "cluster.secret");
+    }
+}
+
+/// The API server's flags, then the controller manager's and the scheduler's resources.
+fn validate_control_plane_components(c: &ClusterConfig, out: &mut Out) {
     if let Some(api) = &c.api_server
         && let Err(e) = validate_api_server(api)
     {
