@@ -82,26 +82,57 @@ pub fn derive_talos(input: TokenStream) -> TokenStream {
     }
 }
 
+/// The container's `#[talos(...)]` settings.
+struct ContainerSpec {
+    /// The Go type name used in error texts.
+    go: String,
+    /// A custom Go `Merge` method, instead of the field-by-field merge.
+    merge_fn: Option<syn::Path>,
+}
+
 fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
-    let name = input.ident.clone();
-    let mut go = name.to_string();
-    let mut merge_fn: Option<syn::Path> = None;
+    let container = container_spec(&input)?;
+    let fields = field_specs(&input)?;
+    let name = &input.ident;
+    let struct_fields = struct_fields_impl(name, &fields);
+    let value = value_impl(name, &container, &fields);
+    let serde = serde_impls(name);
+    Ok(quote! { #struct_fields #value #serde })
+}
+
+/// The path of talos-config's `value` module in generated code.
+fn value_mod() -> TokenStream2 {
+    quote!(::talos_config::value)
+}
+
+/// The path of talos-yaml in generated code.
+fn yaml_crate() -> TokenStream2 {
+    quote!(::talos_yaml)
+}
+
+fn container_spec(input: &DeriveInput) -> syn::Result<ContainerSpec> {
+    let mut spec = ContainerSpec { go: input.ident.to_string(), merge_fn: None };
     for attr in &input.attrs {
         if !attr.path().is_ident("talos") {
             continue;
         }
         attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("go") {
-                go = meta.value()?.parse::<LitStr>()?.value();
+                spec.go = meta.value()?.parse::<LitStr>()?.value();
                 Ok(())
             } else if meta.path.is_ident("merge") {
-                merge_fn = Some(meta.value()?.parse::<LitStr>()?.parse()?);
+                spec.merge_fn = Some(meta.value()?.parse::<LitStr>()?.parse()?);
                 Ok(())
             } else {
                 Err(meta.error("unknown talos container attribute"))
             }
         })?;
     }
+    Ok(spec)
+}
+
+/// The named fields of a struct, in order, with their `#[talos(...)]` settings.
+fn field_specs(input: &DeriveInput) -> syn::Result<Vec<FieldSpec>> {
     let Data::Struct(data) = &input.data else {
         return Err(syn::Error::new_spanned(&input.ident, "Talos can only be derived for structs"));
     };
@@ -110,137 +141,163 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
     };
     let mut fields = Vec::new();
     for f in &named.named {
-        let Some(ident) = f.ident.clone() else {
-            continue;
-        };
-        let mut spec = FieldSpec {
-            key: lower_camel(&ident.to_string()),
-            go_name: upper_camel(&ident.to_string()),
-            ident,
-            ty: f.ty.clone(),
-            omitempty: false,
-            inline: false,
-            doc: doc_text(&f.attrs),
-        };
-        for attr in &f.attrs {
-            if !attr.path().is_ident("talos") {
-                continue;
-            }
-            attr.parse_nested_meta(|meta| {
-                if meta.path.is_ident("key") {
-                    spec.key = meta.value()?.parse::<LitStr>()?.value();
-                } else if meta.path.is_ident("go_name") {
-                    spec.go_name = meta.value()?.parse::<LitStr>()?.value();
-                } else if meta.path.is_ident("omitempty") {
-                    spec.omitempty = true;
-                } else if meta.path.is_ident("inline") {
-                    spec.inline = true;
-                } else {
-                    return Err(meta.error("unknown talos field attribute"));
-                }
-                Ok(())
-            })?;
+        if let Some(spec) = field_spec(f)? {
+            fields.push(spec);
         }
-        fields.push(spec);
     }
+    Ok(fields)
+}
 
-    let v = quote!(::talos_config::value);
-    let y = quote!(::talos_yaml);
-
-    let decode_arms = fields.iter().map(|f| {
-        let (ident, ty, key) = (&f.ident, &f.ty, &f.key);
-        if f.inline {
-            quote! { if <#ty as #v::StructFields>::decode_field(&mut self.#ident, key, value, cx) { return true; } }
-        } else {
-            quote! { if key == #key { self.#ident = <#ty as #v::Value>::decode(value, cx); return true; } }
-        }
-    });
-    let unknown_arms = fields.iter().map(|f| {
-        let (ty, key) = (&f.ty, &f.key);
-        if f.inline {
-            quote! { if let Some(r) = <#ty as #v::StructFields>::field_unknown_keys(key, value)? { return Ok(Some(r)); } }
-        } else {
-            quote! { if key == #key { return Ok(Some(<#ty as #v::Value>::unknown_keys(value)?)); } }
-        }
-    });
-    let encode_fields = fields.iter().map(|f| {
-        let (ident, ty, key) = (&f.ident, &f.ty, &f.key);
-        if f.inline {
-            quote! { <#ty as #v::StructFields>::encode_fields(&self.#ident, out); }
-        } else if f.omitempty {
-            quote! { if !<#ty as #v::Value>::is_empty(&self.#ident) { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode(&self.#ident))); } }
-        } else {
-            quote! { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode(&self.#ident))); }
-        }
-    });
-    let empty_checks = fields.iter().map(|f| {
-        let (ident, ty) = (&f.ident, &f.ty);
-        quote! { && <#ty as #v::Value>::is_empty(&self.#ident) }
-    });
-    let merge_body = match &merge_fn {
-        Some(path) => quote! { #path(self, right, flags) },
-        None => {
-            let steps = fields.iter().map(|f| {
-                let (ident, ty, go_name) = (&f.ident, &f.ty, &f.go_name);
-                let prefix = format!("merge field {go}.{go_name}: ");
-                quote! {
-                    <#ty as #v::Value>::merge(&mut self.#ident, &right.#ident, #v::MergeFlags::default())
-                        .map_err(|e| format!("{}{}", #prefix, e))?;
-                }
-            });
-            quote! { let _ = flags; #(#steps)* Ok(()) }
-        }
+fn field_spec(f: &syn::Field) -> syn::Result<Option<FieldSpec>> {
+    let Some(ident) = f.ident.clone() else {
+        return Ok(None);
     };
-    let delete_arms = fields.iter().map(|f| {
-        let (ident, ty, key) = (&f.ident, &f.ty, &f.key);
-        if f.inline {
-            quote! { if let Some(r) = <#ty as #v::StructFields>::delete_field(&mut self.#ident, path) { return Some(r); } }
-        } else {
-            quote! {
-                if head == #key {
-                    if path.is_last() {
-                        self.#ident = <#ty as ::core::default::Default>::default();
-                        return Some(Ok(()));
-                    }
-                    return Some(<#ty as #v::Value>::delete(&mut self.#ident, path.rest()));
-                }
+    let mut spec = FieldSpec {
+        key: lower_camel(&ident.to_string()),
+        go_name: upper_camel(&ident.to_string()),
+        ident,
+        ty: f.ty.clone(),
+        omitempty: false,
+        inline: false,
+        doc: doc_text(&f.attrs),
+    };
+    for attr in &f.attrs {
+        if !attr.path().is_ident("talos") {
+            continue;
+        }
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("key") {
+                spec.key = meta.value()?.parse::<LitStr>()?.value();
+            } else if meta.path.is_ident("go_name") {
+                spec.go_name = meta.value()?.parse::<LitStr>()?.value();
+            } else if meta.path.is_ident("omitempty") {
+                spec.omitempty = true;
+            } else if meta.path.is_ident("inline") {
+                spec.inline = true;
+            } else {
+                return Err(meta.error("unknown talos field attribute"));
             }
-        }
-    });
-    let schema_steps = fields.iter().map(|f| {
-        let (ty, key) = (&f.ty, &f.key);
-        if f.inline {
-            quote! { <#ty as #v::Value>::schema_paths(prefix, out); }
-        } else {
-            quote! {
-                let path = if prefix.is_empty() { #key.to_string() } else { format!("{}.{}", prefix, #key) };
-                <#ty as #v::Value>::schema_paths(&path, out);
-                out.push(path);
-            }
-        }
-    });
-    let schema_props = fields.iter().map(|f| {
-        let (ty, key, doc) = (&f.ty, &f.key, &f.doc);
-        if f.inline {
-            quote! { <#ty as #v::StructFields>::json_properties(cx, props); }
-        } else {
-            quote! {
-                let schema = <#ty as #v::Value>::json_schema(cx);
-                let go_type = <#ty as #v::Value>::go_type();
-                props.push((#key.to_string(), ::talos_config::schema::described(schema, #doc, &go_type)));
-            }
-        }
-    });
-    let match_arms = fields.iter().map(|f| {
-        let (ident, ty, key) = (&f.ident, &f.ty, &f.key);
-        if f.inline {
-            quote! { if let Some(r) = <#ty as #v::StructFields>::field_match(&self.#ident, key) { return Some(r); } }
-        } else {
-            quote! { if key == #key { return Some(<#ty as #v::Value>::match_text(&self.#ident)); } }
-        }
-    });
+            Ok(())
+        })?;
+    }
+    Ok(Some(spec))
+}
 
-    Ok(quote! {
+/// A field's part of `decode_field`: take the value when the key is the field's.
+fn decode_arm(f: &FieldSpec) -> TokenStream2 {
+    let (v, ident, ty, key) = (value_mod(), &f.ident, &f.ty, &f.key);
+    if f.inline {
+        quote! { if <#ty as #v::StructFields>::decode_field(&mut self.#ident, key, value, cx) { return true; } }
+    } else {
+        quote! { if key == #key { self.#ident = <#ty as #v::Value>::decode(value, cx); return true; } }
+    }
+}
+
+/// A field's part of `field_unknown_keys`.
+fn unknown_keys_arm(f: &FieldSpec) -> TokenStream2 {
+    let (v, ty, key) = (value_mod(), &f.ty, &f.key);
+    if f.inline {
+        quote! { if let Some(r) = <#ty as #v::StructFields>::field_unknown_keys(key, value)? { return Ok(Some(r)); } }
+    } else {
+        quote! { if key == #key { return Ok(Some(<#ty as #v::Value>::unknown_keys(value)?)); } }
+    }
+}
+
+/// A field's part of `encode_fields`, left out when empty under `omitempty`.
+fn encode_step(f: &FieldSpec) -> TokenStream2 {
+    let (v, y, ident, ty, key) = (value_mod(), yaml_crate(), &f.ident, &f.ty, &f.key);
+    if f.inline {
+        quote! { <#ty as #v::StructFields>::encode_fields(&self.#ident, out); }
+    } else if f.omitempty {
+        quote! { if !<#ty as #v::Value>::is_empty(&self.#ident) { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode(&self.#ident))); } }
+    } else {
+        quote! { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode(&self.#ident))); }
+    }
+}
+
+/// The body of `merge`: the container's own merge function, or each field in turn with Go's
+/// `merge field T.F: ` prefix on its error.
+fn merge_body(container: &ContainerSpec, fields: &[FieldSpec]) -> TokenStream2 {
+    let v = value_mod();
+    if let Some(path) = &container.merge_fn {
+        return quote! { #path(self, right, flags) };
+    }
+    let steps = fields.iter().map(|f| {
+        let (ident, ty, go_name) = (&f.ident, &f.ty, &f.go_name);
+        let prefix = format!("merge field {}.{go_name}: ", container.go);
+        quote! {
+            <#ty as #v::Value>::merge(&mut self.#ident, &right.#ident, #v::MergeFlags::default())
+                .map_err(|e| format!("{}{}", #prefix, e))?;
+        }
+    });
+    quote! { let _ = flags; #(#steps)* Ok(()) }
+}
+
+/// A field's part of `delete_field`: reset the field, or delete below it.
+fn delete_arm(f: &FieldSpec) -> TokenStream2 {
+    let (v, ident, ty, key) = (value_mod(), &f.ident, &f.ty, &f.key);
+    if f.inline {
+        quote! { if let Some(r) = <#ty as #v::StructFields>::delete_field(&mut self.#ident, path) { return Some(r); } }
+    } else {
+        quote! {
+            if head == #key {
+                if path.is_last() {
+                    self.#ident = <#ty as ::core::default::Default>::default();
+                    return Some(Ok(()));
+                }
+                return Some(<#ty as #v::Value>::delete(&mut self.#ident, path.rest()));
+            }
+        }
+    }
+}
+
+/// A field's part of `schema_paths`: its own dotted path after those below it.
+fn schema_path_step(f: &FieldSpec) -> TokenStream2 {
+    let (v, ty, key) = (value_mod(), &f.ty, &f.key);
+    if f.inline {
+        quote! { <#ty as #v::Value>::schema_paths(prefix, out); }
+    } else {
+        quote! {
+            let path = if prefix.is_empty() { #key.to_string() } else { format!("{}.{}", prefix, #key) };
+            <#ty as #v::Value>::schema_paths(&path, out);
+            out.push(path);
+        }
+    }
+}
+
+/// A field's part of `json_properties`: its schema, described by its doc comment and Go type.
+fn json_property_step(f: &FieldSpec) -> TokenStream2 {
+    let (v, ty, key, doc) = (value_mod(), &f.ty, &f.key, &f.doc);
+    if f.inline {
+        quote! { <#ty as #v::StructFields>::json_properties(cx, props); }
+    } else {
+        quote! {
+            let schema = <#ty as #v::Value>::json_schema(cx);
+            let go_type = <#ty as #v::Value>::go_type();
+            props.push((#key.to_string(), ::talos_config::schema::described(schema, #doc, &go_type)));
+        }
+    }
+}
+
+/// A field's part of `field_match`.
+fn match_arm(f: &FieldSpec) -> TokenStream2 {
+    let (v, ident, ty, key) = (value_mod(), &f.ident, &f.ty, &f.key);
+    if f.inline {
+        quote! { if let Some(r) = <#ty as #v::StructFields>::field_match(&self.#ident, key) { return Some(r); } }
+    } else {
+        quote! { if key == #key { return Some(<#ty as #v::Value>::match_text(&self.#ident)); } }
+    }
+}
+
+fn struct_fields_impl(name: &syn::Ident, fields: &[FieldSpec]) -> TokenStream2 {
+    let (v, y) = (value_mod(), yaml_crate());
+    let decode_arms = fields.iter().map(decode_arm);
+    let unknown_arms = fields.iter().map(unknown_keys_arm);
+    let encode_fields = fields.iter().map(encode_step);
+    let delete_arms = fields.iter().map(delete_arm);
+    let match_arms = fields.iter().map(match_arm);
+    let schema_props = fields.iter().map(json_property_step);
+    quote! {
         impl #v::StructFields for #name {
             fn decode_field(&mut self, key: &str, value: &#y::Node, cx: &mut #v::DecodeCx) -> bool {
                 #(#decode_arms)*
@@ -271,7 +328,18 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
                 #(#schema_props)*
             }
         }
+    }
+}
 
+fn value_impl(name: &syn::Ident, container: &ContainerSpec, fields: &[FieldSpec]) -> TokenStream2 {
+    let (v, y, go) = (value_mod(), yaml_crate(), &container.go);
+    let schema_steps = fields.iter().map(schema_path_step);
+    let empty_checks = fields.iter().map(|f| {
+        let (ident, ty) = (&f.ident, &f.ty);
+        quote! { && <#ty as #v::Value>::is_empty(&self.#ident) }
+    });
+    let merge_body = merge_body(container, fields);
+    quote! {
         impl #v::Value for #name {
             fn go_type() -> String {
                 #go.into()
@@ -318,8 +386,13 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
                 <Self as #v::StructFields>::field_match(self, key).flatten()
             }
         }
+    }
+}
 
-        // Evaluated in talos-config, the derive's only user: its `serde` feature.
+/// `serde::Serialize` and `Deserialize` through the `Value`, under talos-config's `serde` feature
+/// (evaluated in talos-config, the derive's only user).
+fn serde_impls(name: &syn::Ident) -> TokenStream2 {
+    quote! {
         #[cfg(feature = "serde")]
         impl ::serde::Serialize for #name {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
@@ -333,5 +406,5 @@ fn expand(input: DeriveInput) -> syn::Result<TokenStream2> {
                 ::talos_config::serde_impl::deserialize_value(deserializer)
             }
         }
-    })
+    }
 }
