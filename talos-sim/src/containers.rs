@@ -55,89 +55,107 @@ impl Container {
     pub fn inspect_json(&self) -> String {
         let id = stable_hex(&[&self.name, &self.started_at, "id"], 64);
         let image_id = format!("sha256:{}", stable_hex(&[IMAGE, "image"], 64));
-        let pid = 1000 + stable_hash(&[&self.name, &self.started_at, "pid"]) % 60_000;
-        let mac = match self.ip {
-            IpAddr::V4(v4) => {
-                let o = v4.octets();
-                format!("02:42:{:02x}:{:02x}:{:02x}:{:02x}", o[0], o[1], o[2], o[3])
-            }
-            IpAddr::V6(_) => "02:42:00:00:00:00".to_string(),
-        };
         let value = json!([{
             "Id": id,
             "Created": self.started_at,
             "Path": "/sbin/init",
             "Args": [],
-            "State": {
-                "Status": "running",
-                "Running": true,
-                "Paused": false,
-                "Restarting": false,
-                "OOMKilled": false,
-                "Dead": false,
-                "Pid": pid,
-                "ExitCode": 0,
-                "Error": "",
-                "StartedAt": self.started_at,
-                "FinishedAt": "0001-01-01T00:00:00Z",
-            },
+            "State": self.state_json(),
             "Image": image_id,
             "Name": format!("/{}", self.name),
             "RestartCount": self.restart_count,
             "Driver": "overlay2",
             "Platform": "linux",
-            "HostConfig": {
-                "NetworkMode": self.network,
-                "RestartPolicy": {"Name": "", "MaximumRetryCount": 0},
-                "Privileged": true,
-                "ReadonlyRootfs": true,
-                "SecurityOpt": ["seccomp:unconfined"],
-            },
-            "Config": {
-                "Hostname": self.hostname,
-                "Domainname": "",
-                "User": "",
-                "Tty": false,
-                "Env": ["PLATFORM=container", "TALOSSKU=2CPU-2048RAM"],
-                "Cmd": null,
-                "Image": IMAGE,
-                "WorkingDir": "/",
-                "Entrypoint": ["/sbin/init"],
-                "Labels": {
-                    "talos.cluster.name": NETWORK,
-                    "talos.owned": "true",
-                    "talos.type": self.talos_type,
-                },
-            },
-            "NetworkSettings": {
-                "Networks": {
-                    self.network.clone(): {
-                        "IPAMConfig": {"IPv4Address": self.ip.to_string()},
-                        "Links": null,
-                        "Aliases": null,
-                        "MacAddress": mac,
-                        "DriverOpts": null,
-                        "NetworkID": stable_hex(&[&self.network, "network"], 64),
-                        "EndpointID": stable_hex(&[&self.name, &self.started_at, "endpoint"], 64),
-                        "Gateway": GATEWAY,
-                        "IPAddress": self.ip.to_string(),
-                        "IPPrefixLen": 24,
-                        "IPv6Gateway": "",
-                        "GlobalIPv6Address": "",
-                        "GlobalIPv6PrefixLen": 0,
-                        "DNSNames": [self.name, &id[..12]],
-                    },
-                },
-            },
+            "HostConfig": self.host_config_json(),
+            "Config": self.config_json(),
+            "NetworkSettings": self.network_settings_json(&id),
         }]);
-        let mut out = Vec::new();
-        let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
-        let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
-        if serde::Serialize::serialize(&value, &mut ser).is_err() {
-            return "[]\n".to_string();
+        pretty_json(&value)
+    }
+
+    /// `State`: running since `started_at`, with a pid stable for this start.
+    fn state_json(&self) -> serde_json::Value {
+        let pid = 1000 + stable_hash(&[&self.name, &self.started_at, "pid"]) % 60_000;
+        json!({
+            "Status": "running",
+            "Running": true,
+            "Paused": false,
+            "Restarting": false,
+            "OOMKilled": false,
+            "Dead": false,
+            "Pid": pid,
+            "ExitCode": 0,
+            "Error": "",
+            "StartedAt": self.started_at,
+            "FinishedAt": "0001-01-01T00:00:00Z",
+        })
+    }
+
+    /// `HostConfig`: privileged on the cluster's network, as `talosctl cluster create` runs it.
+    fn host_config_json(&self) -> serde_json::Value {
+        json!({
+            "NetworkMode": self.network,
+            "RestartPolicy": {"Name": "", "MaximumRetryCount": 0},
+            "Privileged": true,
+            "ReadonlyRootfs": true,
+            "SecurityOpt": ["seccomp:unconfined"],
+        })
+    }
+
+    /// `Config`: the image, its entrypoint, the environment (no `USERDATA`) and Talos's labels.
+    fn config_json(&self) -> serde_json::Value {
+        json!({
+            "Hostname": self.hostname,
+            "Domainname": "",
+            "User": "",
+            "Tty": false,
+            "Env": ["PLATFORM=container", "TALOSSKU=2CPU-2048RAM"],
+            "Cmd": null,
+            "Image": IMAGE,
+            "WorkingDir": "/",
+            "Entrypoint": ["/sbin/init"],
+            "Labels": {
+                "talos.cluster.name": NETWORK,
+                "talos.owned": "true",
+                "talos.type": self.talos_type,
+            },
+        })
+    }
+
+    /// `NetworkSettings`: the one network, its address and the container's DNS names (its name
+    /// and short id).
+    fn network_settings_json(&self, id: &str) -> serde_json::Value {
+        json!({
+            "Networks": {
+                self.network.clone(): {
+                    "IPAMConfig": {"IPv4Address": self.ip.to_string()},
+                    "Links": null,
+                    "Aliases": null,
+                    "MacAddress": self.mac_address(),
+                    "DriverOpts": null,
+                    "NetworkID": stable_hex(&[&self.network, "network"], 64),
+                    "EndpointID": stable_hex(&[&self.name, &self.started_at, "endpoint"], 64),
+                    "Gateway": GATEWAY,
+                    "IPAddress": self.ip.to_string(),
+                    "IPPrefixLen": 24,
+                    "IPv6Gateway": "",
+                    "GlobalIPv6Address": "",
+                    "GlobalIPv6PrefixLen": 0,
+                    "DNSNames": [self.name, &id[..12]],
+                },
+            },
+        })
+    }
+
+    /// Docker's MAC address for an IPv4 address: `02:42` and the address's four octets.
+    fn mac_address(&self) -> String {
+        match self.ip {
+            IpAddr::V4(v4) => {
+                let o = v4.octets();
+                format!("02:42:{:02x}:{:02x}:{:02x}:{:02x}", o[0], o[1], o[2], o[3])
+            }
+            IpAddr::V6(_) => "02:42:00:00:00:00".to_string(),
         }
-        out.push(b'\n');
-        String::from_utf8_lossy(&out).into_owned()
     }
 
     /// `docker exec <name> <argv...>`. Talos ships no shell and no other binary an exec could
@@ -170,6 +188,18 @@ impl Container {
             stderr: Vec::new(),
         }
     }
+}
+
+/// Docker's JSON layout: four-space indent and a final newline (`[]` if it cannot be written).
+fn pretty_json(value: &serde_json::Value) -> String {
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    if serde::Serialize::serialize(value, &mut ser).is_err() {
+        return "[]\n".to_string();
+    }
+    out.push(b'\n');
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
