@@ -10,4 +10,5 @@ mod e2e;
 mod generated;
 mod interop;
 mod kube;
+mod load;
 mod wire;
