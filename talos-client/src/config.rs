@@ -326,11 +326,8 @@ impl Talosconfig {
 
     /// Reads and parses a talosconfig file.
     pub fn from_file(path: &Path) -> Result<Talosconfig> {
-        let bytes = std::fs::read(path).map_err(|e| Error::Io { path: path.to_path_buf(), message: e.to_string() })?;
-        Talosconfig::parse(&bytes).map_err(|e| match e {
-            Error::Config { message } => Error::config(format!("{}: {message}", path.display())),
-            other => other,
-        })
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        Talosconfig::parse(&bytes).map_err(|e| e.with_config_prefix(&path.display().to_string()))
     }
 
     /// Parses talosconfig YAML. Unknown keys (`cluster`, `auth`, ...) are ignored; the legacy `target` is appended

@@ -38,7 +38,7 @@ pub use client::{
     ServiceEvent, ServiceInfo, ServiceResource, Target, VersionInfo, WatchEvent, WatchStream,
 };
 pub use config::{Context, Endpoint, Talosconfig};
-pub use error::{Code, Error, RefusedBy, Result, TlsRefusal};
+pub use error::{APPLY_IN_PROGRESS, Code, Error, ErrorKind, RefusedBy, Result, TlsRefusal};
 
 /// The README's example, compiled as a doctest.
 #[cfg(doctest)]

@@ -30,7 +30,7 @@ pub fn node_of<T: HasMetadata>(item: &T, fallback: &str) -> String {
     }
 }
 
-/// The in-band error an item carries (`metadata.error` non-empty), as an [`Error::Rpc`] with the node and code.
+/// The in-band error an item carries (`metadata.error` non-empty), as an [`Error`] with the node and code.
 ///
 /// The code comes from `metadata.status.code`; the message is `metadata.status.message` (Talos's text, intact).
 /// Without a status, the `rpc error: code = X desc = ...` text in `metadata.error` is parsed, and anything else is
@@ -45,11 +45,11 @@ pub fn in_band_error<T: HasMetadata>(item: &T, fallback: &str) -> Option<Error> 
         let message = if status.message.is_empty() { md.error.clone() } else { status.message.clone() };
         let code = Code::from_i32(status.code);
         if code != Code::Ok {
-            return Some(Error::rpc(node, code, message));
+            return Some(Error::status(node, code, message));
         }
     }
     let (code, message) = parse_grpc_error_text(&md.error).unwrap_or((Code::Unknown, md.error.clone()));
-    Some(Error::rpc(node, code, message))
+    Some(Error::status(node, code, message))
 }
 
 /// Parses grpc-go's `rpc error: code = <Name> desc = <message>`.
@@ -156,7 +156,7 @@ mod tests {
         let (node, _) = single_reply(vec![machine::Version::default()], "127.0.0.1:50000").unwrap();
         assert_eq!(node, "127.0.0.1:50000");
         let err = single_reply(Vec::<machine::Version>::new(), "n").unwrap_err();
-        assert!(matches!(err, Error::Protocol { .. }));
+        assert_eq!(err.kind(), crate::ErrorKind::Protocol);
         // A streaming error item: a Data with only metadata.
         let data = common::Data { metadata: md("10.5.0.3", "x", Some((7, "not authorized"))), bytes: vec![] };
         let err = in_band_error(&data, "n").unwrap();

@@ -34,13 +34,13 @@ mod tests {
 
     #[test]
     fn step_7_text_is_talosctls() {
-        let e = Error::Rpc {
-            node: Some("10.5.0.3".into()),
-            code: Code::InvalidArgument,
-            message: "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid machine node labels: 1 \
-                      error occurred:\n\t* name \"bad key\" is invalid\n\n\n\n\n\n"
+        let e = Error::status(
+            Some("10.5.0.3".into()),
+            Code::InvalidArgument,
+            "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid machine node labels: 1 error \
+             occurred:\n\t* name \"bad key\" is invalid\n\n\n\n\n\n"
                 .into(),
-        };
+        );
         assert_eq!(
             failed("10.5.0.3", &e),
             "patched MachineConfigs.config.talos.dev/v1alpha1 at the node 10.5.0.3\n1 error occurred:\n\t* 10.5.0.3: \

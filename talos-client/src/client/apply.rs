@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::resources::ACTIVE_CONFIG_ID;
-use super::{Client, Target, machine_request};
+use super::{Client, Target, machine_metadata, request};
 use crate::error::{Code, Error, Result};
 use crate::proto::machine::{self, apply_configuration_request::Mode as ProtoMode};
 use crate::reply::single_reply;
@@ -149,8 +149,10 @@ impl std::fmt::Debug for PatchOutcome {
 }
 
 impl Client {
-    /// `ApplyConfiguration` of a full config. A node's in-band refusal becomes [`Error::Rpc`] with its code and
-    /// Talos's text.
+    /// `ApplyConfiguration` of a full config. A node's refusal is an [`Error`] with its code and Talos's text
+    /// ([`crate::ErrorKind::Status`], or [`crate::ErrorKind::ApplyInProgress`] while another apply runs). The
+    /// request is sent at most once: a connection lost after sending is [`crate::ErrorKind::OutcomeUnknown`]
+    /// (a dry run, which changes nothing, is tried again on a fresh connection like a read).
     pub async fn apply_configuration(
         &self,
         target: &Target,
@@ -164,20 +166,23 @@ impl Client {
             dry_run: options.dry_run,
             try_mode_timeout: Some(duration_proto(options.try_timeout)),
         };
-        let req = machine_request(message, target)?;
-        let reply = self
-            .timed("ApplyConfiguration", async {
-                self.machine().apply_configuration(req).await.map_err(|s| self.call_error(Some(&fallback), &s))
-            })
-            .await?
-            .into_inner();
+        let metadata = &machine_metadata(target)?;
+        let message = &message;
+        let attempt = || async move { self.machine().apply_configuration(request(metadata, message.clone())).await };
+        // A dry run changes nothing: it is a read.
+        let reply = if options.dry_run {
+            self.read("ApplyConfiguration", Some(&fallback), attempt).await?
+        } else {
+            self.write("ApplyConfiguration", &fallback, attempt).await?
+        }
+        .into_inner();
         let (node, a) = single_reply(reply.messages, &fallback)?;
         Ok(ApplyResult { node, mode: ApplyMode::from_proto(a.mode), details: a.mode_details, warnings: a.warnings })
     }
 
     /// `talosctl patch mc`, done carefully: reads the node's platform mode (`Version`) and active machine config,
     /// merges the patches with `talos-config`, checks the result exactly as the node would
-    /// ([`talos_config::node::check_apply`], installed) and fails with [`Error::Rejected`] (the node's
+    /// ([`talos_config::node::check_apply`], installed) and fails with [`crate::ErrorKind::Rejected`] (the node's
     /// text) without sending anything; otherwise applies it (nothing is sent if the config is unchanged) and reports
     /// the resource version before and after.
     pub async fn patch_machine_config(
@@ -191,11 +196,8 @@ impl Client {
         let mode = local_check_mode(node, &version.platform_mode)?;
         let before = self.machine_config(&target, ACTIVE_CONFIG_ID).await?;
         let patched = talos_config::apply_patches(&before.bytes, patches)?;
-        let local_warnings = talos_config::node::check_apply(&patched, mode, true).map_err(|r| Error::Rejected {
-            node: node.to_string(),
-            code: Code::from_i32(r.code.number()),
-            message: r.message,
-        })?;
+        let local_warnings = talos_config::node::check_apply(&patched, mode, true)
+            .map_err(|r| Error::rejected(node, Code::from_i32(r.code.number()), r.message))?;
         if patched == before.bytes {
             return Ok(PatchOutcome {
                 node: node.to_string(),
@@ -225,15 +227,11 @@ pub const AGENT_MODE_TEXT: &str = "API is not implemented in agent mode";
 
 /// The validation mode for a node's reported platform mode, for [`Client::patch_machine_config`]'s local check.
 /// A `metal-agent` node answers `ApplyConfiguration` with `Unimplemented` ([`AGENT_MODE_TEXT`]): refused as
-/// [`Error::Rejected`] with that code and text.
+/// [`crate::ErrorKind::Rejected`] with that code and text.
 fn local_check_mode(node: &str, platform_mode: &str) -> Result<talos_config::Mode> {
     use talos_config::Mode;
     match platform_mode.parse::<Mode>() {
-        Ok(Mode::MetalAgent) => Err(Error::Rejected {
-            node: node.to_string(),
-            code: Code::Unimplemented,
-            message: AGENT_MODE_TEXT.to_string(),
-        }),
+        Ok(Mode::MetalAgent) => Err(Error::rejected(node, Code::Unimplemented, AGENT_MODE_TEXT.to_string())),
         Ok(mode) => Ok(mode),
         Err(m) => Err(Error::protocol(Some(node), format!("node reports an unusable platform mode: {m}"))),
     }
@@ -264,7 +262,7 @@ mod tests {
             "10.5.0.3: rpc error: code = Unimplemented desc = API is not implemented in agent mode"
         );
         let err = local_check_mode("n", "Metal").unwrap_err();
-        assert!(matches!(err, Error::Protocol { .. }), "{err:?}");
+        assert_eq!(err.kind(), crate::ErrorKind::Protocol, "{err:?}");
         assert_eq!(err.code(), None);
     }
 

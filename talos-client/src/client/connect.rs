@@ -34,7 +34,7 @@ impl Client {
     }
 
     async fn connect_endpoint(context: &Context, endpoint: &Endpoint, options: &ClientOptions) -> Result<Channel> {
-        let fail = |message: String| Error::Connect { endpoint: endpoint.to_string(), message };
+        let fail = |message: String| Error::connect(endpoint.to_string(), message, None);
         let mut tls = ClientTlsConfig::new()
             .identity(Identity::from_pem(context.crt_pem(), context.key_pem_for_rustls()))
             .domain_name(endpoint.host.clone());
@@ -52,10 +52,12 @@ impl Client {
         match tokio::time::timeout(options.connect_timeout, ep.connect()).await {
             Ok(Ok(channel)) => Ok(channel),
             Ok(Err(e)) => match TlsRefusal::find(&endpoint.to_string(), &e) {
-                Some(refusal) => Err(Error::TlsRefused(refusal)),
-                None => Err(fail(error_chain(&e))),
+                Some(refusal) => Err(Error::tls_refused(refusal)),
+                None => Err(Error::connect(endpoint.to_string(), error_chain(&e), Some(Box::new(e)))),
             },
-            Err(_) => Err(fail(format!("timed out after {:?}", options.connect_timeout))),
+            Err(_) => {
+                Err(fail(format!("timed out after {}", talos_config::model::Duration::from(options.connect_timeout))))
+            }
         }
     }
 

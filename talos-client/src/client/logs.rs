@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{Client, Target, machine_request};
-use crate::error::{Code, Error, Result};
+use super::{Client, Target, machine_metadata, request as rpc_request};
+use crate::error::{Code, Error, Result, is_transport};
 use crate::proto::{common, machine};
 use crate::reply::{in_band_error, node_of};
 
@@ -94,9 +94,9 @@ impl LineSplitter {
     }
 }
 
-/// A log stream, read line by line.
-pub struct LogStream {
-    stream: tonic::Streaming<common::Data>,
+/// Turns `Logs` messages into lines: split per node; a node's in-band error ends the lines (after
+/// those already received).
+struct LogLines {
     fallback: String,
     splitter: LineSplitter,
     ready: std::collections::VecDeque<LogLine>,
@@ -104,36 +104,23 @@ pub struct LogStream {
     done: bool,
 }
 
-impl std::fmt::Debug for LogStream {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LogStream").field("fallback", &self.fallback).field("done", &self.done).finish()
+impl LogLines {
+    fn new(fallback: String) -> LogLines {
+        LogLines {
+            fallback,
+            splitter: LineSplitter::default(),
+            ready: Default::default(),
+            error_after: None,
+            done: false,
+        }
     }
-}
 
-impl LogStream {
-    /// The next line; `None` at the end of the stream. A node's in-band error ends the stream with that error
-    /// (after the lines already received); `Canceled` ends it normally.
-    pub async fn next_line(&mut self) -> Option<Result<LogLine>> {
-        loop {
-            if let Some(line) = self.ready.pop_front() {
-                return Some(Ok(line));
-            }
-            if self.done {
-                return self.error_after.take().map(Err);
-            }
-            match self.stream.message().await {
-                Ok(Some(data)) => {
-                    if let Some(err) = in_band_error(&data, &self.fallback) {
-                        self.finish(Some(err));
-                    } else {
-                        let node = node_of(&data, &self.fallback);
-                        self.ready.extend(self.splitter.push(&node, &data.bytes));
-                    }
-                }
-                Ok(None) => self.finish(None),
-                Err(status) if status.code() == Code::Cancelled => self.finish(None),
-                Err(status) => self.finish(Some(Error::from_status(Some(&self.fallback), &status))),
-            }
+    fn push(&mut self, data: &common::Data) {
+        if let Some(err) = in_band_error(data, &self.fallback) {
+            self.finish(Some(err));
+        } else {
+            let node = node_of(data, &self.fallback);
+            self.ready.extend(self.splitter.push(&node, &data.bytes));
         }
     }
 
@@ -141,6 +128,54 @@ impl LogStream {
         self.done = true;
         self.ready.extend(self.splitter.finish());
         self.error_after = error;
+    }
+
+    /// The next ready line, else (once finished) the error that ended the stream.
+    fn next_ready(&mut self) -> Option<Option<Result<LogLine>>> {
+        if let Some(line) = self.ready.pop_front() {
+            return Some(Some(Ok(line)));
+        }
+        self.done.then(|| self.error_after.take().map(Err))
+    }
+}
+
+/// A log stream, read line by line.
+pub struct LogStream {
+    stream: tonic::Streaming<common::Data>,
+    lines: LogLines,
+    /// Lines handed out so far (said when the connection breaks).
+    delivered: usize,
+}
+
+impl std::fmt::Debug for LogStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogStream").field("fallback", &self.lines.fallback).field("done", &self.lines.done).finish()
+    }
+}
+
+impl LogStream {
+    /// The next line; `None` at the end of the stream. A node's in-band error ends the stream with that error
+    /// (after the lines already received); `Canceled` ends it normally; a broken connection ends it with
+    /// [`crate::ErrorKind::ConnectionLost`] saying how many lines had arrived (the stream is not reopened: lines
+    /// would arrive twice).
+    pub async fn next_line(&mut self) -> Option<Result<LogLine>> {
+        loop {
+            if let Some(next) = self.lines.next_ready() {
+                self.delivered += usize::from(matches!(next, Some(Ok(_))));
+                return next;
+            }
+            match self.stream.message().await {
+                Ok(Some(data)) => self.lines.push(&data),
+                Ok(None) => self.lines.finish(None),
+                Err(status) if status.code() == Code::Cancelled => self.lines.finish(None),
+                Err(status) if is_transport(&status) => {
+                    let delivered = Some((self.delivered, "line"));
+                    let lost = Error::connection_lost("Logs", &self.lines.fallback, delivered, false, status);
+                    self.lines.finish(Some(lost));
+                }
+                Err(status) => self.lines.finish(Some(Error::from_status(Some(&self.lines.fallback), &status))),
+            }
+        }
     }
 
     /// Reads the stream to its end.
@@ -157,38 +192,68 @@ impl Client {
     /// `Logs`: a stream of lines (split per node). Without `follow` it ends when the log does.
     pub async fn logs(&self, target: &Target, request: &LogsRequest) -> Result<LogStream> {
         let fallback = self.fallback(target);
-        let (namespace, driver) = if request.kubernetes {
-            ("k8s.io", common::ContainerDriver::Cri)
-        } else {
-            ("system", common::ContainerDriver::Containerd)
-        };
-        let message = machine::LogsRequest {
-            namespace: namespace.to_string(),
-            id: request.id.clone(),
-            driver: driver as i32,
-            follow: request.follow,
-            tail_lines: request.tail.map_or(-1, |t| i32::try_from(t).unwrap_or(i32::MAX)),
-        };
-        let req = machine_request(message, target)?;
+        let metadata = &machine_metadata(target)?;
+        let message = &logs_message(request);
         let stream = self
-            .timed("Logs", async { self.machine().logs(req).await.map_err(|s| self.call_error(Some(&fallback), &s)) })
+            .read("Logs", Some(&fallback), || async move {
+                self.machine().logs(rpc_request(metadata, message.clone())).await
+            })
             .await?
             .into_inner();
-        Ok(LogStream {
-            stream,
-            fallback,
-            splitter: LineSplitter::default(),
-            ready: Default::default(),
-            error_after: None,
-            done: false,
-        })
+        Ok(LogStream { stream, lines: LogLines::new(fallback), delivered: 0 })
     }
 
-    /// `Logs` without follow, read to the end within the call timeout.
+    /// `Logs` without follow, read to the end within the call timeout. The whole log is read
+    /// before any line is returned, so a broken connection is read again from the start once.
     pub async fn logs_lines(&self, target: &Target, request: &LogsRequest) -> Result<Vec<LogLine>> {
-        let mut request = request.clone();
-        request.follow = false;
-        self.timed("Logs", async { self.logs(target, &request).await?.collect().await }).await
+        let fallback = self.fallback(target);
+        let metadata = &machine_metadata(target)?;
+        let message = &logs_message(&LogsRequest { follow: false, ..request.clone() });
+        let messages = self
+            .read("Logs", Some(&fallback), || async move {
+                let mut stream = self.machine().logs(rpc_request(metadata, message.clone())).await?.into_inner();
+                let mut messages = Vec::new();
+                loop {
+                    match stream.message().await {
+                        Ok(Some(data)) => messages.push(data),
+                        Ok(None) => return Ok(messages),
+                        Err(status) if status.code() == Code::Cancelled => return Ok(messages),
+                        Err(status) => return Err(status),
+                    }
+                }
+            })
+            .await?;
+        let mut lines = LogLines::new(fallback);
+        for data in &messages {
+            if lines.done {
+                break;
+            }
+            lines.push(data);
+        }
+        if !lines.done {
+            lines.finish(None);
+        }
+        let mut out = Vec::new();
+        while let Some(Some(item)) = lines.next_ready() {
+            out.push(item?);
+        }
+        Ok(out)
+    }
+}
+
+/// The `Logs` request for a [`LogsRequest`].
+fn logs_message(request: &LogsRequest) -> machine::LogsRequest {
+    let (namespace, driver) = if request.kubernetes {
+        ("k8s.io", common::ContainerDriver::Cri)
+    } else {
+        ("system", common::ContainerDriver::Containerd)
+    };
+    machine::LogsRequest {
+        namespace: namespace.to_string(),
+        id: request.id.clone(),
+        driver: driver as i32,
+        follow: request.follow,
+        tail_lines: request.tail.map_or(-1, |t| i32::try_from(t).unwrap_or(i32::MAX)),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::io::Read as _;
 
-use super::{Client, Target, machine_request, machine_request_many};
+use super::{Client, Target, machine_metadata, machine_metadata_many, request};
 use crate::error::{Error, Result};
 use crate::proto::machine;
 use crate::reply::{in_band_error, single_reply};
@@ -114,11 +114,9 @@ impl Client {
     /// `Version` for one target.
     pub async fn version(&self, target: &Target) -> Result<VersionInfo> {
         let fallback = self.fallback(target);
-        let req = machine_request((), target)?;
+        let metadata = &machine_metadata(target)?;
         let reply = self
-            .timed("Version", async {
-                self.machine().version(req).await.map_err(|s| self.call_error(Some(&fallback), &s))
-            })
+            .read("Version", Some(&fallback), || async move { self.machine().version(request(metadata, ())).await })
             .await?
             .into_inner();
         let (node, v) = single_reply(reply.messages, &fallback)?;
@@ -128,9 +126,9 @@ impl Client {
     /// `Version` fanned out to several nodes (one `nodes` header entry each): one result per reply item.
     pub async fn version_many(&self, nodes: &[&str]) -> Result<Vec<Result<VersionInfo>>> {
         let fallback = self.endpoint.to_string();
-        let req = machine_request_many((), nodes)?;
+        let metadata = &machine_metadata_many(nodes)?;
         let reply = self
-            .timed("Version", async { self.machine().version(req).await.map_err(|s| self.call_error(None, &s)) })
+            .read("Version", None, || async move { self.machine().version(request(metadata, ())).await })
             .await?
             .into_inner();
         Ok(crate::reply::split_replies(reply.messages, &fallback)
@@ -142,10 +140,10 @@ impl Client {
     /// `ServiceList`: every service of the target.
     pub async fn service_list(&self, target: &Target) -> Result<Vec<ServiceInfo>> {
         let fallback = self.fallback(target);
-        let req = machine_request((), target)?;
-        let reply = self
-            .timed("ServiceList", async {
-                self.machine().service_list(req).await.map_err(|s| self.call_error(Some(&fallback), &s))
+        let metadata = &machine_metadata(target)?;
+        let reply =
+            self.read("ServiceList", Some(&fallback), || async move {
+                self.machine().service_list(request(metadata, ())).await
             })
             .await?
             .into_inner();
@@ -156,34 +154,34 @@ impl Client {
     /// One service (`talosctl service <id>`): ServiceList filtered by id. Use
     /// [`ServiceInfo::events_newest_first`] for talosctl's event order.
     pub async fn service(&self, target: &Target, id: &str) -> Result<ServiceInfo> {
-        self.service_list(target).await?.into_iter().find(|s| s.id == id).ok_or_else(|| Error::NotFound {
-            message: format!("service {} is not registered on any nodes", talos_go::quote(id)),
-        })
+        self.service_list(target)
+            .await?
+            .into_iter()
+            .find(|s| s.id == id)
+            .ok_or_else(|| Error::not_found(format!("service {} is not registered on any nodes", talos_go::quote(id))))
     }
 
     /// `Kubeconfig`: concatenates the chunks, gunzips, untars and returns the `kubeconfig` entry's bytes.
     pub async fn kubeconfig(&self, target: &Target) -> Result<Vec<u8>> {
         let fallback = self.fallback(target);
-        let req = machine_request((), target)?;
+        let metadata = &machine_metadata(target)?;
+        let node = fallback.as_str();
         let archive = self
-            .timed("Kubeconfig", async {
-                let mut stream = self
-                    .machine()
-                    .kubeconfig(req)
-                    .await
-                    .map_err(|s| self.call_error(Some(&fallback), &s))?
-                    .into_inner();
+            .read("Kubeconfig", Some(node), || async move {
+                let mut stream = self.machine().kubeconfig(request(metadata, ())).await?.into_inner();
                 let mut archive = Vec::new();
-                while let Some(data) = stream.message().await.map_err(|s| self.call_error(Some(&fallback), &s))? {
-                    if let Some(err) = in_band_error(&data, &fallback) {
-                        return Err(err);
+                while let Some(data) = stream.message().await? {
+                    if let Some(err) = in_band_error(&data, node) {
+                        return Ok(Err(err));
                     }
-                    append_archive(&mut archive, &data.bytes).map_err(|m| Error::protocol(Some(&fallback), m))?;
+                    if let Err(m) = append_archive(&mut archive, &data.bytes) {
+                        return Ok(Err(Error::protocol(Some(node), m)));
+                    }
                 }
-                Ok(archive)
+                Ok(Ok(archive))
             })
-            .await?;
-        extract_kubeconfig(&archive).map_err(|m| Error::protocol(Some(&fallback), m))
+            .await??;
+        extract_kubeconfig(&archive).map_err(|m| Error::protocol(Some(node), m))
     }
 }
 

@@ -5,11 +5,11 @@
 use std::future::Future;
 use std::time::Duration;
 
-use tonic::metadata::MetadataValue;
+use tonic::metadata::{MetadataMap, MetadataValue};
 use tonic::transport::Channel;
 
 use crate::config::Endpoint;
-use crate::error::{Error, Result, TlsRefusal};
+use crate::error::{Error, Result, TlsRefusal, is_transport};
 
 mod apply;
 mod connect;
@@ -98,19 +98,22 @@ impl std::fmt::Debug for Client {
 
 impl Client {
     /// The error for a failed call: a TLS refusal of our certificate (remembered, and reported
-    /// again for later transport failures on the same channel), else the gRPC status.
+    /// again for later transport failures on the same channel), else the node's gRPC status.
     fn call_error(&self, node: Option<&str>, status: &tonic::Status) -> Error {
-        let endpoint = self.endpoint.to_string();
-        let transport = std::error::Error::source(status);
+        match self.refusal_in(status) {
+            Some(refusal) => Error::tls_refused(refusal),
+            None => Error::from_status(node, status),
+        }
+    }
+
+    /// The certificate refusal a failed call shows, or showed earlier on this channel.
+    fn refusal_in(&self, status: &tonic::Status) -> Option<TlsRefusal> {
+        let transport = std::error::Error::source(status)?;
         let mut seen = self.refusal.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(refusal) = transport.and_then(|source| TlsRefusal::find(&endpoint, source)) {
-            *seen = Some(refusal.clone());
-            return Error::TlsRefused(refusal);
+        if let Some(refusal) = TlsRefusal::find(&self.endpoint.to_string(), transport) {
+            *seen = Some(refusal);
         }
-        match (&*seen, transport) {
-            (Some(refusal), Some(_)) => Error::TlsRefused(refusal.clone()),
-            _ => Error::from_status(node, status),
-        }
+        seen.clone()
     }
 
     fn fallback(&self, target: &Target) -> String {
@@ -120,15 +123,81 @@ impl Client {
         }
     }
 
-    async fn timed<T, F>(&self, what: &str, fut: F) -> Result<T>
+    /// Runs one attempt within the call deadline ([`ClientOptions::call_timeout`]).
+    async fn within<T, F>(&self, call: &'static str, node: &str, attempt: F) -> Result<Result<T, tonic::Status>>
     where
-        F: Future<Output = Result<T>>,
+        F: Future<Output = Result<T, tonic::Status>>,
     {
-        match tokio::time::timeout(self.options.call_timeout, fut).await {
-            Ok(r) => r,
-            Err(_) => Err(Error::Timeout { what: what.to_string(), after: self.options.call_timeout }),
+        tokio::time::timeout(self.options.call_timeout, attempt)
+            .await
+            .map_err(|_| Error::timeout(call, node, self.options.call_timeout))
+    }
+
+    /// A call that changes nothing on the node. `attempt` sends the request and reads the whole
+    /// answer; when the connection breaks (or was broken before the call), it runs once more on a
+    /// fresh connection. A node's answer, a TLS refusal or a timeout is never retried.
+    async fn read<T, F, Fut>(&self, call: &'static str, node: Option<&str>, attempt: F) -> Result<T>
+    where
+        F: Fn() -> Fut,
+        Fut: Future<Output = Result<T, tonic::Status>>,
+    {
+        let shown = node.map_or_else(|| self.endpoint.to_string(), str::to_owned);
+        match self.within(call, &shown, attempt()).await? {
+            Err(status) if self.connection_broke(&status) => match self.within(call, &shown, attempt()).await? {
+                Ok(answer) => Ok(answer),
+                Err(status) => Err(self.read_error(call, node, &shown, &status, true)),
+            },
+            result => result.map_err(|status| self.read_error(call, node, &shown, &status, false)),
         }
     }
+
+    /// A call that changes the node: sent at most once. Only a request the channel could not
+    /// even start (the connection broke before it was sent) is sent on a fresh connection; a
+    /// connection lost after sending is [`crate::ErrorKind::OutcomeUnknown`].
+    async fn write<T, F, Fut>(&self, call: &'static str, node: &str, attempt: F) -> Result<T>
+    where
+        F: Fn() -> Fut,
+        Fut: Future<Output = Result<T, tonic::Status>>,
+    {
+        let mut result = self.within(call, node, attempt()).await?;
+        if matches!(&result, Err(status) if not_sent(status)) {
+            result = self.within(call, node, attempt()).await?;
+        }
+        result.map_err(|status| {
+            if self.connection_broke(&status) {
+                Error::outcome_unknown(call, node, status)
+            } else {
+                self.call_error(Some(node), &status)
+            }
+        })
+    }
+
+    /// Whether a call failed because the connection broke (not by a node's answer, not by a
+    /// refused certificate).
+    fn connection_broke(&self, status: &tonic::Status) -> bool {
+        (not_sent(status) || is_transport(status)) && self.refusal_in(status).is_none()
+    }
+
+    fn read_error(
+        &self,
+        call: &'static str,
+        node: Option<&str>,
+        shown: &str,
+        status: &tonic::Status,
+        retried: bool,
+    ) -> Error {
+        if self.connection_broke(status) {
+            Error::connection_lost(call, shown, None, retried, status.clone())
+        } else {
+            self.call_error(node, status)
+        }
+    }
+}
+
+/// Whether the channel failed before sending the request: tonic's clients answer `Unknown`
+/// with this text when the connection was not ready (it is re-established on the next call).
+fn not_sent(status: &tonic::Status) -> bool {
+    status.code() == tonic::Code::Unknown && status.message().starts_with("Service was not ready: ")
 }
 
 fn metadata_value(node: &str) -> Result<MetadataValue<tonic::metadata::Ascii>> {
@@ -138,28 +207,35 @@ fn metadata_value(node: &str) -> Result<MetadataValue<tonic::metadata::Ascii>> {
     MetadataValue::try_from(node).map_err(|_| Error::config(format!("invalid node target {node:?}")))
 }
 
-fn machine_request<T>(message: T, target: &Target) -> Result<tonic::Request<T>> {
-    let mut req = tonic::Request::new(message);
-    if let Target::Node(node) = target {
-        req.metadata_mut().append("nodes", metadata_value(node)?);
+/// The routing metadata of a MachineService call: `nodes` for a node target.
+fn machine_metadata(target: &Target) -> Result<MetadataMap> {
+    match target {
+        Target::Node(node) => machine_metadata_many(&[node]),
+        Target::Endpoint => Ok(MetadataMap::new()),
     }
-    Ok(req)
 }
 
-fn machine_request_many<T>(message: T, nodes: &[&str]) -> Result<tonic::Request<T>> {
-    let mut req = tonic::Request::new(message);
+/// The routing metadata of a MachineService call fanned out to several nodes.
+fn machine_metadata_many(nodes: &[&str]) -> Result<MetadataMap> {
+    let mut metadata = MetadataMap::new();
     for node in nodes {
-        req.metadata_mut().append("nodes", metadata_value(node)?);
+        metadata.append("nodes", metadata_value(node)?);
     }
-    Ok(req)
+    Ok(metadata)
 }
 
-fn cosi_request<T>(message: T, target: &Target) -> Result<tonic::Request<T>> {
-    let mut req = tonic::Request::new(message);
+/// The routing metadata of a COSI call: `node` for a node target.
+fn cosi_metadata(target: &Target) -> Result<MetadataMap> {
+    let mut metadata = MetadataMap::new();
     if let Target::Node(node) = target {
-        req.metadata_mut().insert("node", metadata_value(node)?);
+        metadata.insert("node", metadata_value(node)?);
     }
-    Ok(req)
+    Ok(metadata)
+}
+
+/// A request with routing metadata (made afresh for each attempt of a call).
+fn request<T>(metadata: &MetadataMap, message: T) -> tonic::Request<T> {
+    tonic::Request::from_parts(metadata.clone(), tonic::Extensions::default(), message)
 }
 
 #[cfg(test)]
@@ -168,14 +244,14 @@ mod tests {
 
     #[test]
     fn targets_become_metadata() {
-        let req = machine_request_many((), &["10.5.0.2", "10.5.0.3"]).unwrap();
+        let req = request(&machine_metadata_many(&["10.5.0.2", "10.5.0.3"]).unwrap(), ());
         let nodes: Vec<_> = req.metadata().get_all("nodes").iter().map(|v| v.to_str().unwrap().to_string()).collect();
         assert_eq!(nodes, ["10.5.0.2", "10.5.0.3"]);
-        let req = cosi_request((), &Target::node("10.5.0.3")).unwrap();
+        let req = request(&cosi_metadata(&Target::node("10.5.0.3")).unwrap(), ());
         assert_eq!(req.metadata().get("node").unwrap(), "10.5.0.3");
         assert!(req.metadata().get("nodes").is_none());
-        let req = machine_request((), &Target::Endpoint).unwrap();
+        let req = request(&machine_metadata(&Target::Endpoint).unwrap(), ());
         assert!(req.metadata().is_empty());
-        assert!(machine_request((), &Target::node("bad\nnode")).is_err());
+        assert!(machine_metadata(&Target::node("bad\nnode")).is_err());
     }
 }

@@ -2,8 +2,8 @@
 
 use std::net::IpAddr;
 
-use super::{Client, Target, cosi_request};
-use crate::error::{Code, Error, Result};
+use super::{Client, Target, cosi_metadata, request};
+use crate::error::{Code, Error, Result, is_transport};
 use crate::proto::cosi::resource as cosi;
 use crate::proto::talos::resource::definitions::{cluster, enums, v1alpha1};
 
@@ -229,6 +229,8 @@ pub struct WatchStream {
     stream: tonic::Streaming<cosi::WatchResponse>,
     node: String,
     ready: std::collections::VecDeque<cosi::Event>,
+    /// Events handed out so far (said when the connection breaks).
+    delivered: usize,
 }
 
 impl std::fmt::Debug for WatchStream {
@@ -242,12 +244,17 @@ impl WatchStream {
     pub async fn next_event(&mut self) -> Option<Result<WatchEvent>> {
         loop {
             if let Some(e) = self.ready.pop_front() {
+                self.delivered += 1;
                 return Some(self.convert(e));
             }
             match self.stream.message().await {
                 Ok(Some(resp)) => self.ready.extend(resp.event),
                 Ok(None) => return None,
                 Err(status) if status.code() == Code::Cancelled => return None,
+                Err(status) if is_transport(&status) => {
+                    let delivered = Some((self.delivered, "event"));
+                    return Some(Err(Error::connection_lost("Watch", &self.node, delivered, false, status)));
+                }
                 Err(status) => return Some(Err(Error::from_status(Some(&self.node), &status))),
             }
         }
@@ -273,17 +280,15 @@ impl Client {
     /// COSI `Get` (with the `node` header for a node target).
     pub async fn get(&self, target: &Target, kind: ResourceKind, id: &str) -> Result<Resource> {
         let node = self.fallback(target);
-        let req = cosi_request(
-            cosi::GetRequest {
-                namespace: kind.namespace.into(),
-                r#type: kind.type_.into(),
-                id: id.into(),
-                options: Some(cosi::GetOptions {}),
-            },
-            target,
-        )?;
+        let metadata = &cosi_metadata(target)?;
+        let message = &cosi::GetRequest {
+            namespace: kind.namespace.into(),
+            r#type: kind.type_.into(),
+            id: id.into(),
+            options: Some(cosi::GetOptions {}),
+        };
         let reply = self
-            .timed("Get", async { self.state().get(req).await.map_err(|s| self.call_error(Some(&node), &s)) })
+            .read("Get", Some(&node), || async move { self.state().get(request(metadata, message.clone())).await })
             .await?
             .into_inner();
         Resource::from_proto(&node, reply.resource)
@@ -292,23 +297,23 @@ impl Client {
     /// COSI `List`, read to the end (sorted by id, as the server sends).
     pub async fn list(&self, target: &Target, kind: ResourceKind) -> Result<Vec<Resource>> {
         let node = self.fallback(target);
-        let req = cosi_request(
-            cosi::ListRequest {
-                namespace: kind.namespace.into(),
-                r#type: kind.type_.into(),
-                options: Some(cosi::ListOptions::default()),
-            },
-            target,
-        )?;
-        self.timed("List", async {
-            let mut stream = self.state().list(req).await.map_err(|s| self.call_error(Some(&node), &s))?.into_inner();
-            let mut out = Vec::new();
-            while let Some(item) = stream.message().await.map_err(|s| self.call_error(Some(&node), &s))? {
-                out.push(Resource::from_proto(&node, item.resource)?);
-            }
-            Ok(out)
-        })
-        .await
+        let metadata = &cosi_metadata(target)?;
+        let message = &cosi::ListRequest {
+            namespace: kind.namespace.into(),
+            r#type: kind.type_.into(),
+            options: Some(cosi::ListOptions::default()),
+        };
+        let items = self
+            .read("List", Some(&node), || async move {
+                let mut stream = self.state().list(request(metadata, message.clone())).await?.into_inner();
+                let mut items = Vec::new();
+                while let Some(item) = stream.message().await? {
+                    items.push(item.resource);
+                }
+                Ok(items)
+            })
+            .await?;
+        items.into_iter().map(|r| Resource::from_proto(&node, r)).collect()
     }
 
     /// COSI `Watch` of a type (or one id). With `bootstrap`, the existing resources arrive first as `Created`,
@@ -321,21 +326,19 @@ impl Client {
         bootstrap: bool,
     ) -> Result<WatchStream> {
         let node = self.fallback(target);
-        let req = cosi_request(
-            cosi::WatchRequest {
-                namespace: kind.namespace.into(),
-                r#type: kind.type_.into(),
-                id: id.map(str::to_owned),
-                options: Some(cosi::WatchOptions { bootstrap_contents: bootstrap, ..Default::default() }),
-                api_version: 1,
-            },
-            target,
-        )?;
+        let metadata = &cosi_metadata(target)?;
+        let message = &cosi::WatchRequest {
+            namespace: kind.namespace.into(),
+            r#type: kind.type_.into(),
+            id: id.map(str::to_owned),
+            options: Some(cosi::WatchOptions { bootstrap_contents: bootstrap, ..Default::default() }),
+            api_version: 1,
+        };
         let stream = self
-            .timed("Watch", async { self.state().watch(req).await.map_err(|s| self.call_error(Some(&node), &s)) })
+            .read("Watch", Some(&node), || async move { self.state().watch(request(metadata, message.clone())).await })
             .await?
             .into_inner();
-        Ok(WatchStream { stream, node, ready: Default::default() })
+        Ok(WatchStream { stream, node, ready: Default::default(), delivered: 0 })
     }
 
     /// `get members`.

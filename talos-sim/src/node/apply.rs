@@ -12,6 +12,12 @@ use super::resources::{Change, ChangeKind, ConfigRes};
 use super::{Inner, Node, lock};
 use crate::util::{go_duration, unified_diff};
 
+/// Applies on a node refused while this lives ([`Node::hold_applies`]).
+#[derive(Debug)]
+pub struct ApplyHold {
+    _guard: tokio::sync::OwnedMutexGuard<()>,
+}
+
 /// An `ApplyConfiguration` request.
 #[derive(Clone, Debug)]
 pub struct ApplyRequest {
@@ -107,6 +113,13 @@ impl Node {
         if let Some(t) = inner.try_task.take() {
             t.abort();
         }
+    }
+
+    /// A fault switch (for tests and rehearsal): while the returned guard lives, every
+    /// `ApplyConfiguration` on this node is refused as when another apply is running, with
+    /// Talos's `FailedPrecondition` text. `None` while an apply is running.
+    pub fn hold_applies(&self) -> Option<ApplyHold> {
+        Arc::clone(&self.apply_lock).try_lock_owned().ok().map(|guard| ApplyHold { _guard: guard })
     }
 
     /// `MachineService.ApplyConfiguration` on this node (docs/validation.md §9.2).

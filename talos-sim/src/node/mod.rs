@@ -21,7 +21,7 @@ mod logs;
 mod resources;
 mod services;
 
-pub use apply::{ApplyOutcome, ApplyRequest, can_apply_immediate};
+pub use apply::{ApplyHold, ApplyOutcome, ApplyRequest, can_apply_immediate};
 pub use error::NodeError;
 pub use kubelet::{KUBELET_WAITING, KubeletStatus, NOT_RUNNING, NodeReady};
 pub use logs::LogRead;
@@ -118,7 +118,7 @@ pub struct Node {
     members: Vec<MemberSpec>,
     kubeconfig: Option<Vec<u8>>,
     inner: Mutex<Inner>,
-    apply_lock: tokio::sync::Mutex<()>,
+    apply_lock: Arc<tokio::sync::Mutex<()>>,
     changes: broadcast::Sender<Change>,
     kubelet_argv: watch::Sender<Vec<String>>,
     tasks: Mutex<Vec<JoinHandle<()>>>,
@@ -170,7 +170,7 @@ impl Node {
                 kubelet_down_since: None,
                 kubelet_ready_since: now,
             }),
-            apply_lock: tokio::sync::Mutex::new(()),
+            apply_lock: Arc::new(tokio::sync::Mutex::new(())),
             changes,
             kubelet_argv,
             tasks: Mutex::new(Vec::new()),

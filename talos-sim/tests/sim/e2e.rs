@@ -7,8 +7,8 @@ use common::eventually;
 use std::time::{Duration, Instant};
 
 use talos_client::{
-    ApplyMode, ApplyOptions, Client, ClientOptions, Code, Error, EventType, LogsRequest, MACHINE_CONFIG, RefusedBy,
-    Target,
+    ApplyMode, ApplyOptions, Client, ClientOptions, Code, Error, ErrorKind, EventType, LogsRequest, MACHINE_CONFIG,
+    RefusedBy, Target,
 };
 use talos_sim::{ClientUsage, Pki, Sim, SimOptions, Timing, Validity};
 
@@ -134,7 +134,7 @@ async fn lab_version_bookkeeping_through_the_control_plane() {
         .await
         .expect_err("the node refuses");
     assert!(
-        matches!(&remote, Error::Rpc { node: Some(n), code: Code::InvalidArgument, .. } if n == WORKER),
+        (remote.kind(), remote.node(), remote.code()) == (ErrorKind::Status, Some(WORKER), Some(Code::InvalidArgument)),
         "{remote:?}"
     );
     assert_eq!(remote.message(), STEP7_TEXT, "byte for byte");
@@ -464,7 +464,7 @@ async fn server_cert_from_another_ca_is_refused() {
     let err = first_call(&cfg).await.expect_err("untrusted server");
     let endpoint = sim.controlplane.endpoint.to_string();
     // The foreign CA has the same subject (O=talos): rustls finds it as issuer and the signature check fails.
-    let Error::TlsRefused(refusal) = &err else { panic!("{err:?}") };
+    let Some(refusal) = err.tls_refusal() else { panic!("{err:?}") };
     assert_eq!(refusal.refused_by, RefusedBy::Client);
     assert_eq!(
         err.to_string(),
@@ -486,7 +486,7 @@ async fn refused(sim: &Sim, cert: &talos_sim::CertKey) -> Vec<String> {
     let mut texts = Vec::new();
     for _ in 0..2 {
         let err = c.version(&Target::Endpoint).await.expect_err("refused");
-        assert!(matches!(&err, Error::TlsRefused(r) if r.refused_by == RefusedBy::Server), "{err:?}");
+        assert!(err.tls_refusal().is_some_and(|r| r.refused_by == RefusedBy::Server), "{err:?}");
         texts.push(err.to_string());
     }
     texts
@@ -533,10 +533,13 @@ async fn unreachable_endpoints_fail_clearly_within_the_timeout() {
     let cfg = Sim::talosconfig_with(&closed.to_string(), sim.pki().ca_pem(), sim.admin());
     let started = Instant::now();
     let err = first_call(&cfg).await.expect_err("refused");
-    assert!(matches!(&err, Error::Connect { endpoint, .. } if endpoint == &closed.to_string()), "{err:?}");
+    assert_eq!(err.kind(), ErrorKind::Connect, "{err:?}");
     assert_eq!(
         err.to_string(),
-        format!("failed to connect to {closed}: transport error: tcp connect error: Connection refused (os error 111)")
+        format!(
+            "failed to connect to {closed}: transport error: tcp connect error: Connection refused (os error 111) \
+             (check that the node is up and that {closed} is its Talos API address)"
+        )
     );
     assert!(started.elapsed() < Duration::from_secs(3));
     drop(reserved);
@@ -554,7 +557,13 @@ async fn unreachable_endpoints_fail_clearly_within_the_timeout() {
     let started = Instant::now();
     let err = Client::connect(&cfg, quick).await.expect_err("times out");
     let elapsed = started.elapsed();
-    assert_eq!(err.to_string(), format!("failed to connect to {addr}: timed out after 500ms"));
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "failed to connect to {addr}: timed out after 500ms (check that the node is up and that {addr} is its \
+             Talos API address)"
+        )
+    );
     assert!(elapsed >= Duration::from_millis(500) && elapsed < Duration::from_secs(5), "{elapsed:?}");
     drop(silent);
 }

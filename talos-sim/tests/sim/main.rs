@@ -7,8 +7,10 @@
 mod common;
 mod cosi;
 mod e2e;
+mod faults;
 mod generated;
 mod interop;
 mod kube;
 mod load;
+mod proxy;
 mod wire;

@@ -69,7 +69,9 @@ pub(super) async fn apply_patch_to(
             Ok(Applied { version_after })
         }
         Err(e) => {
-            if let (Some(name), talos_client::Error::Rpc { .. }) = (out_file, &e) {
+            let answered =
+                matches!(e.kind(), talos_client::ErrorKind::Status | talos_client::ErrorKind::ApplyInProgress);
+            if let (Some(name), true) = (out_file, answered) {
                 s.out.write(name, crate::lab::talosctl::failed(&worker, &e).as_bytes())?;
             }
             Err(LabError::new(format!("applying the patch to {worker} failed: {e}")))

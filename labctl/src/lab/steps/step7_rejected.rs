@@ -39,7 +39,7 @@ pub(super) async fn run(s: &Session, force: bool) -> Result<(), LabError> {
             let file = files::Rejected { version_before: before.version, version_after: after.version };
             s.out.write_json(names::REJECTED, &file)?;
             let agreed = match (&predicted, &e) {
-                (Some(p), talos_client::Error::Rpc { message, .. }) if &p.message == message => "as",
+                (Some(p), e) if e.kind() == talos_client::ErrorKind::Status && p.message == e.message() => "as",
                 _ => "NOT as",
             };
             println!(
@@ -68,11 +68,7 @@ pub(super) async fn check(s: &Session) -> Grade {
         .map_err(lab)?
         .ok_or_else(|| "07-bad.yaml merged into the worker's config passes validation".to_string())?;
     let worker = s.env.worker.clone();
-    let error = talos_client::Error::Rpc {
-        node: Some(worker.clone()),
-        code: Code::InvalidArgument,
-        message: rejection.message,
-    };
+    let error = talos_client::Error::status(Some(worker.clone()), Code::InvalidArgument, rejection.message);
     let predicted = super::talosctl::failed(&worker, &error);
     let got = need_text(s, names::REJECTED_OUT)?;
     // The node's own words are the evidence: its text is checked for shape, and compared with labctl's prediction
