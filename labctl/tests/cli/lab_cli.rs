@@ -822,58 +822,85 @@ fn simulated_runs_default_to_a_local_folder() {
     );
 }
 
-/// Ctrl-C during step 6's wait: exit 130, a line naming the step, the files kept, and the command to go on; that
-/// command finishes the lab with every earlier observation file unchanged.
+/// Ctrl-C during step 6's wait for the rollback: exit 130, a line naming the step, the files kept, and the command
+/// to go on. Run at once, that command waits for the try the interrupted run applied (it does not apply it again)
+/// and finishes the lab with nine PASS and every earlier file unchanged; a pending try labctl did not apply is still
+/// refused.
 #[test]
-fn an_interrupted_run_says_how_to_go_on_and_resumes() {
+fn an_interrupted_try_is_awaited_when_the_run_goes_on() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let sim = SimUp::start(&tmp.path().join("sim"));
     let out = tmp.path().join("lab");
     let out_s = out.to_str().unwrap();
-    // 3 s into the try window: the try is applied and labctl waits for the rollback.
     let (code, rest) = interrupt_at(
-        &["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "6s"],
-        "== step 6",
-        Duration::from_secs(3),
+        &["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "8s"],
+        "step 6: waiting for the try-mode rollback",
+        Duration::ZERO,
         "-INT",
     );
     assert_eq!(code, Some(130), "{rest}");
-    // Steps 1-5 were finished before step 6 started.
-    let before: Vec<String> = ["noshell.json", "members.json", "patch.json"].iter().map(|n| read(&out, n)).collect();
+    const EARLIER: [&str; 8] = [
+        "noshell.json",
+        "services.json",
+        "members.json",
+        "kubeconfig",
+        "cluster.json",
+        "05-labels.yaml",
+        "patch-out.txt",
+        "patch.json",
+    ];
+    let before: Vec<String> = EARLIER.iter().map(|n| read(&out, n)).collect();
     let tail: Vec<&str> = rest.lines().rev().take(2).collect::<Vec<_>>().into_iter().rev().collect();
-    let resume = format!("to go on: labctl lab run --sim-dir {} --out {out_s} --try-timeout 6s --from 6", sim.dir());
+    let resume = format!("to go on: labctl lab run --sim-dir {} --out {out_s} --try-timeout 8s --from 6", sim.dir());
     assert_eq!(
         tail,
         [
             format!(
                 "labctl: interrupted (Ctrl-C) during step 6 (a label in try mode that reverts by itself); the lab files in \
-                 {out_s} are kept whole: noshell.json, services.json, members.json, kubeconfig, cluster.json, \
-                 05-labels.yaml, patch-out.txt, patch.json"
+                 {out_s} are kept whole: {}",
+                EARLIER.join(", ")
             ),
             resume.clone(),
         ]
     );
-    // The printed command first refuses while the interrupted try's rollback is pending, saying what to run...
     let args: Vec<String> = resume.trim_start_matches("to go on: labctl ").split(' ').map(String::from).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    // Without labctl's record of the try, the pending rollback is someone else's: refused as before.
+    let state = out.join(".labctl-state.json");
+    let recorded = std::fs::read_to_string(&state).expect("state");
+    let mut forgotten: serde_json::Value = serde_json::from_str(&recorded).expect("state JSON");
+    forgotten.as_object_mut().expect("an object").remove("tries");
+    std::fs::write(&state, forgotten.to_string()).expect("write state");
     let refused = labctl(&args);
     assert_eq!(refused.status.code(), Some(1));
     let refusal = text(&refused.stderr);
-    assert!(refusal.contains("a try-mode rollback is pending on 10.5.0.3"), "{refusal}");
+    assert!(refusal.contains("a try-mode rollback is pending on 10.5.0.3 (applied at "), "{refusal}");
+    assert!(refusal.contains(" UTC by another client: the rollback is due after its --timeout"), "{refusal}");
     assert!(
         refusal.ends_with(&format!("or apply anyway and cancel the rollback: labctl {} --force\n", args.join(" "))),
         "{refusal}"
     );
-    // ...and once the node has rolled back, it finishes the lab with every step passing.
-    std::thread::sleep(Duration::from_secs(6));
-    let go_on = labctl(&args);
-    assert!(go_on.status.success(), "stdout:\n{}\nstderr:\n{}", text(&go_on.stdout), text(&go_on.stderr));
+    // With it, `lab run` again at once (the whole run: steps 1-5 are kept) waits for that try's rollback and
+    // records the step.
+    std::fs::write(&state, &recorded).expect("restore state");
+    let go_on = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "8s"]);
+    let stderr = text(&go_on.stderr);
+    assert!(go_on.status.success(), "stdout:\n{}\nstderr:\n{stderr}", text(&go_on.stdout));
+    let resumed = stderr.lines().find(|l| l.starts_with("step 6: the try labctl applied at ")).expect(&stderr);
+    assert!(
+        resumed.ends_with(
+            " UTC is still pending (the run was interrupted): waiting for its rollback instead of applying it again"
+        ),
+        "{resumed}"
+    );
     let stdout = text(&go_on.stdout);
     let verdict: Vec<&str> = stdout.lines().rev().take(9).collect::<Vec<_>>().into_iter().rev().collect();
     for (i, line) in verdict.iter().enumerate() {
         assert!(line.starts_with(&format!("step {}: PASS: ", i + 1)), "{stdout}");
     }
-    let after: Vec<String> = ["noshell.json", "members.json", "patch.json"].iter().map(|n| read(&out, n)).collect();
+    let try_line = stdout.lines().find(|l| l.starts_with("step 6: try mode for 8s: version ")).expect(&stdout);
+    assert!(try_line.ends_with("canary seen on the Node, rolled back to version 4; pool label kept"), "{try_line}");
+    let after: Vec<String> = EARLIER.iter().map(|n| read(&out, n)).collect();
     assert_eq!(after, before);
 }
 
@@ -999,15 +1026,8 @@ fn a_run_interrupted_at_any_step_resumes() {
         let finished: Vec<(&str, String)> = BY_STEP[..interrupted - 1].iter().map(|n| (*n, read(&out, n))).collect();
         let args: Vec<String> = resume.trim_start_matches("to go on: labctl ").split(' ').map(String::from).collect();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        // A try interrupted in its window is rolled back within a second or two; until then the run refuses.
-        let mut go_on = labctl(&args);
-        for _ in 0..5 {
-            if go_on.status.success() || !text(&go_on.stderr).contains("a try-mode rollback is pending") {
-                break;
-            }
-            std::thread::sleep(Duration::from_secs(1));
-            go_on = labctl(&args);
-        }
+        // A try the interrupted run applied is awaited, not refused.
+        let go_on = labctl(&args);
         assert!(
             go_on.status.success(),
             "step {step}:\nstdout:\n{}\nstderr:\n{}",

@@ -68,6 +68,7 @@ pub(super) async fn apply_patch_to(
                 .ok_or_else(|| LabError::new("the worker's MachineConfig version after the apply is unknown"))?;
             Ok(Applied { version_after })
         }
+        Err(e) if e.kind() == talos_client::ErrorKind::OutcomeUnknown => Err(outcome_read_back(s, patches, &e).await),
         Err(e) => {
             let answered =
                 matches!(e.kind(), talos_client::ErrorKind::Status | talos_client::ErrorKind::ApplyInProgress);
@@ -77,6 +78,29 @@ pub(super) async fn apply_patch_to(
             Err(LabError::new(format!("applying the patch to {worker} failed: {e}")))
         }
     }
+}
+
+/// After a connection lost between sending a patch and the node's answer, before anything else: whether the
+/// worker's active config holds the patch (merging it again changes nothing), and its version.
+async fn outcome_read_back(s: &Session, patches: &[talos_config::Patch], lost: &talos_client::Error) -> LabError {
+    let worker = &s.env.worker;
+    let now = match s.worker_config().await {
+        Ok(now) => now,
+        Err(read) => {
+            return LabError::new(format!(
+                "{lost}; reading the worker's MachineConfig back failed too: {}",
+                read.message
+            ));
+        }
+    };
+    let holds = talos_config::apply_patches(&now.bytes, patches).is_ok_and(|merged| merged == now.bytes);
+    let outcome = if holds { "holds the patch: it was applied" } else { "does not hold the patch: it was not applied" };
+    LabError::new(format!(
+        "the connection to {worker} was lost after the patch was sent and before the node answered; the worker's \
+         MachineConfig, read back now, is version {} and {outcome}",
+        now.version
+    ))
+    .note(format!("run the step again to go on (it checks the cluster first): {}", crate::lab::command_line()))
 }
 
 pub(super) async fn apply_patch(

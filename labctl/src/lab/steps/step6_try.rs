@@ -3,18 +3,12 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-/// Step 6: the canary label in try mode, seen on the Node, then rolled back.
+/// Step 6: the canary label in try mode, seen on the Node, then rolled back. A run interrupted
+/// during the try's window resumes it: the try labctl applied is awaited, not applied again.
 pub(super) async fn run(s: &Session, force: bool, timeout: Duration) -> Result<(), LabError> {
     let worker = s.env.worker.clone();
     let current = s.worker_config().await?;
-    // Done before on this cluster: try.json's versions are in the worker's past and no canary is left.
-    let done = s
-        .out
-        .read_json::<files::Try>(names::TRY)
-        .ok()
-        .flatten()
-        .filter(|t| t.version_after_revert <= current.version && !current.node_labels().contains_key(CANARY_LABEL));
-    if let Some(done) = done {
+    if let Some(done) = already_done(s, &current) {
         println!(
             "step 6: already done ({} records versions {} -> {}): not applied again; `--redo 6` records the step again",
             names::TRY,
@@ -27,6 +21,14 @@ pub(super) async fn run(s: &Session, force: bool, timeout: Duration) -> Result<(
         return Err(LabError::new("the worker does not carry lab.talos.dev/pool=blue: run step 5 first")
             .note(format!("  {}", super::resume_command(5))));
     }
+    if let Some(pending) = own_pending_try(s, &worker, &current).await? {
+        eprintln!(
+            "step 6: the try labctl applied at {} UTC is still pending (the run was interrupted): waiting for its \
+             rollback instead of applying it again",
+            machined_log::clock(pending.applied_at_unix)
+        );
+        return observe(s, &pending).await;
+    }
     s.guard_pending_try(&worker, force).await?;
     if current.node_labels().contains_key(CANARY_LABEL) {
         return Err(LabError::new(
@@ -35,55 +37,128 @@ pub(super) async fn run(s: &Session, force: bool, timeout: Duration) -> Result<(
         )
         .note(REMOVE_CANARY));
     }
-    let kube = s.kube().await?;
+    let pending = apply_try(s, &worker, timeout).await?;
+    observe(s, &pending).await
+}
+
+/// A try-mode apply whose rollback is awaited.
+struct PendingTry {
+    /// The worker's MachineConfig version during the try.
+    version_during: u64,
+    /// The try's timeout.
+    timeout: Duration,
+    /// When it was applied, in Unix seconds and on this process's clock.
+    applied_at_unix: u64,
+    applied_at: std::time::Instant,
+}
+
+/// Done before on this cluster: try.json's versions are in the worker's past and no canary is left.
+fn already_done(s: &Session, current: &crate::lab::session::WorkerConfig) -> Option<files::Try> {
+    s.out
+        .read_json::<files::Try>(names::TRY)
+        .ok()
+        .flatten()
+        .filter(|t| t.version_after_revert <= current.version && !current.node_labels().contains_key(CANARY_LABEL))
+}
+
+/// The try an interrupted run of labctl applied, when its rollback is still pending: the worker's
+/// log shows a pending try, labctl's state recorded a try on the worker at that time, and the
+/// active config carries the canary. A pending try someone else applied is not this (the guard
+/// refuses it).
+async fn own_pending_try(
+    s: &Session,
+    worker: &str,
+    current: &crate::lab::session::WorkerConfig,
+) -> Result<Option<PendingTry>, LabError> {
+    if !current.node_labels().contains_key(CANARY_LABEL) {
+        return Ok(None);
+    }
+    let machined_log::TryInLog::Pending { applied_at } = s.try_state(worker).await? else { return Ok(None) };
+    let Some(timeout_sec) = State::load(&s.out)?.try_timeout_near(worker, applied_at) else { return Ok(None) };
+    let ago = Duration::from_secs(unix_now().saturating_sub(applied_at));
+    Ok(Some(PendingTry {
+        version_during: current.version,
+        timeout: Duration::from_secs(timeout_sec),
+        applied_at_unix: applied_at,
+        applied_at: std::time::Instant::now().checked_sub(ago).unwrap_or_else(std::time::Instant::now),
+    }))
+}
+
+/// Applies the canary in try mode (recorded in labctl's state first, so that an interrupted run
+/// knows the try as its own).
+async fn apply_try(s: &Session, worker: &str, timeout: Duration) -> Result<PendingTry, LabError> {
     let patch = patch_of("canary", files::CANARY_PATCH_TEXT)?;
     let mut state = State::load(&s.out)?;
-    state.record_try(&worker, timeout);
+    state.record_try(worker, timeout);
     state.save(&s.out)?;
     let options = ApplyOptions { mode: ApplyMode::Try, dry_run: false, try_timeout: timeout };
+    let applied_at_unix = unix_now();
     let applied = apply_patch_to(s, None, &patch, options).await?;
-    let applied_at = std::time::Instant::now();
-    let version_during = applied.version_after;
-    let seen_on_node = wait_label(s, &kube, 6, CANARY_LABEL, CANARY_VALUE, true, timeout).await.is_ok();
-    let reverted = wait::until(
-        6,
-        "the try-mode rollback (a new MachineConfig version)",
-        timeout + Duration::from_secs(30),
-        POLL,
-        async || {
-            let v = s.worker_config().await?.version;
-            let overdue = applied_at.elapsed() > timeout + Duration::from_secs(try_guard::OVERDUE_GRACE);
-            // A new version is the rollback only if the log says so; a rollback that another request cancelled
-            // never comes, and the guard knows when that is certain.
-            if v != version_during || overdue {
-                let state = s.try_state(&worker).await?;
-                match try_guard::verdict(&worker, state, Some(timeout.as_secs()), unix_now()) {
-                    Verdict::Proceed if v != version_during => return Ok(Poll::Ready(v)),
-                    Verdict::Note(cancelled) => return Ok(Poll::Failed(LabError::new(cancelled).note(REMOVE_CANARY))),
-                    _ => {}
-                }
-            }
-            let due = timeout.saturating_sub(applied_at.elapsed()).as_secs();
-            Ok(Poll::Pending(format!("version {v}, the rollback is due in about {due}s")))
-        },
-    )
-    .await?;
+    Ok(PendingTry {
+        version_during: applied.version_after,
+        timeout,
+        applied_at_unix,
+        applied_at: std::time::Instant::now(),
+    })
+}
+
+/// What happens during and after the try: the canary on the Node, the rollback (a new version
+/// the log calls one), the canary gone and the pool label kept; recorded in try.json.
+async fn observe(s: &Session, pending: &PendingTry) -> Result<(), LabError> {
+    let kube = s.kube().await?;
+    let left = pending.timeout.saturating_sub(pending.applied_at.elapsed());
+    let seen_on_node = wait_label(s, &kube, 6, CANARY_LABEL, CANARY_VALUE, true, left).await.is_ok();
+    let reverted = wait_rollback(s, pending).await?;
     wait_label(s, &kube, 6, CANARY_LABEL, CANARY_VALUE, false, LABEL_LIMIT).await?;
-    let node = s.node_by_ip(&kube, &worker).await?;
+    let node = s.node_by_ip(&kube, &s.env.worker).await?;
     if node.labels.get(POOL_LABEL).is_none_or(|v| v != POOL_VALUE) {
         return Err(LabError::new("after the rollback the pool label of step 5 is missing from the worker's Node"));
     }
-    let file =
-        files::Try { timeout_sec: timeout.as_secs(), version_during, seen_on_node, version_after_revert: reverted };
+    let file = files::Try {
+        timeout_sec: pending.timeout.as_secs(),
+        version_during: pending.version_during,
+        seen_on_node,
+        version_after_revert: reverted,
+    };
     s.out.write_json(names::TRY, &file)?;
     println!(
         "step 6: try mode for {}: version {} during, canary {} on the Node, rolled back to version {}; pool label kept",
-        super::go_duration(timeout),
+        super::go_duration(pending.timeout),
         file.version_during,
         if seen_on_node { "seen" } else { "NOT seen" },
         file.version_after_revert
     );
     Ok(())
+}
+
+/// Waits for the try's rollback: the version after it.
+async fn wait_rollback(s: &Session, pending: &PendingTry) -> Result<u64, LabError> {
+    let worker = &s.env.worker;
+    let timeout = pending.timeout;
+    wait::until(
+        6,
+        "the try-mode rollback (a new MachineConfig version)",
+        timeout.saturating_sub(pending.applied_at.elapsed()) + Duration::from_secs(30),
+        POLL,
+        async || {
+            let v = s.worker_config().await?.version;
+            let elapsed = pending.applied_at.elapsed();
+            let overdue = elapsed > timeout + Duration::from_secs(try_guard::OVERDUE_GRACE);
+            // A new version is the rollback only if the log says so; a rollback that another request cancelled
+            // never comes, and the guard knows when that is certain.
+            if v != pending.version_during || overdue {
+                let state = s.try_state(worker).await?;
+                match try_guard::verdict(worker, state, Some(timeout.as_secs()), unix_now()) {
+                    Verdict::Proceed if v != pending.version_during => return Ok(Poll::Ready(v)),
+                    Verdict::Note(cancelled) => return Ok(Poll::Failed(LabError::new(cancelled).note(REMOVE_CANARY))),
+                    _ => {}
+                }
+            }
+            let due = timeout.saturating_sub(elapsed).as_secs();
+            Ok(Poll::Pending(format!("version {v}, the rollback is due in about {due}s")))
+        },
+    )
+    .await
 }
 
 /// Grades step 6: its files against the live cluster.
