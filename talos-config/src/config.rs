@@ -292,6 +292,31 @@ impl Config {
         out
     }
 
+    /// [`Config::encode`] with the values of the secret fields Talos's `RedactSecrets` knows
+    /// replaced by `REDACTED` (the fields [`crate::diff::compare`] hides): the config as it may be
+    /// shown where secrets must not be.
+    ///
+    /// ```
+    /// let config = talos_config::Config::from_bytes(b"version: v1alpha1\nmachine:\n  token: abcdef.0123456789abcdef\n")?;
+    /// assert_eq!(
+    ///     config.encode_redacted(),
+    ///     "version: v1alpha1\nmachine:\n    type: \"\"\n    token: REDACTED\n    certSANs: []\ncluster: null\n"
+    /// );
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn encode_redacted(&self) -> String {
+        let mut out = String::new();
+        for entry in self.encode_order() {
+            let tree = entry.map(|d| {
+                let mut tree = d.encode();
+                crate::diff::redact_document(d.kind(), &mut tree);
+                tree
+            });
+            Self::emit_entry(tree, &mut out);
+        }
+        out
+    }
+
     /// Like [`Config::encode`], consuming the config: each document's YAML tree is built, then
     /// the typed documents are freed before any text is written, so that the config, its tree
     /// and its text are never in memory all at once.

@@ -40,6 +40,7 @@ pub enum Outcome {
 
 /// The prediction for one config change.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ApplyPlan {
     /// What `--mode auto` does.
     pub auto: Outcome,
@@ -51,6 +52,9 @@ pub struct ApplyPlan {
     /// own text it may contain secrets that changed; print it only where the config itself may
     /// be shown.
     pub refusal: Option<String>,
+    /// [`ApplyPlan::refusal`] with the values of the secret fields replaced by `REDACTED` (as
+    /// [`crate::diff::compare`] hides them): the text to show where secrets must not be.
+    pub redacted_refusal: Option<String>,
 }
 
 impl ApplyPlan {
@@ -69,17 +73,32 @@ pub fn plan_apply(current: &Config, new: &Config) -> Result<ApplyPlan, crate::Er
     let mut new = new.get::<V1>().ok_or_else(|| not_v1("new"))?.clone();
     keep_live_fields(cur, &mut new);
     if *cur == new {
-        return Ok(ApplyPlan { auto: Outcome::NoReboot, reboot_fields: Vec::new(), refusal: None });
+        return Ok(ApplyPlan {
+            auto: Outcome::NoReboot,
+            reboot_fields: Vec::new(),
+            refusal: None,
+            redacted_refusal: None,
+        });
     }
     let (before, after) = (cur.encode(), new.encode());
     let mut found = Vec::new();
     crate::diff::tree_changes(&before, &after, &FieldPath::root(), &mut found);
     let reboot_fields = found.into_iter().map(|(path, _, _)| path).collect();
-    let diff = crate::diff::unified(&emit(before), &emit(after));
+    let (mut hidden_before, mut hidden_after) = (before.clone(), after.clone());
+    crate::diff::redact_document("v1alpha1", &mut hidden_before);
+    crate::diff::redact_document("v1alpha1", &mut hidden_after);
+    let (before, after) = (emit(before), emit(after));
+    let refusal = |diff: String| format!("this config change can't be applied in immediate mode\ndiff:\n{diff}");
     Ok(ApplyPlan {
         auto: Outcome::Reboot,
         reboot_fields,
-        refusal: Some(format!("this config change can't be applied in immediate mode\ndiff:\n{diff}")),
+        refusal: Some(refusal(crate::diff::unified(&before, &after))),
+        redacted_refusal: Some(refusal(crate::diff::unified_shown(
+            &before,
+            &after,
+            &emit(hidden_before),
+            &emit(hidden_after),
+        ))),
     })
 }
 

@@ -1,5 +1,4 @@
-//! Small helpers: UTC calendar fields, Go's log timestamp and duration formats, and the
-//! simulator's redaction of secret lines in the diffs it shows.
+//! Small helpers: UTC calendar fields, Go's log timestamp and duration formats.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -43,35 +42,6 @@ pub fn go_log_time(t: SystemTime) -> String {
 /// Go's `time.Duration.String()` (`1m0s`, `1.5s`, `500ms`): the model's Go duration does it.
 pub fn go_duration(d: Duration) -> String {
     talos_config::model::Duration::from(d).to_string()
-}
-
-/// Whether a YAML key names a secret (`token`, `key`, `secret`, or ending in `Token`, `Key`,
-/// `Secret`).
-fn secret_key(key: &str) -> bool {
-    matches!(key, "token" | "key" | "secret") || ["Token", "Key", "Secret"].iter().any(|s| key.ends_with(s))
-}
-
-/// Replaces the values of secret-looking `key: value` lines of a diff with `<redacted>`, so that
-/// error texts carry no secrets.
-pub fn redact_secrets(diff: &str) -> String {
-    let mut out = String::with_capacity(diff.len());
-    for line in diff.split_inclusive('\n') {
-        let body = line.get(1..).unwrap_or("");
-        let trimmed = body.trim_start().trim_start_matches("- ");
-        let redacted =
-            trimmed.split_once(':').filter(|(k, v)| secret_key(k.trim()) && !v.trim().is_empty()).map(|(k, _)| k);
-        match redacted {
-            Some(k) => {
-                let prefix_len = line.len() - line.get(1..).map_or(0, |b| b.trim_start().len());
-                out.push_str(&line[..prefix_len]);
-                let rest = &line[prefix_len..];
-                let dash = if rest.starts_with("- ") { "- " } else { "" };
-                out.push_str(&format!("{dash}{}: <redacted>\n", k.trim()));
-            }
-            None => out.push_str(line),
-        }
-    }
-    out
 }
 
 /// RFC 3339 in UTC with whole seconds (`2026-12-02T17:25:49Z`), as Kubernetes writes times.
@@ -124,24 +94,9 @@ pub fn timestamp(t: SystemTime) -> Option<prost_types::Timestamp> {
     Some(prost_types::Timestamp { seconds: d.as_secs() as i64, nanos: d.subsec_nanos() as i32 })
 }
 
-/// Talos's config diff (`talos_config::diff::unified`), or `None` when the texts are equal.
-pub fn unified_diff(old: &str, new: &str) -> Option<String> {
-    let diff = talos_config::diff::unified(old, new);
-    (!diff.is_empty()).then_some(diff)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn redaction() {
-        let d = "--- a\n+++ b\n@@ -1,3 +1,3 @@\n     token: abc\n-        key: c2VjcmV0\n+    env: {}\n     crt: LS0t\n     secretboxEncryptionSecret: x\n";
-        assert_eq!(
-            redact_secrets(d),
-            "--- a\n+++ b\n@@ -1,3 +1,3 @@\n     token: <redacted>\n-        key: <redacted>\n+    env: {}\n     crt: LS0t\n     secretboxEncryptionSecret: <redacted>\n"
-        );
-    }
 
     #[test]
     fn durations() {

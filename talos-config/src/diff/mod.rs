@@ -82,15 +82,46 @@ fn range(start: usize, len: usize) -> String {
 /// );
 /// ```
 pub fn unified(old: &str, new: &str) -> String {
+    unified_shown(old, new, old, new)
+}
+
+/// The diff of two configs as Talos's apply dry run shows it (the whole encodings, [`unified`]),
+/// with the values of the secret fields Talos's `RedactSecrets` knows replaced by `REDACTED`
+/// ([`Config::encode_redacted`]); a changed secret is still a changed line. Empty when equal.
+///
+/// ```
+/// use talos_config::Config;
+///
+/// let a = Config::from_bytes(b"version: v1alpha1\nmachine:\n  token: aaaaaa.aaaaaaaaaaaaaaaa\n")?;
+/// let b = Config::from_bytes(b"version: v1alpha1\nmachine:\n  token: bbbbbb.bbbbbbbbbbbbbbbb\n")?;
+/// assert_eq!(
+///     talos_config::diff::redacted_text_diff(&a, &b),
+///     "--- a\n+++ b\n@@ -1,6 +1,6 @@\n version: v1alpha1\n machine:\n     type: \"\"\n-    token: REDACTED\n+    token: REDACTED\n     certSANs: []\n cluster: null\n"
+/// );
+/// # Ok::<(), talos_config::Error>(())
+/// ```
+pub fn redacted_text_diff(a: &Config, b: &Config) -> String {
+    unified_shown(&a.encode(), &b.encode(), &a.encode_redacted(), &b.encode_redacted())
+}
+
+/// [`unified`] of `old` and `new`, each line shown from `shown_old`/`shown_new` (the same texts
+/// with secrets hidden, line for line); when their lines do not correspond, the diff of the
+/// shown texts.
+pub(crate) fn unified_shown(old: &str, new: &str, shown_old: &str, shown_new: &str) -> String {
     if old == new {
         return String::new();
+    }
+    let (shown_a, shown_b): (Vec<&str>, Vec<&str>) =
+        (shown_old.split_inclusive('\n').collect(), shown_new.split_inclusive('\n').collect());
+    let a: Vec<&str> = old.split_inclusive('\n').collect();
+    let b: Vec<&str> = new.split_inclusive('\n').collect();
+    if (a.len(), b.len()) != (shown_a.len(), shown_b.len()) {
+        return unified(shown_old, shown_new);
     }
     let (old_lines, new_lines) = (old.matches('\n').count(), new.matches('\n').count());
     if old_lines + new_lines > MAX_LINES {
         return format!("@@ -1,{old_lines} +1,{new_lines} @@ diff too large to display\n");
     }
-    let a: Vec<&str> = old.split_inclusive('\n').collect();
-    let b: Vec<&str> = new.split_inclusive('\n').collect();
     let ops = ops(&a, &b);
     let changed: Vec<usize> = ops.iter().enumerate().filter(|(_, o)| o.0 != Op::Keep).map(|(k, _)| k).collect();
     let (Some(&first), Some(_)) = (changed.first(), changed.last()) else {
@@ -120,9 +151,9 @@ pub fn unified(old: &str, new: &str) -> String {
         out.push_str(&format!("@@ -{} +{} @@\n", range(a_start, a_len), range(b_start, b_len)));
         for &(op, i, j) in slice {
             let (mark, line) = match op {
-                Op::Keep => (' ', a[i]),
-                Op::Del => ('-', a[i]),
-                Op::Add => ('+', b[j]),
+                Op::Keep => (' ', shown_a[i]),
+                Op::Del => ('-', shown_a[i]),
+                Op::Add => ('+', shown_b[j]),
             };
             out.push(mark);
             out.push_str(line);
@@ -334,6 +365,11 @@ fn is_secret_shape(kind: &str, path: &[String]) -> bool {
         let parts: Vec<&str> = pattern.split('.').collect();
         parts.len() == path.len() && parts.iter().zip(path).all(|(p, s)| *p == "*" && s != "[]" || p == s)
     })
+}
+
+/// An encoded document of `kind` with its secret values replaced by `REDACTED`.
+pub(crate) fn redact_document(kind: &str, node: &mut Node) {
+    redact(kind, node, &mut Vec::new());
 }
 
 /// Replaces secret scalars (non-empty ones, as Talos does) in an encoded document.

@@ -160,3 +160,24 @@ fn every_new_style_kind_applies_live() {
     }
     insta::assert_snapshot!("plan_new_style_kinds", kinds.into_iter().collect::<Vec<_>>().join("\n"));
 }
+
+/// The refusal as Talos words it shows a changed token; the redacted one shows the same changed
+/// line with `REDACTED` on both sides, and nothing else differs.
+#[test]
+fn the_redacted_refusal_hides_secrets_line_for_line() {
+    let base = "version: v1alpha1\nmachine:\n  type: worker\n  token: aaaaaa.aaaaaaaaaaaaaaaa\n  env:\n    A: b\n";
+    let new = "version: v1alpha1\nmachine:\n  type: worker\n  token: bbbbbb.bbbbbbbbbbbbbbbb\n  env:\n    A: c\n";
+    let (a, b) = (Config::from_bytes(base.as_bytes()).unwrap(), Config::from_bytes(new.as_bytes()).unwrap());
+    let plan = plan_apply(&a, &b).unwrap();
+    let diff = |old: &str, new: &str| {
+        format!(
+            "--- a\n+++ b\n@@ -1,8 +1,8 @@\n version: v1alpha1\n machine:\n     type: worker\n-    token: {old}\n+    \
+             token: {new}\n     certSANs: []\n     env:\n-        A: b\n+        A: c\n cluster: null\n"
+        )
+    };
+    let refusal = |diff: String| format!("this config change can't be applied in immediate mode\ndiff:\n{diff}");
+    let raw = diff("aaaaaa.aaaaaaaaaaaaaaaa", "bbbbbb.bbbbbbbbbbbbbbbb");
+    assert_eq!(plan.refusal, Some(refusal(raw)));
+    assert_eq!(plan.redacted_refusal, Some(refusal(diff("REDACTED", "REDACTED"))));
+    assert_eq!(talos_config::diff::redacted_text_diff(&a, &b), diff("REDACTED", "REDACTED"));
+}

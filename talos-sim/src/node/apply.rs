@@ -10,7 +10,7 @@ use super::error::NodeError;
 use super::kubelet::kubelet_argv_of;
 use super::resources::{Change, ChangeKind, ConfigRes};
 use super::{Inner, Node, lock};
-use crate::util::{go_duration, unified_diff};
+use crate::util::go_duration;
 
 /// Applies on a node refused while this lives ([`Node::hold_applies`]).
 #[derive(Debug)]
@@ -42,17 +42,20 @@ pub struct ApplyOutcome {
     pub warnings: Vec<String>,
 }
 
-/// Canonical (comment-less) encoding of a config, or the raw text if it does not load.
-fn canonical(bytes: &[u8]) -> String {
-    match talos_config::Config::from_bytes(bytes) {
-        Ok(c) => c.encode(),
-        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
-    }
+/// Talos's dry-run diff of two configs (their comment-less encodings), with the values of
+/// Talos's secret fields shown as `REDACTED`; `None` when equal. A config that does not load
+/// (never the active one; a new one is validated first) is compared as its raw text.
+fn redacted_diff(old: &[u8], new: &[u8]) -> Option<String> {
+    let diff = match (talos_config::Config::from_bytes(old), talos_config::Config::from_bytes(new)) {
+        (Ok(a), Ok(b)) => talos_config::diff::redacted_text_diff(&a, &b),
+        _ => talos_config::diff::unified(&String::from_utf8_lossy(old), &String::from_utf8_lossy(new)),
+    };
+    (!diff.is_empty()).then_some(diff)
 }
 
 /// `CanApplyImmediate`: the library's prediction (`talos_config::plan`, Talos v1.13.9's rule),
 /// so that the simulator and `labctl plan` always agree. The refusal's diff has the values of
-/// secret-looking keys replaced (README).
+/// Talos's secret fields replaced by `REDACTED` (README).
 pub fn can_apply_immediate(old: &[u8], new: &[u8]) -> Result<(), String> {
     let (Ok(current), Ok(next)) = (talos_config::Config::from_bytes(old), talos_config::Config::from_bytes(new)) else {
         return Err("this config change can't be applied in immediate mode\ndiff:\n".to_string());
@@ -60,7 +63,7 @@ pub fn can_apply_immediate(old: &[u8], new: &[u8]) -> Result<(), String> {
     let plan = talos_config::plan::plan_apply(&current, &next).map_err(|e| e.to_string())?;
     match plan.refusal {
         None => Ok(()),
-        Some(text) => Err(crate::util::redact_secrets(&text)),
+        Some(text) => Err(plan.redacted_refusal.unwrap_or(text)),
     }
 }
 
@@ -159,9 +162,7 @@ impl Node {
         };
         if req.dry_run {
             // Redacted like the immediate-mode refusal: the reply is readable by whoever applied.
-            let diff = unified_diff(&canonical(&inner.active.bytes), &canonical(&req.data))
-                .map(|d| crate::util::redact_secrets(&d))
-                .unwrap_or_else(|| "No changes.".to_string());
+            let diff = redacted_diff(&inner.active.bytes, &req.data).unwrap_or_else(|| "No changes.".to_string());
             return Ok(ApplyOutcome {
                 mode: resolved,
                 details: format!("Dry run summary:\n{details} (skipped in dry-run).\nConfig diff:\n\n{diff}"),
@@ -230,7 +231,7 @@ mod tests {
             .await
             .unwrap();
         assert!(!out.details.contains("tbywgp") && !out.details.contains("zzzzzz"), "{}", out.details);
-        assert!(out.details.contains("\n-    token: <redacted>\n+    token: <redacted>\n"), "{}", out.details);
+        assert!(out.details.contains("\n-    token: REDACTED\n+    token: REDACTED\n"), "{}", out.details);
         assert_eq!(node.config_state().1, 1, "a dry run changes nothing");
     }
 

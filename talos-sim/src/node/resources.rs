@@ -6,18 +6,20 @@ use std::time::SystemTime;
 
 use super::{MachineType, Node};
 
+// The kinds are the client's (one definition of each namespace and type name).
+
 /// COSI namespace of the machine config resources.
-pub const NS_CONFIG: &str = "config";
+pub const NS_CONFIG: &str = talos_client::MACHINE_CONFIG.namespace;
 /// COSI namespace of the members.
-pub const NS_CLUSTER: &str = "cluster";
+pub const NS_CLUSTER: &str = talos_client::MEMBERS.namespace;
 /// COSI namespace of the services.
-pub const NS_RUNTIME: &str = "runtime";
+pub const NS_RUNTIME: &str = talos_client::SERVICES.namespace;
 /// Resource type of the machine config (ids `v1alpha1`, `persistent`).
-pub const TYPE_MACHINE_CONFIG: &str = "MachineConfigs.config.talos.dev";
+pub const TYPE_MACHINE_CONFIG: &str = talos_client::MACHINE_CONFIG.type_;
 /// Resource type of a cluster member.
-pub const TYPE_MEMBER: &str = "Members.cluster.talos.dev";
+pub const TYPE_MEMBER: &str = talos_client::MEMBERS.type_;
 /// Resource type of a service.
-pub const TYPE_SERVICE: &str = "Services.v1alpha1.talos.dev";
+pub const TYPE_SERVICE: &str = talos_client::SERVICES.type_;
 
 /// A Member spec.
 #[derive(Clone, Debug, PartialEq, Eq)]

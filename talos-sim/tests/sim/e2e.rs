@@ -359,7 +359,7 @@ async fn dry_run_and_immediate_mode_refusal() {
     let details = out.apply.expect("answered").details;
     assert_eq!(
         details,
-        "Dry run summary:\nApplied configuration without a reboot (skipped in dry-run).\nConfig diff:\n\n--- a\n+++ b\n@@ -24,6 +24,8 @@\n         hostDNS:\n             enabled: true\n             forwardKubeDNSToHost: true\n+    nodeLabels:\n+        lab.talos.dev/pool: blue\n cluster:\n     id: 4JIwNQhSYzF6ly8gTpy9aTobKtEjsaUv5sw7tWNPiYM=\n     secret: <redacted>\n",
+        "Dry run summary:\nApplied configuration without a reboot (skipped in dry-run).\nConfig diff:\n\n--- a\n+++ b\n@@ -24,6 +24,8 @@\n         hostDNS:\n             enabled: true\n             forwardKubeDNSToHost: true\n+    nodeLabels:\n+        lab.talos.dev/pool: blue\n cluster:\n     id: 4JIwNQhSYzF6ly8gTpy9aTobKtEjsaUv5sw7tWNPiYM=\n     secret: REDACTED\n",
         "the dry-run diff is redacted like the refusal's"
     );
     assert_eq!(versions(&c, WORKER).await, v("1", "1"));
