@@ -1,20 +1,21 @@
 //! End-to-end: `talos_client` against `Sim::start()` over real mutual TLS on 127.0.0.1, through
-//! the control plane to the worker as in the lab.
+//! the control plane to the worker as in the lab: the lab's patches (versions, the kubelet's
+//! crash loop, dry runs, refusals, try-mode rollbacks), and the helpers `e2e_reads` and
+//! `e2e_tls` share.
 
 use crate::common;
 use common::eventually;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use talos_client::{
-    ApplyMode, ApplyOptions, Client, ClientOptions, Code, Error, ErrorKind, EventType, LogsRequest, MACHINE_CONFIG,
-    RefusedBy, Target,
+    ApplyMode, ApplyOptions, Client, ClientOptions, Code, ErrorKind, EventType, LogsRequest, MACHINE_CONFIG, Target,
 };
-use talos_sim::{ClientUsage, Pki, Sim, SimOptions, Timing, Validity};
+use talos_sim::{Sim, SimOptions, Timing};
 
-const WORKER: &str = "10.5.0.3";
-const CONTROLPLANE: &str = "10.5.0.2";
-const STEP5: &str = include_str!("../../../fixtures/05-labels.yaml");
+pub(crate) const WORKER: &str = "10.5.0.3";
+pub(crate) const CONTROLPLANE: &str = "10.5.0.2";
+pub(crate) const STEP5: &str = include_str!("../../../fixtures/05-labels.yaml");
 const STEP6: &str = include_str!("../../../fixtures/06-canary.yaml");
 const STEP7: &str = include_str!("../../../fixtures/07-bad.yaml");
 const STEP8: &str = include_str!("../../../fixtures/08-kubelet.yaml");
@@ -23,11 +24,11 @@ const STEP8_FIX: &str = include_str!("../../../fixtures/08-fix.yaml");
 /// The node's step-7 text (docs/validation.md §0), byte for byte.
 const STEP7_TEXT: &str = "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* invalid machine node labels: 1 error occurred:\n\t* name \"team name\" is invalid\n\n\n\n\n\n";
 
-fn options() -> ClientOptions {
+pub(crate) fn options() -> ClientOptions {
     ClientOptions { context: None, connect_timeout: Duration::from_secs(2), call_timeout: Duration::from_secs(5) }
 }
 
-async fn sim() -> Sim {
+pub(crate) async fn sim() -> Sim {
     Sim::start_with(SimOptions {
         timing: Timing {
             kubelet_restart: Duration::from_millis(300),
@@ -40,11 +41,11 @@ async fn sim() -> Sim {
     .expect("sim starts")
 }
 
-async fn client(sim: &Sim) -> Client {
+pub(crate) async fn client(sim: &Sim) -> Client {
     Client::connect(&sim.talosconfig(), options()).await.expect("connects")
 }
 
-fn patch(text: &str) -> Vec<talos_config::Patch> {
+pub(crate) fn patch(text: &str) -> Vec<talos_config::Patch> {
     talos_config::load_patches([talos_config::PatchSource::new("patch.yaml", text)]).expect("patch loads")
 }
 
@@ -227,129 +228,6 @@ async fn kubelet_crash_loops_on_unknown_flag_and_recovers() {
 }
 
 #[tokio::test]
-async fn logs_tail_and_follow() {
-    let sim = sim().await;
-    let c = client(&sim).await;
-    let worker = Target::node(WORKER);
-    let all = c.logs_lines(&worker, &LogsRequest::service("machined")).await.expect("log");
-    assert!(all.len() > 5);
-    let tail = c
-        .logs_lines(&worker, &LogsRequest { id: "machined".into(), kubernetes: false, follow: false, tail: Some(3) })
-        .await
-        .expect("tail");
-    assert_eq!(tail, all[all.len() - 3..].to_vec());
-    let none = c
-        .logs_lines(&worker, &LogsRequest { id: "machined".into(), kubernetes: false, follow: false, tail: Some(0) })
-        .await
-        .expect("tail 0");
-    assert!(none.is_empty());
-
-    let mut follow = c
-        .logs(&worker, &LogsRequest { id: "machined".into(), kubernetes: false, follow: true, tail: Some(1) })
-        .await
-        .expect("follow");
-    let first = tokio::time::timeout(Duration::from_secs(2), follow.next_line()).await.expect("in time");
-    assert_eq!(first.expect("a line").expect("ok").line, all[all.len() - 1].line);
-    c.patch_machine_config(WORKER, &patch(STEP5), ApplyOptions::mode(ApplyMode::NoReboot)).await.expect("apply");
-    let seen = tokio::time::timeout(Duration::from_secs(3), async {
-        while let Some(line) = follow.next_line().await {
-            let line = line.expect("ok");
-            assert_eq!(line.node, WORKER);
-            if line.line.ends_with(" apply config request: mode no_reboot") {
-                return true;
-            }
-        }
-        false
-    })
-    .await
-    .expect("followed in time");
-    assert!(seen);
-
-    let err = c.logs_lines(&worker, &LogsRequest::service("nope")).await.expect_err("unknown log");
-    assert_eq!(err.message(), "log \"nope\" was not registered");
-}
-
-#[tokio::test]
-async fn kubeconfig_bytes() {
-    let sim = sim().await;
-    let c = client(&sim).await;
-    assert_eq!(c.kubeconfig(&Target::node(CONTROLPLANE)).await.expect("kubeconfig"), sim.kubeconfig());
-    assert_eq!(c.kubeconfig(&Target::Endpoint).await.expect("kubeconfig"), sim.kubeconfig());
-    let text = String::from_utf8(sim.kubeconfig().to_vec()).expect("utf8");
-    // The client certificate and key are fresh per run: take them from the text, check everything else exactly.
-    let field = |name: &str| {
-        text.lines()
-            .find_map(|l| l.trim_start().strip_prefix(&format!("{name}: ")).map(str::to_string))
-            .expect("field present")
-    };
-    use base64::Engine as _;
-    let ca = field("certificate-authority-data");
-    let ca_pem =
-        String::from_utf8(base64::engine::general_purpose::STANDARD.decode(&ca).expect("base64")).expect("pem");
-    assert!(ca_pem.starts_with("-----BEGIN CERTIFICATE-----\n"), "{ca_pem}");
-    let expected = format!(
-        "apiVersion: v1\nkind: Config\nclusters:\n    - name: talos-default\n      cluster:\n        server: https://{}\n        certificate-authority-data: {ca}\nusers:\n    - name: admin@talos-default\n      user:\n        client-certificate-data: {}\n        client-key-data: {}\ncontexts:\n    - context:\n        cluster: talos-default\n        namespace: default\n        user: admin@talos-default\n      name: admin@talos-default\ncurrent-context: admin@talos-default\n",
-        sim.kube_api_endpoint(),
-        field("client-certificate-data"),
-        field("client-key-data"),
-    );
-    assert_eq!(text, expected);
-    let err = c.kubeconfig(&Target::node(WORKER)).await.expect_err("worker has none");
-    assert_eq!(err.code(), Some(Code::Unimplemented));
-    assert_eq!(err.message(), "kubeconfig is only available on control plane nodes");
-}
-
-#[tokio::test]
-async fn version_services_members_and_watch() {
-    let sim = sim().await;
-    let c = client(&sim).await;
-    for node in [CONTROLPLANE, WORKER] {
-        let v = c.version(&Target::node(node)).await.expect("version");
-        assert_eq!((v.node.as_str(), v.tag.as_str()), (node, "v1.13.10"));
-        assert_eq!((v.platform_name.as_str(), v.platform_mode.as_str()), ("container", "container"));
-        assert!(v.rbac);
-    }
-    let ids = |s: Vec<talos_client::ServiceInfo>| s.into_iter().map(|s| s.id).collect::<Vec<_>>();
-    assert_eq!(
-        ids(c.service_list(&Target::node(CONTROLPLANE)).await.expect("services")),
-        ["apid", "containerd", "cri", "etcd", "kubelet", "machined", "trustd"]
-    );
-    assert_eq!(
-        ids(c.service_list(&Target::node(WORKER)).await.expect("services")),
-        ["apid", "containerd", "cri", "kubelet", "machined"]
-    );
-    for s in c.service_list(&Target::node(WORKER)).await.expect("services") {
-        assert_eq!((s.state.as_str(), s.health_text()), ("Running", "OK"), "{}", s.id);
-        assert_eq!(s.events.last().map(|e| e.msg.as_str()), Some("Health check successful"));
-    }
-    let members = c.members(&Target::node(WORKER)).await.expect("members");
-    let rows: Vec<_> = members
-        .iter()
-        .map(|m| (m.id.as_str(), m.machine_type.as_str(), m.operating_system.as_str(), m.addresses.clone()))
-        .collect();
-    assert_eq!(
-        rows,
-        [
-            ("talos-default-controlplane-1", "controlplane", "Talos (v1.13.10)", vec!["10.5.0.2".parse().expect("ip")]),
-            ("talos-default-worker-1", "worker", "Talos (v1.13.10)", vec!["10.5.0.3".parse().expect("ip")]),
-        ]
-    );
-    assert_eq!(members[0].api_server_port, Some(6443));
-    let svc = c.service_resources(&Target::node(WORKER)).await.expect("service resources");
-    assert_eq!(svc.len(), 5);
-
-    let mut watch = c.watch(&Target::node(WORKER), MACHINE_CONFIG, Some("v1alpha1"), false).await.expect("watch");
-    let first = tokio::time::timeout(Duration::from_secs(2), watch.next_event()).await.expect("in time");
-    let first = first.expect("event").expect("ok");
-    assert_eq!(first.resource.as_ref().and_then(|r| r.version()), Some(1));
-    c.patch_machine_config(WORKER, &patch(STEP5), ApplyOptions::mode(ApplyMode::NoReboot)).await.expect("apply");
-    let next = tokio::time::timeout(Duration::from_secs(2), watch.next_event()).await.expect("in time");
-    let next = next.expect("event").expect("ok");
-    assert_eq!(next.event_type, EventType::Updated);
-    assert_eq!(next.resource.as_ref().and_then(|r| r.version()), Some(2));
-}
-
-#[tokio::test]
 async fn dry_run_and_immediate_mode_refusal() {
     let sim = sim().await;
     let c = client(&sim).await;
@@ -431,201 +309,4 @@ async fn a_rejected_or_dry_run_apply_also_cancels_a_pending_rollback() {
     assert_eq!(err.code(), Some(Code::InvalidArgument));
     assert!(sim.worker.node.rollback_pending(), "a try-mode request does not cancel");
     assert!(!machined_log(&c, WORKER).await.iter().any(|l| l.ends_with(" rolling back the configuration")));
-}
-
-#[tokio::test]
-async fn worker_refuses_to_forward() {
-    let sim = sim().await;
-    let cfg = Sim::talosconfig_with(&sim.worker.endpoint.to_string(), sim.pki().ca_pem(), sim.admin());
-    let c = Client::connect(&cfg, options()).await.expect("connects to the worker");
-    let err = c.version(&Target::node(CONTROLPLANE)).await.expect_err("no forwarding");
-    assert_eq!(err.code(), Some(Code::PermissionDenied));
-    assert_eq!(err.message(), "no request forwarding");
-    let err = c.machine_config(&Target::node(CONTROLPLANE), "v1alpha1").await.expect_err("no forwarding");
-    assert_eq!(err.code(), Some(Code::PermissionDenied));
-    // The worker serves itself, with or without naming itself.
-    assert_eq!(c.version(&Target::node(WORKER)).await.expect("self").tag, "v1.13.10");
-    assert_eq!(c.version(&Target::Endpoint).await.expect("endpoint").tag, "v1.13.10");
-}
-
-/// Connects and makes one call: TLS failures surface at connect or (TLS 1.3 client-certificate
-/// rejection) at the first call.
-async fn first_call(cfg: &talos_client::Talosconfig) -> Result<(), Error> {
-    let c = Client::connect(cfg, options()).await?;
-    c.version(&Target::Endpoint).await.map(|_| ())
-}
-
-#[tokio::test]
-async fn server_cert_from_another_ca_is_refused() {
-    let sim = sim().await;
-    let other = Pki::new().expect("pki");
-    let cfg = Sim::talosconfig_with(&sim.controlplane.endpoint.to_string(), other.ca_pem(), sim.admin());
-    let started = Instant::now();
-    let err = first_call(&cfg).await.expect_err("untrusted server");
-    let endpoint = sim.controlplane.endpoint.to_string();
-    // The foreign CA has the same subject (O=talos): rustls finds it as issuer and the signature check fails.
-    let Some(refusal) = err.tls_refusal() else { panic!("{err:?}") };
-    assert_eq!(refusal.refused_by, RefusedBy::Client);
-    assert_eq!(
-        err.to_string(),
-        format!(
-            "the certificate of {endpoint} is not trusted (its signature does not verify against the CA): it is not signed by the talosconfig's CA: the endpoint is another cluster's node, or the talosconfig's `ca` is out of date"
-        )
-    );
-    assert!(started.elapsed() < Duration::from_secs(3));
-}
-
-/// apid refuses a client certificate in the handshake with the alert Go sends, and the client
-/// says so on the first call and on every later one (the channel is broken; no bare `Canceled`).
-async fn refused(sim: &Sim, cert: &talos_sim::CertKey) -> Vec<String> {
-    let cfg = Sim::talosconfig_with(&sim.controlplane.endpoint.to_string(), sim.pki().ca_pem(), cert);
-    let c = match Client::connect(&cfg, options()).await {
-        Ok(c) => c,
-        Err(e) => return vec![e.to_string()],
-    };
-    let mut texts = Vec::new();
-    for _ in 0..2 {
-        let err = c.version(&Target::Endpoint).await.expect_err("refused");
-        assert!(err.tls_refusal().is_some_and(|r| r.refused_by == RefusedBy::Server), "{err:?}");
-        texts.push(err.to_string());
-    }
-    texts
-}
-
-#[tokio::test]
-async fn client_cert_without_client_auth_is_refused() {
-    let sim = sim().await;
-    let endpoint = sim.controlplane.endpoint;
-    let expected = format!(
-        "{endpoint} refused our client certificate (TLS alert: bad certificate): Talos accepts only client certificates whose extended key usage is exactly client authentication, as `talosctl config new` makes them"
-    );
-    for usage in [ClientUsage::ServerAuthOnly, ClientUsage::NoExtendedUsage] {
-        let cert = sim.pki().client_cert(&["os:admin"], usage, Validity::Current).expect("cert");
-        assert_eq!(refused(&sim, &cert).await, [expected.clone(), expected.clone()], "{usage:?}");
-    }
-}
-
-#[tokio::test]
-async fn expired_client_cert_is_refused() {
-    let sim = sim().await;
-    let endpoint = sim.controlplane.endpoint;
-    let cert = sim.pki().client_cert(&["os:admin"], ClientUsage::ClientAuth, Validity::Expired).expect("cert");
-    let expired = format!(
-        "{endpoint} refused our client certificate (TLS alert: expired certificate): it has expired or is not valid yet: make a new one (`talosctl config new` with a working talosconfig) and check the clock"
-    );
-    assert_eq!(refused(&sim, &cert).await, [expired.clone(), expired]);
-    // A client certificate from another CA of the same name: Go's `unknown certificate authority`.
-    let other = Pki::new().expect("pki");
-    let foreign = other.admin_cert().expect("cert");
-    let unknown = format!(
-        "{endpoint} refused our client certificate (TLS alert: unknown certificate authority): the cluster does not know the CA that signed it: this talosconfig is for another cluster or an older CA; use a current talosconfig"
-    );
-    assert_eq!(refused(&sim, &foreign).await, [unknown.clone(), unknown]);
-}
-
-#[tokio::test]
-async fn unreachable_endpoints_fail_clearly_within_the_timeout() {
-    let sim = sim().await;
-    // A port held by a bound socket that never listens: nobody else can take it, and connecting is refused at once.
-    let reserved = tokio::net::TcpSocket::new_v4().expect("socket");
-    reserved.bind("127.0.0.1:0".parse().expect("addr")).expect("bind");
-    let closed = reserved.local_addr().expect("addr");
-    let cfg = Sim::talosconfig_with(&closed.to_string(), sim.pki().ca_pem(), sim.admin());
-    let started = Instant::now();
-    let err = first_call(&cfg).await.expect_err("refused");
-    assert_eq!(err.kind(), ErrorKind::Connect, "{err:?}");
-    assert_eq!(
-        err.to_string(),
-        format!(
-            "failed to connect to {closed}: transport error: tcp connect error: Connection refused (os error 111) \
-             (check that the node is up and that {closed} is its Talos API address)"
-        )
-    );
-    assert!(started.elapsed() < Duration::from_secs(3));
-    drop(reserved);
-
-    // A listener that never accepts: the kernel completes the TCP handshake, nobody speaks TLS, the connect
-    // timeout ends it.
-    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addr = silent.local_addr().expect("addr");
-    let cfg = Sim::talosconfig_with(&addr.to_string(), sim.pki().ca_pem(), sim.admin());
-    let quick = ClientOptions {
-        context: None,
-        connect_timeout: Duration::from_millis(500),
-        call_timeout: Duration::from_secs(1),
-    };
-    let started = Instant::now();
-    let err = Client::connect(&cfg, quick).await.expect_err("times out");
-    let elapsed = started.elapsed();
-    assert_eq!(
-        err.to_string(),
-        format!(
-            "failed to connect to {addr}: timed out after 500ms (check that the node is up and that {addr} is its \
-             Talos API address)"
-        )
-    );
-    assert!(elapsed >= Duration::from_millis(500) && elapsed < Duration::from_secs(5), "{elapsed:?}");
-    drop(silent);
-}
-
-#[tokio::test]
-/// The talosconfig a `labctl sim up` directory holds loads and connects (its file mode is
-/// labctl's business: `labctl/tests/cli/lab_cli.rs` checks 0600).
-async fn talosconfig_file_loads() {
-    let sim = sim().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("talosconfig");
-    std::fs::write(&path, sim.talosconfig_yaml()).expect("written");
-    let text = std::fs::read_to_string(&path).expect("read");
-    assert!(!text.contains("PRIVATE KEY"), "PEMs are base64-encoded");
-    let cfg = talos_client::Talosconfig::from_file(&path).expect("parses");
-    let c = Client::connect(&cfg, options()).await.expect("connects");
-    assert_eq!(c.version(&Target::node(WORKER)).await.expect("version").node, WORKER);
-}
-
-#[tokio::test]
-async fn reader_role_is_limited() {
-    let sim = sim().await;
-    let cert = sim.pki().client_cert(&["os:reader"], ClientUsage::ClientAuth, Validity::Current).expect("cert");
-    let cfg = Sim::talosconfig_with(&sim.controlplane.endpoint.to_string(), sim.pki().ca_pem(), &cert);
-    let c = Client::connect(&cfg, options()).await.expect("connects");
-    let worker = Target::node(WORKER);
-    assert_eq!(c.version(&worker).await.expect("reader may read versions").tag, "v1.13.10");
-    assert_eq!(c.members(&worker).await.expect("and members").len(), 2);
-    for err in [
-        c.machine_config(&worker, "v1alpha1").await.expect_err("sensitive"),
-        c.kubeconfig(&Target::node(CONTROLPLANE)).await.expect_err("admin only"),
-        c.apply_configuration(&worker, talos_sim::WORKER_CONFIG, ApplyOptions::mode(ApplyMode::NoReboot))
-            .await
-            .expect_err("admin only"),
-    ] {
-        assert_eq!(err.code(), Some(Code::PermissionDenied), "{err}");
-        assert_eq!(err.message(), "not authorized");
-    }
-}
-
-/// A saved PKI brings back the CA and the client identities: the first run's talosconfigs work
-/// against the second run, with their roles.
-#[tokio::test]
-async fn a_saved_pki_keeps_the_ca_and_the_identities() {
-    let first = sim().await;
-    let saved = first.saved_pki().expect("saved");
-    assert_eq!(format!("{saved:?}"), "SavedPki { roles: [\"admin\", \"operator\", \"reader\"], .. }");
-    drop(first);
-    let second = Sim::start_saved(SimOptions::default(), Some(&saved)).await.expect("second run");
-    assert_eq!(second.pki().ca_pem(), saved.ca_cert);
-    let endpoint = second.controlplane.endpoint.to_string();
-    for (name, _) in talos_sim::ROLES {
-        let kept = &saved.clients[name];
-        let identity = talos_sim::CertKey { cert_pem: kept.cert.clone(), key_pem: kept.key.clone() };
-        assert_eq!(second.identity(name).expect("identity").cert_pem, identity.cert_pem);
-        let c = Client::connect(&Sim::talosconfig_with(&endpoint, &saved.ca_cert, &identity), options())
-            .await
-            .expect("connects");
-        assert_eq!(c.version(&Target::node(WORKER)).await.expect("version").node, WORKER, "{name}");
-    }
-    let reader = second.identity("reader").expect("reader");
-    let c = Client::connect(&Sim::talosconfig_with(&endpoint, &saved.ca_cert, reader), options()).await.expect("c");
-    let err = c.kubeconfig(&Target::Endpoint).await.expect_err("a reader may not fetch the kubeconfig");
-    assert_eq!(err.code(), Some(Code::PermissionDenied));
 }
