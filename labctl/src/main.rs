@@ -10,6 +10,8 @@ use clap::{Parser, Subcommand};
 mod atomic;
 mod diff;
 mod generate;
+#[cfg(feature = "lab")]
+mod i18n;
 mod input;
 #[cfg(feature = "lab")]
 mod lab;

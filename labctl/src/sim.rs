@@ -19,6 +19,8 @@ pub enum SimCommand {
 /// Arguments of `labctl sim up`.
 #[derive(Debug, Args)]
 pub struct UpArgs {
+    #[command(flatten)]
+    pub lang: crate::i18n::LangArgs,
     /// Where to write talosconfig (admin), talosconfig-operator, talosconfig-reader, kubeconfig, pki.json and
     /// sim.json (all mode 0600). A pki.json already there is reused: the same CA and client identities as before.
     #[arg(long, value_name = "DIR", default_value = "./talos-sim")]
@@ -36,7 +38,10 @@ pub struct UpArgs {
 /// Runs a `labctl sim` command.
 pub fn run(command: &SimCommand) -> Result<(), CliError> {
     match command {
-        SimCommand::Up(args) => crate::lab::runtime()?.block_on(up(args)),
+        SimCommand::Up(args) => {
+            args.lang.apply();
+            crate::lab::runtime()?.block_on(up(args))
+        }
     }
 }
 

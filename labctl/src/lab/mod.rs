@@ -13,6 +13,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use crate::CliError;
+use crate::i18n::tr;
 
 pub mod env;
 pub mod files;
@@ -48,10 +49,12 @@ impl LabError {
         self
     }
 
-    /// Prefixes the message with the step (`step 5: ...`).
+    /// Prefixes the message with the step (`step 5: ...`), unless it names a step already.
     pub fn in_step(mut self, step: u8) -> LabError {
-        if !self.message.starts_with("step ") {
-            self.message = format!("step {step}: {}", self.message);
+        let prefix = tr!("step-prefix", step = step, message = "");
+        let named = |m: &str| m.starts_with("step ") || m.starts_with(prefix.split(' ').next().unwrap_or("step"));
+        if !named(&self.message) {
+            self.message = tr!("step-prefix", step = step, message = self.message.as_str());
         }
         self
     }
@@ -131,6 +134,8 @@ impl ClusterArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub cluster: ClusterArgs,
+    #[command(flatten)]
+    pub lang: crate::i18n::LangArgs,
     /// Run only this step (1-9).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=9), conflicts_with = "from")]
     pub step: Option<u8>,
@@ -171,6 +176,8 @@ pub enum Output {
 pub struct CheckArgs {
     #[command(flatten)]
     pub cluster: ClusterArgs,
+    #[command(flatten)]
+    pub lang: crate::i18n::LangArgs,
     /// The try-mode timeout step 6 must have used (the lab asks for 30s; give the one of a shorter `lab run`).
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_try_timeout)]
     pub try_timeout: Duration,
@@ -181,6 +188,7 @@ pub struct CheckArgs {
 
 /// Runs `labctl lab run`.
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
+    args.lang.apply();
     runtime()?.block_on(run_then_verify(args)).map_err(CliError::from)
 }
 
@@ -188,11 +196,11 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
 async fn run_then_verify(args: &RunArgs) -> Result<(), LabError> {
     let (session, last) = steps::run(args).await?;
     if last == 9 {
-        eprintln!("== verification (as `labctl lab check`)");
+        eprintln!("{}", tr!("run-verification"));
         let results = steps::check_all(&session, args.try_timeout).await;
         print!("{}", steps::render_text(&results));
         if results.iter().any(|r| !r.pass) {
-            return Err(LabError::new("the run finished, but `lab check` does not pass (see the lines above)"));
+            return Err(LabError::new(tr!("run-check-failed")));
         }
     }
     Ok(())
@@ -200,6 +208,7 @@ async fn run_then_verify(args: &RunArgs) -> Result<(), LabError> {
 
 /// Runs `labctl lab check`: exit code 0 only when every step passes.
 pub fn check(args: &CheckArgs) -> Result<(), CliError> {
+    args.lang.apply();
     runtime()?.block_on(steps::check(args)).map_err(CliError::from)
 }
 

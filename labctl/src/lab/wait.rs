@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::LabError;
+use crate::i18n::tr;
 
 /// What a probe saw.
 pub enum Poll<T> {
@@ -40,29 +41,43 @@ pub async fn until<T>(
         let observed = match probe().await {
             Ok(Poll::Ready(v)) => {
                 if announced {
-                    eprintln!("step {step}: {what}: done after {}", human(start.elapsed()));
+                    eprintln!("{}", tr!("wait-done", step = step, what = what, elapsed = human(start.elapsed())));
                 }
                 return Ok(v);
             }
             Ok(Poll::Pending(observed)) => observed,
             Ok(Poll::Failed(e)) => return Err(e),
             // A failed read (an API server restarting, a reset connection) is "not yet": retried until the limit.
-            Err(e) => format!("error: {}", e.message),
+            Err(e) => tr!("wait-error", message = e.message.as_str()),
         };
         if !announced {
-            eprintln!("step {step}: waiting for {what} (limit {})", human(limit));
+            eprintln!("{}", tr!("wait-waiting", step = step, what = what, limit = human(limit)));
             announced = true;
         }
         let elapsed = start.elapsed();
         if elapsed >= limit {
-            return Err(LabError::new(format!(
-                "step {step}: timed out after {} waiting for {what}; last seen: {observed}",
-                human(limit)
+            return Err(LabError::new(tr!(
+                "wait-timed-out",
+                step = step,
+                what = what,
+                limit = human(limit),
+                observed = observed
             )));
         }
         if last_progress.elapsed() >= PROGRESS_EVERY {
             last_progress = Instant::now();
-            eprintln!("step {step}: still waiting for {what} ({}/{}): {observed}", human(round(elapsed)), human(limit));
+            let (elapsed, limit) = (human(round(elapsed)), human(limit));
+            eprintln!(
+                "{}",
+                tr!(
+                    "wait-still",
+                    step = step,
+                    what = what,
+                    elapsed = elapsed,
+                    limit = limit,
+                    observed = observed.as_str()
+                )
+            );
         }
         tokio::time::sleep(every.min(limit - elapsed)).await;
     }

@@ -17,13 +17,7 @@ pub struct StepResult {
 /// `labctl lab check`.
 pub async fn check(args: &CheckArgs) -> Result<(), LabError> {
     if args.cluster.sim {
-        return Err(LabError::new(
-            "`lab check --sim` would check a new simulated cluster, which has none of the lab's changes",
-        )
-        .note(
-            "`labctl lab run --sim` checks its own run at the end; to check a simulated cluster again, start one \
-               with `labctl sim up --dir DIR` and use `--sim-dir DIR` with both `lab run` and `lab check`",
-        ));
+        return Err(LabError::new(tr!("check-sim-refused")).note(tr!("check-sim-refused-hint")));
     }
     let session = Session::open(&args.cluster).await?;
     let results = check_all(&session, args.try_timeout).await;
@@ -33,7 +27,7 @@ pub async fn check(args: &CheckArgs) -> Result<(), LabError> {
     }
     let failed = results.iter().filter(|r| !r.pass).count();
     if failed > 0 {
-        return Err(LabError::new(format!("{failed} of 9 steps do not pass")));
+        return Err(LabError::new(tr!("check-failed", failed = failed)));
     }
     Ok(())
 }
@@ -42,7 +36,14 @@ pub async fn check(args: &CheckArgs) -> Result<(), LabError> {
 pub fn render_text(results: &[StepResult]) -> String {
     results
         .iter()
-        .map(|r| format!("step {}: {}: {}\n", r.step, if r.pass { "PASS" } else { "FAIL" }, r.reason))
+        .map(|r| {
+            let line = if r.pass {
+                tr!("check-pass", step = r.step, reason = r.reason.as_str())
+            } else {
+                tr!("check-fail", step = r.step, reason = r.reason.as_str())
+            };
+            format!("{line}\n")
+        })
         .collect()
 }
 

@@ -47,19 +47,12 @@ use super::state::{State, unix_now};
 use super::try_guard::{self, Verdict};
 use super::wait::{self, Poll};
 use super::{CheckArgs, LabError, Output, RunArgs, go_duration, state, talosctl};
+use crate::i18n::tr;
 
-/// What each step does, for the progress header.
-pub const TITLES: [&str; 9] = [
-    "no shell, no SSH: docker exec sh and the ports",
-    "the services running instead of a shell",
-    "the cluster's members and the worker's MachineConfig version",
-    "the kubeconfig through the API, the Nodes and the subnets",
-    "a node label without a reboot",
-    "a label in try mode that reverts by itself",
-    "a patch that validation rejects",
-    "an accepted patch that breaks the kubelet, and its fix",
-    "the report",
-];
+/// What step `step` (1-9) does, for the progress header, in the learner's language.
+pub fn title(step: u8) -> String {
+    crate::i18n::message(&format!("step-title-{step}"), None)
+}
 
 /// How long to wait for a label to show up on (or leave) the Node.
 const LABEL_LIMIT: Duration = Duration::from_secs(60);

@@ -15,13 +15,17 @@ pub async fn run(args: &RunArgs) -> Result<(Session, u8), LabError> {
     };
     if let Some(sim) = &session.sim {
         eprintln!(
-            "simulated cluster: control plane {} and worker {} on 127.0.0.1 (a test double, see talos-sim/README.md)",
-            sim.controlplane.endpoint, sim.worker.endpoint
+            "{}",
+            tr!(
+                "run-sim-cluster",
+                controlplane = sim.controlplane.endpoint.to_string(),
+                worker = sim.worker.endpoint.to_string()
+            )
         );
     }
     let before = file_times(&session);
     for step in first..=last {
-        eprintln!("== step {step}: {}", TITLES[usize::from(step - 1)]);
+        eprintln!("{}", tr!("run-step-header", step = step, title = title(step)));
         if keep_recorded(&session, args, step).await? {
             continue;
         }
@@ -59,8 +63,8 @@ pub(super) fn files_summary(s: &Session, before: &[Option<std::time::SystemTime>
             _ => written.push(*name),
         }
     }
-    let list = |v: &[&str]| if v.is_empty() { "none".to_string() } else { v.join(", ") };
-    format!("files in {}: written: {}; kept: {}", s.out.dir().display(), list(&written), list(&kept))
+    let list = |v: &[&str]| if v.is_empty() { tr!("run-files-none") } else { v.join(", ") };
+    tr!("run-files", dir = s.out.dir().display().to_string(), written = list(&written), kept = list(&kept))
 }
 
 /// Ctrl-C or SIGTERM: the signal's name and the conventional exit code (128 + its number).
@@ -83,13 +87,16 @@ pub(super) async fn interrupted() -> (&'static str, u8) {
 /// and the command that goes on from that step.
 pub(super) fn interruption(s: &Session, step: u8, (signal, code): (&str, u8)) -> LabError {
     let kept: Vec<&str> = ALL_FILES.iter().copied().filter(|name| s.out.exists(name)).collect();
-    let files = if kept.is_empty() { "none".to_string() } else { kept.join(", ") };
-    let mut e = LabError::new(format!(
-        "interrupted ({signal}) during step {step} ({}); the lab files in {} are kept whole: {files}",
-        TITLES[usize::from(step - 1)],
-        s.out.dir().display()
+    let files = if kept.is_empty() { tr!("run-files-none") } else { kept.join(", ") };
+    let mut e = LabError::new(tr!(
+        "run-interrupted",
+        signal = signal,
+        step = step,
+        title = title(step),
+        dir = s.out.dir().display().to_string(),
+        files = files
     ))
-    .note(format!("to go on: {}", resume_command(step)));
+    .note(tr!("run-to-go-on", command = resume_command(step)));
     e.exit_code = Some(code);
     e
 }
@@ -138,11 +145,11 @@ pub(super) async fn keep_recorded(s: &Session, args: &RunArgs, step: u8) -> Resu
     }
     match check_step(s, step, args.try_timeout).await {
         Ok(reason) => {
-            println!("step {step}: already recorded in {record}; kept, and it checks: {reason}");
+            println!("{}", tr!("run-kept", step = step, file = record, reason = reason));
             Ok(true)
         }
-        Err(reason) => Err(LabError::new(format!("step {step}: {record} is already recorded, but: {reason}"))
-            .note(format!("to record step {step} again: {} --redo {step}", crate::lab::command_line()))),
+        Err(reason) => Err(LabError::new(tr!("run-recorded-but", step = step, file = record, reason = reason))
+            .note(tr!("run-record-again", step = step, command = crate::lab::command_line()))),
     }
 }
 
