@@ -7,6 +7,14 @@ mod diff_cli;
 mod gen_cli;
 #[cfg(feature = "lab")]
 mod lab_cli;
+#[cfg(feature = "lab")]
+mod lab_interrupt_cli;
+#[cfg(feature = "lab")]
+mod lab_setup_cli;
+#[cfg(feature = "lab")]
+mod lab_sim_up_cli;
+#[cfg(feature = "lab")]
+mod lab_try_cli;
 mod lint_cli;
 mod lsp_cli;
 mod merge_bad_cli;
