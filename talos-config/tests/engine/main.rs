@@ -1,11 +1,13 @@
 //! talos-config's integration tests as one test binary (one link instead of twenty-three): the
 //! conformance runs over Talos v1.13.9's own test data (`TALOS_PEER_DIR`), decoding and encoding
 //! of every document kind, merge rules, JSON6902, validation, labels and CIDRs, the property
-//! tests, and the module graph. The YAML layer's own tests are in talos-yaml.
+//! tests, the module graph, and the workspace's file and function size limits (`code_shape`). The
+//! YAML layer's own tests are in talos-yaml.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod check;
+mod code_shape;
 mod common;
 mod conformance;
 mod container;
