@@ -164,8 +164,20 @@ impl CliError {
     }
 }
 
+/// Parses the command line; `labctl lab` and `labctl sim` say their help and usage in the
+/// learner's language.
+fn parse() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    #[cfg(feature = "lab")]
+    i18n::help::choose_from_args(&std::env::args().collect::<Vec<_>>());
+    let command = Cli::command();
+    #[cfg(feature = "lab")]
+    let command = i18n::help::localize(command);
+    command.try_get_matches().and_then(|matches| Cli::from_arg_matches(&matches))
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(err) => {
             // --help and --version go to stdout with success; usage errors to stderr, code 1
@@ -293,5 +305,40 @@ mod tests {
         assert_eq!(result.err().map(|e| e.message).as_deref(), Some("bad input"));
         let joined = std::thread::Builder::new().spawn(|| Ok(())).map(|h| h.join());
         assert!(outcome(joined).0.is_ok());
+    }
+
+    /// The English help of `lab` and `sim` is en.ftl's (the doc comments above are its source): a
+    /// translation cannot drift from what English users read.
+    #[cfg(feature = "lab")]
+    #[test]
+    fn the_english_help_of_lab_and_sim_is_in_en_ftl() {
+        use clap::CommandFactory;
+        let texts = i18n::help::english_texts(&Cli::command());
+        assert!(texts.len() >= 20, "{texts:?}");
+        let differing: Vec<String> = texts
+            .iter()
+            .filter(|(id, doc)| &i18n::message(id, None) != doc)
+            .map(|(id, doc)| format!("{id} = {doc}"))
+            .collect();
+        assert!(differing.is_empty(), "en.ftl lacks or words differently:\n{}", differing.join("\n"));
+    }
+
+    /// In every language, the lab and sim commands' help builds (clap's own checks pass) and
+    /// shows the translated texts with the values clap would add.
+    #[cfg(feature = "lab")]
+    #[test]
+    fn the_translated_help_builds_in_every_language() {
+        use clap::CommandFactory;
+        for code in i18n::languages() {
+            let lookup = i18n::lookup_in(code).expect("a catalogue");
+            let mut cli = i18n::help::localize_with(Cli::command(), &lookup);
+            cli.build();
+            let check = cli.find_subcommand_mut("lab").and_then(|lab| lab.find_subcommand_mut("check")).expect("check");
+            let help = check.render_help().to_string();
+            let output = lookup("help-arg-output").expect("help-arg-output");
+            let values = lookup("help-values").expect("help-values").replace("{$values}", "text, json");
+            let default = lookup("help-default").expect("help-default").replace("{$value}", "text");
+            assert!(help.contains(&format!("{output} [{values}] [{default}]")), "{code}:\n{help}");
+        }
     }
 }
