@@ -293,7 +293,7 @@ impl Config {
     }
 
     /// [`Config::encode`] with the values of the secret fields Talos's `RedactSecrets` knows
-    /// replaced by `REDACTED` (the fields [`crate::diff::compare`] hides): the config as it may be
+    /// replaced by `REDACTED` (the fields `diff::compare` hides): the config as it may be
     /// shown where secrets must not be.
     ///
     /// ```
@@ -309,7 +309,7 @@ impl Config {
         for entry in self.encode_order() {
             let tree = entry.map(|d| {
                 let mut tree = d.encode();
-                crate::diff::redact_document(d.kind(), &mut tree);
+                crate::redact::redact_document(d.kind(), &mut tree);
                 tree
             });
             Self::emit_entry(tree, &mut out);

@@ -84,6 +84,7 @@ mod patch;
 mod path;
 pub mod plan;
 pub mod provenance;
+mod redact;
 pub mod schema;
 #[cfg(feature = "serde")]
 mod serde_impl;

@@ -85,8 +85,8 @@ pub fn plan_apply(current: &Config, new: &Config) -> Result<ApplyPlan, crate::Er
     crate::diff::tree_changes(&before, &after, &FieldPath::root(), &mut found);
     let reboot_fields = found.into_iter().map(|(path, _, _)| path).collect();
     let (mut hidden_before, mut hidden_after) = (before.clone(), after.clone());
-    crate::diff::redact_document("v1alpha1", &mut hidden_before);
-    crate::diff::redact_document("v1alpha1", &mut hidden_after);
+    crate::redact::redact_document("v1alpha1", &mut hidden_before);
+    crate::redact::redact_document("v1alpha1", &mut hidden_after);
     let (before, after) = (emit(before), emit(after));
     let refusal = |diff: String| format!("this config change can't be applied in immediate mode\ndiff:\n{diff}");
     Ok(ApplyPlan {

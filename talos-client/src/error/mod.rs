@@ -48,7 +48,7 @@ pub enum ErrorKind {
     Protocol,
     /// Something looked for is absent (e.g. a service id on no node).
     NotFound,
-    /// A call got no answer within its deadline ([`crate::ClientOptions::call_timeout`]).
+    /// A call got no answer within its deadline (the client options' call timeout).
     Timeout,
     /// The connection broke during a read (after one retry on a fresh connection, or in the
     /// middle of a stream that had already delivered data).

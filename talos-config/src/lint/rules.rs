@@ -3,9 +3,9 @@
 
 use super::cx::{Cx, finding, path};
 use super::{Finding, Rule};
-use crate::diff::is_secret;
 use crate::kubelet::{self, Flag, Suggestion};
 use crate::net::{Prefix, overlaps, parse_prefix};
+use crate::redact::is_secret;
 use crate::{DocumentId, FieldPath, Segment, Severity, Site};
 use talos_yaml::node::deep;
 use talos_yaml::parse::parse_documents;
