@@ -41,3 +41,159 @@ wait-still = ステップ { $step }: まだ{ $what }を待っています ({ $el
 wait-done = ステップ { $step }: { $what }: { $elapsed }で完了
 wait-timed-out = ステップ { $step }: { $what }を { $limit } 待ちましたが時間切れです。最後の状態: { $observed }
 wait-error = エラー: { $message }
+
+## `labctl lab` と `labctl sim` の --help
+
+help-usage = 使い方:
+help-options = オプション
+help-commands = コマンド
+help-flag = ヘルプを表示する
+help-version = バージョンを表示する
+help-default = 既定: { $value }
+help-values = 指定できる値: { $values }
+help-lab-about = ラボの 9 つのステップを、ラボのクラスタまたはシミュレートされたクラスタに対して実行し、検証する (lab/steps.md)
+help-lab-run-about = Talos API を通してステップを実行し、ラボが指定するすべてのファイルを書く
+help-lab-run-long =
+    ラボのステップを Talos API (シェルは使わない)、docker CLI (ステップ 1、コンテナの起動時刻と再起動回数)、Kubernetes API (ステップ 4 で取得した kubeconfig を使用) を通して実行し、lab/steps.md が指定するすべてのファイルを --out にアトミックに書きます。待機には上限があり、進み具合を標準エラーに表示します。ノードでトライモードのロールバックが保留中の間は変更を適用せず (--force を除く)、すでに反映されている変更を二度適用することもありません。ステップ 9 の後、`labctl lab check` と同じように実行結果を検証します。
+
+    `--sim` はこのプロセスの中でシミュレートされたクラスタを起動し、`--sim-dir DIR` は `labctl sim up --dir DIR` で起動したクラスタを使います。
+help-lab-check-about = ラボのファイルを稼働中のクラスタと照合して検証し、ステップごとに合格/不合格を 1 行で示す
+help-sim-about = シミュレートされた 2 ノードの Talos クラスタを動かす
+help-sim-up-about = シミュレートされたクラスタをフォアグラウンドで起動する (Ctrl-C で停止)
+help-arg-talosconfig = talosconfig (既定: $TALOSCONFIG、なければ ~/.talos/config)
+help-arg-controlplane = コントロールプレーンノードの IP
+help-arg-worker = ワーカーノードの IP
+help-arg-docker = ステップ 1 と、コンテナの起動時刻・再起動回数の取得に使う docker プログラム
+help-arg-sim_dir = `labctl sim up --dir DIR` で起動したシミュレートされたクラスタを使う (その talosconfig、コンテナ、ポート)
+help-arg-sim = このプロセスの中でシミュレートされたクラスタを起動し、それに対して実行する (Docker も Talos も不要)
+help-arg-out = ラボの出力ディレクトリ [既定: ラボのクラスタでは /root/talos-lab、--sim または --sim-dir では ./talos-lab。練習で本番の結果を上書きしないため]
+help-arg-lang = labctl のメッセージの言語: en または ja (既定: LC_ALL、LC_MESSAGES、LANG のロケール、なければ英語)。ラボのファイルはどの言語でも同じです
+help-arg-step = このステップ (1-9) だけを実行する
+help-arg-from = このステップからステップ 9 まで実行する
+help-lab-run-try_timeout = ステップ 6 のトライモードのタイムアウト (整数秒)。try.json に記録される
+help-arg-redo = ファイルがあってもこれらのステップを記録し直す (記録済みのステップは通常、残して検証する)
+help-arg-force = すべてのステップを記録し直し、ノードでトライモードのロールバックが保留中でも適用し (ロールバックは取り消される)、別のクラスタの結果がある出力ディレクトリにも書く
+help-lab-check-try_timeout = ステップ 6 で使ったはずのトライモードのタイムアウト (ラボでは 30s。短くした `lab run` ではその値を指定)
+help-arg-output = 出力形式
+help-arg-dir = talosconfig (admin)、talosconfig-operator、talosconfig-reader、kubeconfig、pki.json、sim.json を書く場所 (すべてモード 0600)。既存の pki.json は再利用される: 以前と同じ CA とクライアント ID
+help-arg-with_secrets = このシークレットバンドル (`labctl gen secrets` で作成) の Talos API CA を使い、`labctl gen config --with-secrets` が書いた talosconfig がクラスタで使えるようにする (DIR/pki.json を置き換える)
+help-arg-configs = ラボの設定の代わりに DIR/controlplane.yaml と DIR/worker.yaml (`labctl gen config` で作成) でノードを起動する
+
+## Step 1: シェルも SSH もない
+
+s1-exec-unexpected = docker exec { $container } sh が終了コード { $code }、出力 { $output } で終わりました。OCI ランタイムの "executable file not found" ではありません。コンテナは動いていますか (`docker ps`)？
+s1-container-address = コンテナのアドレス
+s1-done = ステップ 1: docker exec { $container } sh の終了コードは { $code }: { $error }。{ $ip }:22 は { $ssh_state }、{ $ip }:{ $port } は { $api_state }
+s1-check-exit-code = noshell.json の exec_sh_exit が { $code } です。存在しないシェルの docker exec は 127 で終了します (Docker 28 より前は 126)
+s1-check-not-oci-line = noshell.json の exec_sh_error { $error } は OCI ランタイムの "executable file not found" の行ではありません
+s1-check-multi-line = noshell.json の exec_sh_error が複数行です
+s1-check-not-ip = noshell.json の node_ip { $ip } は IP アドレスではありません
+s1-check-pass = exec sh の終了コード { $code }、ポート 22 は { $ssh_state }、ポート 50000 は { $api_state }
+
+## Step 2: サービス
+
+s2-done = ステップ 2: コントロールプレーンで動くサービス: { $controlplane }。ワーカー: { $worker }。コントロールプレーンだけ: { $only }
+s2-check-pass = コントロールプレーンに { $controlplane } サービス、ワーカーに { $worker } サービス
+
+## Step 3: メンバーとワーカーの MachineConfig バージョン
+
+s3-done = ステップ 3: Talos { $talos }。メンバー: { $members }。ワーカーの MachineConfig バージョン: { $version }
+s3-check-version-range = members.json の worker_mc_version { $recorded } が 1 から現在のバージョン { $now } までの範囲にありません
+s3-check-pass = Talos { $talos }、メンバー { $members } 台、当時のワーカーのバージョン { $version }
+
+## Step 4: kubeconfig、Node、サブネット
+
+s4-done-overlap = ステップ 4: API サーバー { $api_server }。kubelet { $kubelet }。Pod のサブネット { $pods } と Service のサブネット { $services } はホストクラスタの範囲と重なります
+s4-done-apart = ステップ 4: API サーバー { $api_server }。kubelet { $kubelet }。Pod のサブネット { $pods } と Service のサブネット { $services } はホストクラスタの範囲と重なりません
+s4-check-missing = { $file } がありません
+s4-check-not-regular = { $file } が通常のファイルではありません (シンボリックリンクは不可)
+s4-check-mode = { $file } のモードが 0600 ではなく { $mode } です (クライアント鍵を含むファイルです)
+s4-check-pass = Node { $nodes } 台、kubelet { $kubelet }、overlaps_host { $overlaps_host }
+
+## Step 5: 再起動なしのノードラベル
+
+s5-already-done = ステップ 5: ワーカーにはすでに { $label } が付いています。再度の適用はしません
+s5-half-done = ワーカーにはすでに { $label } が付いていますが、{ $patch } か { $patch_out } がありません。labctl は同じ変更を二度適用しません
+s5-redo-note = ステップ 5 をやり直すには、ワーカーからラベルを外して (`$patch: delete` を使ったパッチで) から、もう一度実行してください
+s5-applied = ステップ 5: { $file } を { $worker } に再起動なしで適用しました。MachineConfig バージョン { $before } -> { $after }
+s5-on-node = ステップ 5: ワーカーの Node に { $label } が付きました
+s5-check-labels-added = { $file } が machine.nodeLabels に加えるもの
+s5-check-one-apply = patch.json のバージョン { $before } -> { $after } の差が 1 回の適用分ではありません
+s5-check-started-at = patch.json の container_started_at (ワーカーのコンテナは再起動してはいけません)
+s5-check-config-lacks = ワーカーのマシン設定に { $label } がありません
+s5-check-node-lacks = Node { $node } に { $label } がありません
+s5-check-pass = pool ラベルを再起動なしで適用し (バージョン { $before } -> { $after })、Node にも付いています
+
+## Step 6: トライモードのラベル
+
+s6-already-done = ステップ 6: 実施済みです ({ $file } にバージョン { $during } -> { $after } が記録されています)。再度の適用はしません。ステップを記録し直すには `--redo 6`
+s6-needs-pool = ワーカーに { $label } が付いていません。先にステップ 5 を実行してください
+s6-resume-pending = ステップ 6: labctl が { $time } UTC に適用したトライがまだ保留中です (実行が中断されました)。もう一度適用せず、そのロールバックを待ちます
+s6-canary-left = ワーカーのマシン設定にすでに { $label } があるため、トライでは何も変わりません (ロールバックが取り消されたトライはこれを残します)
+s6-pool-lost = ロールバックの後、ワーカーの Node からステップ 5 の pool ラベルが消えています
+s6-done = ステップ 6: { $timeout } のトライモード: トライ中のバージョン { $during }、canary を Node で確認、バージョン { $after } にロールバック。pool ラベルは残っています
+s6-done-not-seen = ステップ 6: { $timeout } のトライモード: トライ中のバージョン { $during }、canary を Node で確認できず、バージョン { $after } にロールバック。pool ラベルは残っています
+s6-wait-rollback = トライモードのロールバック (MachineConfig の新しいバージョン)
+s6-rollback-due = バージョン { $version }、ロールバックまで約 { $due } 秒
+s6-check-timeout = try.json の timeout_sec は { $recorded } ですが、ラボのトライは --timeout={ $timeout } を使います (別の --try-timeout で練習した実行は、同じ --try-timeout で検証します)
+s6-check-none-rolled-back = ロールバックされたものなし
+s6-check-no-rollback-in-log = ワーカーの machined のログに、{ $timeout }s 後にロールバックされたトライモードの適用がありません (`apply config request: mode try` の後に `rolling back the configuration`。見つかったもの: { $seen })
+s6-check-not-seen = try.json の seen_on_node が false です。canary ラベルが Node で確認されていません
+s6-check-revert-version = try.json の version_after_revert { $after } が version_during { $during } + 1 ではありません (ロールバックで新しいバージョンが 1 つ増えます)
+s6-check-after-step5 = try.json の version_during { $during } がステップ 5 のバージョン { $step5 } より後ではありません
+s6-check-config-canary = ワーカーのマシン設定にまだ { $label } があります。トライがロールバックされていません
+s6-check-node-canary = Node { $node } にまだ canary ラベルがあります
+s6-check-node-pool = Node { $node } からステップ 5 の pool ラベルが消えています
+s6-check-pass = トライモードで canary を確認 (バージョン { $during })、ロールバック済み (バージョン { $after })、pool は維持
+s6-check-pass-log-gone = トライモードで canary を確認 (バージョン { $during })、ロールバック済み (バージョン { $after })、pool は維持 (machined のログはもうトライの時点までさかのぼれません)
+
+## Step 7: 検証で拒否されるパッチ
+
+s7-accepted = ワーカーが { $file } を受け入れました。拒否されるはずのパッチです
+s7-sent = ステップ 7: { $file } を { $worker } に送りました。ノードの応答:
+s7-not-validation = 適用は失敗しましたが、検証 (InvalidArgument) による失敗ではありません: { $error }。ステップをもう一度実行してください
+s7-done = ステップ 7: { $worker } が拒否しました (labctl のローカル検証の予測どおり)。MachineConfig バージョン { $before } -> { $after }
+s7-done-unlike = ステップ 7: { $worker } が拒否しました (labctl のローカル検証の予測とは異なる結果)。MachineConfig バージョン { $before } -> { $after }
+s7-check-labels-added = { $file } が machine.nodeLabels に加えるもの
+s7-check-passes-validation = { $file } をワーカーのマシン設定にマージしても検証を通ります
+s7-check-head = { $file } が talosctl の { $head } で始まっていません
+s7-check-label-not-named = { $file } が無効なラベルを指摘していません ({ $expected })
+s7-check-versions-differ = rejected.json のバージョン { $before } -> { $after } が違います。拒否された適用は何も変えません
+s7-check-config-bad-label = ワーカーのマシン設定に無効なラベルがあります
+s7-check-pass = ノードのテキストで拒否 (labctl の予測と完全に一致)。バージョンは { $version } のまま
+s7-check-pass-unlike = ノードのテキストで拒否 (文言は labctl の予測と異なる)。バージョンは { $version } のまま
+
+## Step 8: 受け入れられても kubelet を壊すパッチと、その修正
+
+s8-already-done = ステップ 8: 実施済みです ({ $file } があり、ワーカーに max-pod はありません)。再度の適用はしません
+s8-flag-there = ステップ 8: ワーカーにはすでに max-pod があります。再度の適用はせず、診断します
+s8-wait-fail = kubelet の失敗
+s8-log-empty = kubelet のログが空です
+s8-diagnosed = ステップ 8: バージョン { $version } として受け入れられました。kubelet は { $state }: { $error }
+s8-fixed = ステップ 8: { $file } を適用しました。MachineConfig バージョン { $version }
+s8-wait-healthy = kubelet の正常な稼働
+s8-wait-ready = ワーカーの Node の Ready
+s8-not-ready = { $node } は Ready ではありません
+s8-recovered = ステップ 8: kubelet は正常に動いており、ワーカーの Node は Ready です
+s8-check-args-added = { $file } が machine.kubelet.extraArgs に加えるもの
+s8-check-args-fixed = { $patch } と { $fix } を当てた後の machine.kubelet.extraArgs
+s8-check-fix-no-delete = { $file } が $patch: delete を使っていません
+s8-check-state = kubelet-diag.json の service_state が { $state } です。停止した Talos サービスの状態 ({ $states } のいずれか。クラッシュループ中の kubelet は Waiting) ではありません
+s8-check-no-cause = kubelet-diag.json の error_line { $line } に原因 ({ $cause }) がありません
+s8-check-accepted-version = kubelet-diag.json の accepted_version { $accepted } が修正 (現在のバージョン { $current }) より前ではありません
+s8-check-flag-left = ワーカーのマシン設定にまだ max-pod があります
+s8-check-kubelet = kubelet が Running/OK ではなく { $state }/{ $health } です
+s8-check-node-not-ready = Node { $node } が Ready ではありません
+s8-check-pass = kubelet は { $state } でした (受け入れられたバージョン { $version }) が、今は Running/OK で、Node も Ready です
+
+## Step 9: レポート
+
+s9-noshell-missing = { $file } がありません。先にステップ 1 を実行してください
+s9-no-crash-loop = ワーカーのどのサービスのイベントにもクラッシュループがありません。先にステップ 8 を実行してください
+s9-no-apply-line = ワーカーの machined のログにマシン設定の適用の記録がありません
+s9-done = ステップ 9: ワーカーのマシン設定の変更 { $changes } 回、コンテナの再起動 { $restarts } 回、検証が止めたのは { $field }、壊れたのは { $service }
+s9-check-not-ip = noshell.json の node_ip が IP アドレスではありません
+s9-check-not-apply-line = report.json の apply_log_line { $line } はマシン設定の適用の行ではありません
+s9-check-line-not-in-log = report.json の apply_log_line がワーカーの machined のログにありません
+s9-check-summary-short = report.json の summary は { $count } 文字で、80 文字に足りません
+s9-check-pass = マシン設定の変更 { $changes } 回、再起動 { $restarts } 回、{ $field } を拒否、{ $service } が故障

@@ -8,15 +8,15 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     let t = s.env.probe_timeout;
     let exec = s.env.containers.exec(CONTROLPLANE_CONTAINER, &["sh"], Duration::from_secs(30)).await?;
     if !is_no_shell(&exec) {
-        return Err(LabError::new(format!(
-            "docker exec {CONTROLPLANE_CONTAINER} sh exited {} with {}, not the OCI runtime's \"executable file not \
-             found\": is the container running (`docker ps`)?",
-            exec.exit_code,
-            super::json_text(&exec.first_line())
+        return Err(LabError::new(tr!(
+            "s1-exec-unexpected",
+            container = CONTROLPLANE_CONTAINER,
+            code = exec.exit_code,
+            output = super::json_text(&exec.first_line())
         )));
     }
     let inspect = s.env.containers.inspect(CONTROLPLANE_CONTAINER, Duration::from_secs(30)).await?;
-    let ip = parse_ip(&inspect.ip, "the container's address")?;
+    let ip = parse_ip(&inspect.ip, &tr!("s1-container-address"))?;
     let port22_open = s.env.ports.probe(ip, 22, t).await;
     let port50000_open = s.env.ports.probe(ip, DEFAULT_PORT, t).await;
     let file = files::NoShell {
@@ -29,13 +29,17 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     };
     s.out.write_json(names::NOSHELL, &file)?;
     println!(
-        "step 1: docker exec {CONTROLPLANE_CONTAINER} sh exited {}: {}; {}:22 {}, {}:{DEFAULT_PORT} {}",
-        file.exec_sh_exit,
-        file.exec_sh_error,
-        file.node_ip,
-        open(port22_open),
-        file.node_ip,
-        open(port50000_open)
+        "{}",
+        tr!(
+            "s1-done",
+            container = CONTROLPLANE_CONTAINER,
+            code = file.exec_sh_exit,
+            error = file.exec_sh_error.as_str(),
+            ip = file.node_ip.as_str(),
+            ssh_state = open(port22_open),
+            port = DEFAULT_PORT,
+            api_state = open(port50000_open)
+        )
     );
     Ok(())
 }
@@ -47,26 +51,16 @@ pub(super) async fn check(s: &Session) -> Grade {
     let inspect = s.env.containers.inspect(CONTROLPLANE_CONTAINER, t).await.map_err(lab)?;
     same("noshell.json container", &f.container, &CONTROLPLANE_CONTAINER.to_string())?;
     same("noshell.json node_ip", &f.node_ip, &inspect.ip)?;
-    ensure(f.exec_sh_exit == 126 || f.exec_sh_exit == 127, || {
-        format!(
-            "noshell.json exec_sh_exit is {}: docker exec of a missing shell exits 127 (126 before Docker 28)",
-            f.exec_sh_exit
-        )
-    })?;
+    ensure(f.exec_sh_exit == 126 || f.exec_sh_exit == 127, || tr!("s1-check-exit-code", code = f.exec_sh_exit))?;
     ensure(is_oci_no_shell_line(&f.exec_sh_error), || {
-        format!(
-            "noshell.json exec_sh_error {} is not the OCI runtime's \"executable file not found\" line",
-            super::json_text(&f.exec_sh_error)
-        )
+        tr!("s1-check-not-oci-line", error = super::json_text(&f.exec_sh_error))
     })?;
-    ensure(!f.exec_sh_error.contains('\n') && !f.exec_sh_error.contains('\r'), || {
-        "noshell.json exec_sh_error is more than one line".to_string()
-    })?;
+    ensure(!f.exec_sh_error.contains('\n') && !f.exec_sh_error.contains('\r'), || tr!("s1-check-multi-line"))?;
     let ip: std::net::IpAddr =
-        f.node_ip.parse().map_err(|_| format!("noshell.json node_ip {} is not an IP", super::json_text(&f.node_ip)))?;
+        f.node_ip.parse().map_err(|_| tr!("s1-check-not-ip", ip = super::json_text(&f.node_ip)))?;
     let p22 = s.env.ports.probe(ip, 22, s.env.probe_timeout).await;
     let p50000 = s.env.ports.probe(ip, DEFAULT_PORT, s.env.probe_timeout).await;
     same("noshell.json port22_open", &f.port22_open, &p22)?;
     same("noshell.json port50000_open", &f.port50000_open, &p50000)?;
-    Ok(format!("exec sh exits {}, port 22 {}, port 50000 {}", f.exec_sh_exit, open(p22), open(p50000)))
+    Ok(tr!("s1-check-pass", code = f.exec_sh_exit, ssh_state = open(p22), api_state = open(p50000)))
 }

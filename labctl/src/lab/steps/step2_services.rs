@@ -8,10 +8,13 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     let file = services_now(s).await?;
     s.out.write_json(names::SERVICES, &file)?;
     println!(
-        "step 2: control plane runs {}; worker runs {}; only on the control plane: {}",
-        file.controlplane.join(", "),
-        file.worker.join(", "),
-        file.controlplane_only.join(", ")
+        "{}",
+        tr!(
+            "s2-done",
+            controlplane = file.controlplane.join(", "),
+            worker = file.worker.join(", "),
+            only = file.controlplane_only.join(", ")
+        )
     );
     Ok(())
 }
@@ -23,5 +26,5 @@ pub(super) async fn check(s: &Session) -> Grade {
     same("services.json controlplane", &f.controlplane, &live.controlplane)?;
     same("services.json worker", &f.worker, &live.worker)?;
     same("services.json controlplane_only", &f.controlplane_only, &live.controlplane_only)?;
-    Ok(format!("{} services on the control plane, {} on the worker", f.controlplane.len(), f.worker.len()))
+    Ok(tr!("s2-check-pass", controlplane = f.controlplane.len(), worker = f.worker.len()))
 }

@@ -10,10 +10,13 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     let file = files::Members { talos_version, members, worker_mc_version };
     s.out.write_json(names::MEMBERS, &file)?;
     println!(
-        "step 3: Talos {}; members {}; worker MachineConfig version {}",
-        file.talos_version,
-        file.members.keys().cloned().collect::<Vec<_>>().join(", "),
-        file.worker_mc_version
+        "{}",
+        tr!(
+            "s3-done",
+            talos = file.talos_version.as_str(),
+            members = file.members.keys().cloned().collect::<Vec<_>>().join(", "),
+            version = file.worker_mc_version
+        )
     );
     Ok(())
 }
@@ -26,7 +29,7 @@ pub(super) async fn check(s: &Session) -> Grade {
     same("members.json members", &f.members, &members)?;
     let now = s.worker_config().await.map_err(lab)?.version;
     ensure(f.worker_mc_version >= 1 && f.worker_mc_version <= now, || {
-        format!("members.json worker_mc_version {} is not between 1 and the current version {now}", f.worker_mc_version)
+        tr!("s3-check-version-range", recorded = f.worker_mc_version, now = now)
     })?;
-    Ok(format!("Talos {tag}, {} members, worker version {} then", members.len(), f.worker_mc_version))
+    Ok(tr!("s3-check-pass", talos = tag, members = members.len(), version = f.worker_mc_version))
 }

@@ -18,29 +18,27 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     let Subnets { pods: pod_subnets, services: service_subnets, overlaps_host } = subnets(&cp.bytes)?;
     let file = files::Cluster { api_server, nodes, kubelet_version, pod_subnets, service_subnets, overlaps_host };
     s.out.write_json(names::CLUSTER, &file)?;
-    println!(
-        "step 4: API server {}; kubelet {}; pods {} and services {} {} the host cluster's ranges",
-        file.api_server,
-        file.kubelet_version,
-        file.pod_subnets.join(","),
-        file.service_subnets.join(","),
-        if file.overlaps_host { "overlap" } else { "do not overlap" }
-    );
+    let (api_server, kubelet) = (file.api_server.as_str(), file.kubelet_version.as_str());
+    let (pods, services) = (file.pod_subnets.join(","), file.service_subnets.join(","));
+    let line = if file.overlaps_host {
+        tr!("s4-done-overlap", api_server = api_server, kubelet = kubelet, pods = pods, services = services)
+    } else {
+        tr!("s4-done-apart", api_server = api_server, kubelet = kubelet, pods = pods, services = services)
+    };
+    println!("{line}");
     Ok(())
 }
 
 /// Grades step 4: its files against the live cluster.
 pub(super) async fn check(s: &Session) -> Grade {
     let path = s.out.path(names::KUBECONFIG);
-    let meta = std::fs::symlink_metadata(&path).map_err(|_| format!("{} is missing", names::KUBECONFIG))?;
-    ensure(meta.file_type().is_file(), || format!("{} is not a regular file (no symbolic links)", names::KUBECONFIG))?;
+    let meta = std::fs::symlink_metadata(&path).map_err(|_| tr!("s4-check-missing", file = names::KUBECONFIG))?;
+    ensure(meta.file_type().is_file(), || tr!("s4-check-not-regular", file = names::KUBECONFIG))?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
         let mode = meta.permissions().mode() & 0o777;
-        ensure(mode == 0o600, || {
-            format!("{} has mode {mode:04o}, not 0600 (it holds a client key)", names::KUBECONFIG)
-        })?;
+        ensure(mode == 0o600, || tr!("s4-check-mode", file = names::KUBECONFIG, mode = format!("{mode:04o}")))?;
     }
     let text = need_text(s, names::KUBECONFIG)?;
     fetched_once(&text)?;
@@ -61,5 +59,10 @@ pub(super) async fn check(s: &Session) -> Grade {
     same("cluster.json pod_subnets", &f.pod_subnets, &live.pods)?;
     same("cluster.json service_subnets", &f.service_subnets, &live.services)?;
     same("cluster.json overlaps_host", &f.overlaps_host, &live.overlaps_host)?;
-    Ok(format!("{} nodes, kubelet {}, overlaps_host {}", f.nodes.len(), f.kubelet_version, f.overlaps_host))
+    Ok(tr!(
+        "s4-check-pass",
+        nodes = f.nodes.len(),
+        kubelet = f.kubelet_version.as_str(),
+        overlaps_host = f.overlaps_host.to_string()
+    ))
 }

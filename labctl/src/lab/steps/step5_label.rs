@@ -9,20 +9,21 @@ pub(super) async fn run(s: &Session, force: bool) -> Result<(), LabError> {
     let patch = patch_of(names::LABELS_PATCH, files::LABELS_PATCH_TEXT)?;
     let worker = s.env.worker.clone();
     let before = s.worker_config().await?;
+    let pool = format!("{POOL_LABEL}={POOL_VALUE}");
     if before.node_labels().get(POOL_LABEL).is_some_and(|v| v == POOL_VALUE) {
         if s.out.exists(names::PATCH) && s.out.exists(names::PATCH_OUT) {
-            println!("step 5: the worker already carries lab.talos.dev/pool=blue: not applied again");
+            println!("{}", tr!("s5-already-done", label = pool.as_str()));
             let kube = s.kube().await?;
             wait_label(s, &kube, 5, POOL_LABEL, POOL_VALUE, true, LABEL_LIMIT).await?;
             return Ok(());
         }
-        return Err(LabError::new(format!(
-            "the worker already carries lab.talos.dev/pool=blue, but {} or {} is missing: labctl does not apply a \
-             change twice",
-            names::PATCH,
-            names::PATCH_OUT
+        return Err(LabError::new(tr!(
+            "s5-half-done",
+            label = pool.as_str(),
+            patch = names::PATCH,
+            patch_out = names::PATCH_OUT
         ))
-        .note("to redo step 5, remove the label from the worker (a patch with `$patch: delete`), then run it again"));
+        .note(tr!("s5-redo-note")));
     }
     s.guard_pending_try(&worker, force).await?;
     let inspect = s.env.containers.inspect(WORKER_CONTAINER, Duration::from_secs(30)).await?;
@@ -42,14 +43,18 @@ pub(super) async fn run(s: &Session, force: bool) -> Result<(), LabError> {
     };
     s.out.write_json(names::PATCH, &file)?;
     println!(
-        "step 5: applied {} to {worker} without a reboot: MachineConfig version {} -> {}",
-        names::LABELS_PATCH,
-        file.mc_version_before,
-        file.mc_version_after
+        "{}",
+        tr!(
+            "s5-applied",
+            file = names::LABELS_PATCH,
+            worker = worker.as_str(),
+            before = file.mc_version_before,
+            after = file.mc_version_after
+        )
     );
     let kube = s.kube().await?;
     wait_label(s, &kube, 5, POOL_LABEL, POOL_VALUE, true, LABEL_LIMIT).await?;
-    println!("step 5: lab.talos.dev/pool=blue is on the worker's Node");
+    println!("{}", tr!("s5-on-node", label = pool));
     Ok(())
 }
 
@@ -58,7 +63,7 @@ pub(super) async fn check(s: &Session) -> Grade {
     let (base_labels, _) = on_pristine(s, &[])?;
     let (labels, _) = on_pristine(s, &[names::LABELS_PATCH])?;
     let want: BTreeMap<String, String> = [(POOL_LABEL.to_string(), POOL_VALUE.to_string())].into();
-    same("what 05-labels.yaml adds to machine.nodeLabels", &added(&base_labels, &labels), &want)?;
+    same(&tr!("s5-check-labels-added", file = names::LABELS_PATCH), &added(&base_labels, &labels), &want)?;
     let worker = s.env.worker.clone();
     let out = need_text(s, names::PATCH_OUT)?;
     // talosctl's lines: the patched line, the node's warnings (if any), the mode details.
@@ -76,7 +81,7 @@ pub(super) async fn check(s: &Session) -> Grade {
     let f: files::Patch = need(s, names::PATCH)?;
     same("patch.json node", &f.node, &worker)?;
     ensure(f.mc_version_after == f.mc_version_before + 1, || {
-        format!("patch.json versions {} -> {} do not differ by one apply", f.mc_version_before, f.mc_version_after)
+        tr!("s5-check-one-apply", before = f.mc_version_before, after = f.mc_version_after)
     })?;
     if let Some(m) = recorded::<files::Members>(s, names::MEMBERS) {
         follows(
@@ -87,22 +92,16 @@ pub(super) async fn check(s: &Session) -> Grade {
         )?;
     }
     let inspect = s.env.containers.inspect(WORKER_CONTAINER, Duration::from_secs(30)).await.map_err(lab)?;
-    same(
-        "patch.json container_started_at (the worker container must not restart)",
-        &f.container_started_at,
-        &inspect.started_at,
-    )?;
+    same(&tr!("s5-check-started-at"), &f.container_started_at, &inspect.started_at)?;
     let config = s.worker_config().await.map_err(lab)?;
+    let pool = format!("{POOL_LABEL}={POOL_VALUE}");
     ensure(config.node_labels().get(POOL_LABEL).is_some_and(|v| v == POOL_VALUE), || {
-        "the worker's config lacks lab.talos.dev/pool=blue".to_string()
+        tr!("s5-check-config-lacks", label = pool.as_str())
     })?;
     let kube = s.kube().await.map_err(lab)?;
     let node = s.node_by_ip(&kube, &worker).await.map_err(lab)?;
     ensure(node.labels.get(POOL_LABEL).is_some_and(|v| v == POOL_VALUE), || {
-        format!("the Node {} lacks lab.talos.dev/pool=blue", node.name)
+        tr!("s5-check-node-lacks", node = node.name.as_str(), label = pool.as_str())
     })?;
-    Ok(format!(
-        "pool label applied without a reboot (version {} -> {}) and on the Node",
-        f.mc_version_before, f.mc_version_after
-    ))
+    Ok(tr!("s5-check-pass", before = f.mc_version_before, after = f.mc_version_after))
 }

@@ -10,32 +10,22 @@ pub(super) async fn run(s: &Session, force: bool, timeout: Duration) -> Result<(
     let current = s.worker_config().await?;
     if let Some(done) = already_done(s, &current) {
         println!(
-            "step 6: already done ({} records versions {} -> {}): not applied again; `--redo 6` records the step again",
-            names::TRY,
-            done.version_during,
-            done.version_after_revert
+            "{}",
+            tr!("s6-already-done", file = names::TRY, during = done.version_during, after = done.version_after_revert)
         );
         return Ok(());
     }
     if current.node_labels().get(POOL_LABEL).is_none_or(|v| v != POOL_VALUE) {
-        return Err(LabError::new("the worker does not carry lab.talos.dev/pool=blue: run step 5 first")
+        return Err(LabError::new(tr!("s6-needs-pool", label = format!("{POOL_LABEL}={POOL_VALUE}")))
             .note(format!("  {}", super::resume_command(5))));
     }
     if let Some(pending) = own_pending_try(s, &worker, &current).await? {
-        eprintln!(
-            "step 6: the try labctl applied at {} UTC is still pending (the run was interrupted): waiting for its \
-             rollback instead of applying it again",
-            machined_log::clock(pending.applied_at_unix)
-        );
+        eprintln!("{}", tr!("s6-resume-pending", time = machined_log::clock(pending.applied_at_unix)));
         return observe(s, &pending).await;
     }
     s.guard_pending_try(&worker, force).await?;
     if current.node_labels().contains_key(CANARY_LABEL) {
-        return Err(LabError::new(
-            "the worker's config already carries lab.talos.dev/canary, so the try would change nothing (a try whose \
-             rollback was cancelled leaves it)",
-        )
-        .note(REMOVE_CANARY));
+        return Err(LabError::new(tr!("s6-canary-left", label = CANARY_LABEL)).note(REMOVE_CANARY));
     }
     let pending = apply_try(s, &worker, timeout).await?;
     observe(s, &pending).await
@@ -112,7 +102,7 @@ async fn observe(s: &Session, pending: &PendingTry) -> Result<(), LabError> {
     wait_label(s, &kube, 6, CANARY_LABEL, CANARY_VALUE, false, LABEL_LIMIT).await?;
     let node = s.node_by_ip(&kube, &s.env.worker).await?;
     if node.labels.get(POOL_LABEL).is_none_or(|v| v != POOL_VALUE) {
-        return Err(LabError::new("after the rollback the pool label of step 5 is missing from the worker's Node"));
+        return Err(LabError::new(tr!("s6-pool-lost")));
     }
     let file = files::Try {
         timeout_sec: pending.timeout.as_secs(),
@@ -121,13 +111,14 @@ async fn observe(s: &Session, pending: &PendingTry) -> Result<(), LabError> {
         version_after_revert: reverted,
     };
     s.out.write_json(names::TRY, &file)?;
-    println!(
-        "step 6: try mode for {}: version {} during, canary {} on the Node, rolled back to version {}; pool label kept",
-        super::go_duration(pending.timeout),
-        file.version_during,
-        if seen_on_node { "seen" } else { "NOT seen" },
-        file.version_after_revert
-    );
+    let (timeout, during, after) =
+        (super::go_duration(pending.timeout), file.version_during, file.version_after_revert);
+    let line = if seen_on_node {
+        tr!("s6-done", timeout = timeout, during = during, after = after)
+    } else {
+        tr!("s6-done-not-seen", timeout = timeout, during = during, after = after)
+    };
+    println!("{line}");
     Ok(())
 }
 
@@ -137,7 +128,7 @@ async fn wait_rollback(s: &Session, pending: &PendingTry) -> Result<u64, LabErro
     let timeout = pending.timeout;
     wait::until(
         6,
-        "the try-mode rollback (a new MachineConfig version)",
+        &tr!("s6-wait-rollback"),
         timeout.saturating_sub(pending.applied_at.elapsed()) + Duration::from_secs(30),
         POLL,
         async || {
@@ -155,7 +146,7 @@ async fn wait_rollback(s: &Session, pending: &PendingTry) -> Result<u64, LabErro
                 }
             }
             let due = timeout.saturating_sub(elapsed).as_secs();
-            Ok(Poll::Pending(format!("version {v}, the rollback is due in about {due}s")))
+            Ok(Poll::Pending(tr!("s6-rollback-due", version = v, due = due)))
         },
     )
     .await
@@ -173,59 +164,44 @@ pub(super) async fn check(s: &Session, try_timeout: Duration) -> Grade {
         )?;
     }
     ensure(f.timeout_sec == try_timeout.as_secs(), || {
-        format!(
-            "try.json timeout_sec is {}, but the lab's try uses --timeout={} (a rehearsal run with another \
-             --try-timeout is checked with the same --try-timeout)",
-            f.timeout_sec,
-            super::go_duration(try_timeout)
-        )
+        tr!("s6-check-timeout", recorded = f.timeout_sec, timeout = super::go_duration(try_timeout))
     })?;
     // The log is the evidence that the try really used that timeout, as far back as the node still keeps it (a
     // restarted node starts a new log). The rollback is never early, and late by a second or two at most.
     let log = worker_machined_log(s).await?;
     let lines = || log.iter().map(String::as_str);
-    let log_note = if machined_log::has_try_apply(lines()) {
+    let log_reaches = machined_log::has_try_apply(lines());
+    if log_reaches {
         let gaps = machined_log::try_rollback_gaps(lines());
         ensure(gaps.iter().any(|&gap| (f.timeout_sec..=f.timeout_sec + 2).contains(&gap)), || {
-            format!(
-                "the worker's machined log shows no try-mode apply rolled back {}s later (`apply config request: \
-                 mode try`, then `rolling back the configuration`; seen: {})",
-                f.timeout_sec,
-                if gaps.is_empty() {
-                    "none rolled back".to_string()
-                } else {
-                    gaps.iter().map(|g| format!("{g}s")).collect::<Vec<_>>().join(", ")
-                }
-            )
+            let seen = if gaps.is_empty() {
+                tr!("s6-check-none-rolled-back")
+            } else {
+                gaps.iter().map(|g| format!("{g}s")).collect::<Vec<_>>().join(", ")
+            };
+            tr!("s6-check-no-rollback-in-log", timeout = f.timeout_sec, seen = seen)
         })?;
-        ""
-    } else {
-        " (the machined log no longer reaches back to the try)"
-    };
-    ensure(f.seen_on_node, || "try.json seen_on_node is false: the canary label was not seen on the Node".to_string())?;
+    }
+    ensure(f.seen_on_node, || tr!("s6-check-not-seen"))?;
     ensure(f.version_after_revert == f.version_during + 1, || {
-        format!(
-            "try.json version_after_revert {} is not version_during {} + 1 (the rollback is one new version)",
-            f.version_after_revert, f.version_during
-        )
+        tr!("s6-check-revert-version", after = f.version_after_revert, during = f.version_during)
     })?;
     if let Some(p) = s.out.read_json::<files::Patch>(names::PATCH).map_err(lab)? {
         ensure(f.version_during > p.mc_version_after, || {
-            format!("try.json version_during {} is not after step 5's version {}", f.version_during, p.mc_version_after)
+            tr!("s6-check-after-step5", during = f.version_during, step5 = p.mc_version_after)
         })?;
     }
     let config = s.worker_config().await.map_err(lab)?;
-    ensure(!config.node_labels().contains_key(CANARY_LABEL), || {
-        "the worker's config still carries lab.talos.dev/canary: the try has not rolled back".to_string()
-    })?;
+    ensure(!config.node_labels().contains_key(CANARY_LABEL), || tr!("s6-check-config-canary", label = CANARY_LABEL))?;
     let kube = s.kube().await.map_err(lab)?;
     let node = s.node_by_ip(&kube, &s.env.worker).await.map_err(lab)?;
-    ensure(!node.labels.contains_key(CANARY_LABEL), || format!("the Node {} still has the canary label", node.name))?;
+    ensure(!node.labels.contains_key(CANARY_LABEL), || tr!("s6-check-node-canary", node = node.name.as_str()))?;
     ensure(node.labels.get(POOL_LABEL).is_some_and(|v| v == POOL_VALUE), || {
-        format!("the Node {} lost the pool label of step 5", node.name)
+        tr!("s6-check-node-pool", node = node.name.as_str())
     })?;
-    Ok(format!(
-        "canary seen in try mode (version {}), rolled back (version {}), pool kept{log_note}",
-        f.version_during, f.version_after_revert
-    ))
+    Ok(if log_reaches {
+        tr!("s6-check-pass", during = f.version_during, after = f.version_after_revert)
+    } else {
+        tr!("s6-check-pass-log-gone", during = f.version_during, after = f.version_after_revert)
+    })
 }

@@ -21,32 +21,30 @@ pub(super) async fn run(s: &Session, force: bool) -> Result<(), LabError> {
     match answer {
         Ok(result) => {
             s.out.write(names::REJECTED_OUT, super::talosctl::applied(&worker, &result).as_bytes())?;
-            Err(LabError::new(format!("the worker ACCEPTED {}: it should have been rejected", names::BAD_PATCH)))
+            Err(LabError::new(tr!("s7-accepted", file = names::BAD_PATCH)))
         }
         Err(e) => {
             let text = super::talosctl::failed(&worker, &e);
             // rejected.txt keeps talosctl's text byte for byte; the screen shows the node's answer without
             // talosctl's "patched" line (which reads like success) and its trailing blank lines.
             let patched = super::talosctl::patched_line(&worker);
-            eprintln!("step 7: sent {} to {worker}; the node answered:", names::BAD_PATCH);
+            eprintln!("{}", tr!("s7-sent", file = names::BAD_PATCH, worker = worker.as_str()));
             eprintln!("{}", text.strip_prefix(&patched).unwrap_or(&text).trim_end_matches('\n'));
             s.out.write(names::REJECTED_OUT, text.as_bytes())?;
             if e.code() != Some(talos_client::Code::InvalidArgument) {
-                return Err(LabError::new(format!(
-                    "the apply failed, but not by validation (InvalidArgument): {e}; run the step again"
-                )));
+                return Err(LabError::new(tr!("s7-not-validation", error = e.to_string())));
             }
             let file = files::Rejected { version_before: before.version, version_after: after.version };
             s.out.write_json(names::REJECTED, &file)?;
-            let agreed = match (&predicted, &e) {
-                (Some(p), e) if e.kind() == talos_client::ErrorKind::Status && p.message == e.message() => "as",
-                _ => "NOT as",
+            let agreed = matches!((&predicted, &e),
+                (Some(p), e) if e.kind() == talos_client::ErrorKind::Status && p.message == e.message());
+            let (before, after) = (file.version_before, file.version_after);
+            let line = if agreed {
+                tr!("s7-done", worker = worker.as_str(), before = before, after = after)
+            } else {
+                tr!("s7-done-unlike", worker = worker.as_str(), before = before, after = after)
             };
-            println!(
-                "step 7: rejected by {worker} ({agreed} labctl's local validation predicted); MachineConfig version {} \
-                 -> {}",
-                file.version_before, file.version_after
-            );
+            println!("{line}");
             Ok(())
         }
     }
@@ -57,7 +55,7 @@ pub(super) async fn check(s: &Session) -> Grade {
     let (base_labels, _) = on_pristine(s, &[])?;
     let (labels, _) = on_pristine(s, &[names::BAD_PATCH])?;
     let want: BTreeMap<String, String> = [(BAD_LABEL.to_string(), BAD_LABEL_VALUE.to_string())].into();
-    same("what 07-bad.yaml adds to machine.nodeLabels", &added(&base_labels, &labels), &want)?;
+    same(&tr!("s7-check-labels-added", file = names::BAD_PATCH), &added(&base_labels, &labels), &want)?;
     let text = need_text(s, names::BAD_PATCH)?;
     let patch = talos_config::load_patches([talos_config::PatchSource::new(format!("@{}", names::BAD_PATCH), text)])
         .map_err(|e| e.to_string())?;
@@ -66,7 +64,7 @@ pub(super) async fn check(s: &Session) -> Grade {
     let rejection = rejection_of(s, &merged)
         .await
         .map_err(lab)?
-        .ok_or_else(|| "07-bad.yaml merged into the worker's config passes validation".to_string())?;
+        .ok_or_else(|| tr!("s7-check-passes-validation", file = names::BAD_PATCH))?;
     let worker = s.env.worker.clone();
     let error = talos_client::Error::status(Some(worker.clone()), Code::InvalidArgument, rejection.message);
     let predicted = super::talosctl::failed(&worker, &error);
@@ -78,12 +76,11 @@ pub(super) async fn check(s: &Session) -> Grade {
         super::talosctl::patched_line(&worker)
     );
     ensure(got.starts_with(&head), || {
-        format!("rejected.txt does not start with talosctl's {}", super::json_text(&head))
+        tr!("s7-check-head", file = names::REJECTED_OUT, head = super::json_text(&head))
     })?;
-    ensure(got.contains("name \"team name\" is invalid"), || {
-        "rejected.txt does not name the invalid label (name \"team name\" is invalid)".to_string()
-    })?;
-    let agreement = if got == predicted { "exactly as labctl predicts" } else { "worded unlike labctl's prediction" };
+    // Talos's words for the label name with a space.
+    let invalid = "name \"team name\" is invalid";
+    ensure(got.contains(invalid), || tr!("s7-check-label-not-named", file = names::REJECTED_OUT, expected = invalid))?;
     let f: files::Rejected = need(s, names::REJECTED)?;
     if let Some(t) = recorded::<files::Try>(s, names::TRY) {
         follows(
@@ -94,13 +91,12 @@ pub(super) async fn check(s: &Session) -> Grade {
         )?;
     }
     ensure(f.version_before == f.version_after, || {
-        format!(
-            "rejected.json versions {} -> {} differ: a rejected apply changes nothing",
-            f.version_before, f.version_after
-        )
+        tr!("s7-check-versions-differ", before = f.version_before, after = f.version_after)
     })?;
-    ensure(!config.node_labels().contains_key(BAD_LABEL), || {
-        "the worker's config carries the invalid label".to_string()
-    })?;
-    Ok(format!("rejected with the node's text ({agreement}); version stayed {}", f.version_before))
+    ensure(!config.node_labels().contains_key(BAD_LABEL), || tr!("s7-check-config-bad-label"))?;
+    Ok(if got == predicted {
+        tr!("s7-check-pass", version = f.version_before)
+    } else {
+        tr!("s7-check-pass-unlike", version = f.version_before)
+    })
 }

@@ -8,7 +8,7 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
     let noshell = s
         .out
         .read_json::<files::NoShell>(names::NOSHELL)?
-        .ok_or_else(|| LabError::new(format!("{} is missing: run step 1 first", names::NOSHELL)))?;
+        .ok_or_else(|| LabError::new(tr!("s9-noshell-missing", file = names::NOSHELL)))?;
     let version = s.worker_config().await?.version;
     let file = files::Report {
         shell_in_node: noshell.exec_sh_exit == 0,
@@ -17,18 +17,20 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
         worker_config_changes: version.saturating_sub(1),
         worker_restarts: worker_restarts(s).await?,
         rejected_field: rejected_field(s).await?,
-        broken_service: broken_service(s)
-            .await?
-            .ok_or_else(|| LabError::new("no worker service shows a crash loop in its events: run step 8 first"))?,
-        apply_log_line: apply_log_line(s)
-            .await?
-            .ok_or_else(|| LabError::new("the worker's machined log records no configuration apply"))?,
+        broken_service: broken_service(s).await?.ok_or_else(|| LabError::new(tr!("s9-no-crash-loop")))?,
+        apply_log_line: apply_log_line(s).await?.ok_or_else(|| LabError::new(tr!("s9-no-apply-line")))?,
         summary: SUMMARY.to_string(),
     };
     s.out.write_json(names::REPORT, &file)?;
     println!(
-        "step 9: {} changes to the worker's config, {} container restarts, validation caught {}, {} broke",
-        file.worker_config_changes, file.worker_restarts, file.rejected_field, file.broken_service
+        "{}",
+        tr!(
+            "s9-done",
+            changes = file.worker_config_changes,
+            restarts = file.worker_restarts,
+            field = file.rejected_field.as_str(),
+            service = file.broken_service.as_str()
+        )
     );
     Ok(())
 }
@@ -38,7 +40,7 @@ pub(super) async fn check(s: &Session) -> Grade {
     let f: files::Report = need(s, names::REPORT)?;
     let noshell: files::NoShell = need(s, names::NOSHELL)?;
     same("report.json shell_in_node", &f.shell_in_node, &(noshell.exec_sh_exit == 0))?;
-    let ip: std::net::IpAddr = noshell.node_ip.parse().map_err(|_| "noshell.json node_ip is not an IP".to_string())?;
+    let ip: std::net::IpAddr = noshell.node_ip.parse().map_err(|_| tr!("s9-check-not-ip"))?;
     same("report.json ssh_port_open", &f.ssh_port_open, &s.env.ports.probe(ip, 22, s.env.probe_timeout).await)?;
     same("report.json api_port", &f.api_port, &DEFAULT_PORT)?;
     let version = s.worker_config().await.map_err(lab)?.version;
@@ -53,20 +55,17 @@ pub(super) async fn check(s: &Session) -> Grade {
     }
     let is_apply_line = f.apply_log_line.contains(machined_log::APPLY_REQUEST)
         || f.apply_log_line.contains(" OK [/machine.MachineService/ApplyConfiguration] ");
-    ensure(is_apply_line, || {
-        format!("report.json apply_log_line {} is not a configuration-apply line", super::json_text(&f.apply_log_line))
-    })?;
+    ensure(is_apply_line, || tr!("s9-check-not-apply-line", line = super::json_text(&f.apply_log_line)))?;
     // `talosctl logs machined` prefixes each line with the node.
     let worker_prefix = format!("{}: ", s.env.worker);
     let line = f.apply_log_line.strip_prefix(&worker_prefix).unwrap_or(&f.apply_log_line);
-    ensure(worker_machined_log(s).await?.iter().any(|l| l == line), || {
-        "report.json apply_log_line is not a line of the worker's machined log".to_string()
-    })?;
-    ensure(f.summary.chars().count() >= 80, || {
-        format!("report.json summary has {} characters, fewer than 80", f.summary.chars().count())
-    })?;
-    Ok(format!(
-        "{} config changes, {} restarts, {} rejected, {} broke",
-        f.worker_config_changes, f.worker_restarts, f.rejected_field, f.broken_service
+    ensure(worker_machined_log(s).await?.iter().any(|l| l == line), || tr!("s9-check-line-not-in-log"))?;
+    ensure(f.summary.chars().count() >= 80, || tr!("s9-check-summary-short", count = f.summary.chars().count()))?;
+    Ok(tr!(
+        "s9-check-pass",
+        changes = f.worker_config_changes,
+        restarts = f.worker_restarts,
+        field = f.rejected_field.as_str(),
+        service = f.broken_service.as_str()
     ))
 }
