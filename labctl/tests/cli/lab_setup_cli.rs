@@ -31,8 +31,8 @@ fn a_refused_talos_endpoint_fails_fast_with_a_hint() {
         text(&failed.stderr),
         format!(
             "labctl: cannot reach the Talos API: failed to connect to {closed}: transport error: tcp connect error: \
-             Connection refused (os error 111)\ncheck that the cluster is running and that the talosconfig's endpoints \
-             reach it\n"
+             Connection refused (os error 111) (check that the node is up and that {closed} is its Talos API \
+             address)\ncheck that the cluster is running and that the talosconfig's endpoints reach it\n"
         )
     );
     drop(sim);
