@@ -36,10 +36,10 @@ check-sim-refused-hint = `labctl lab run --sim` は最後に自分の実行を�
 
 ## 待機
 
-wait-waiting = ステップ { $step }: { $what }を待っています (上限 { $limit })
-wait-still = ステップ { $step }: まだ{ $what }を待っています ({ $elapsed }/{ $limit }): { $observed }
-wait-done = ステップ { $step }: { $what }: { $elapsed }で完了
-wait-timed-out = ステップ { $step }: { $what }を { $limit } 待ちましたが時間切れです。最後の状態: { $observed }
+wait-waiting = ステップ { $step }: { $what } を待っています (上限 { $limit })
+wait-still = ステップ { $step }: まだ { $what } を待っています ({ $elapsed }/{ $limit }): { $observed }
+wait-done = ステップ { $step }: { $what }: { $elapsed } で完了
+wait-timed-out = ステップ { $step }: { $what } を { $limit } 待ちましたが時間切れです。最後の状態: { $observed }
 wait-error = エラー: { $message }
 
 ## `labctl lab` と `labctl sim` の --help
@@ -83,7 +83,7 @@ help-arg-configs = ラボの設定の代わりに DIR/controlplane.yaml と DIR/
 
 s1-exec-unexpected = docker exec { $container } sh が終了コード { $code }、出力 { $output } で終わりました。OCI ランタイムの "executable file not found" ではありません。コンテナは動いていますか (`docker ps`)？
 s1-container-address = コンテナのアドレス
-s1-done = ステップ 1: docker exec { $container } sh の終了コードは { $code }: { $error }。{ $ip }:22 は { $ssh_state }、{ $ip }:{ $port } は { $api_state }
+s1-done = ステップ 1: docker exec { $container } sh の終了コードは { $code } ({ $error })。{ $ip }:22 は { $ssh_state }、{ $ip }:{ $port } は { $api_state }
 s1-check-exit-code = noshell.json の exec_sh_exit が { $code } です。存在しないシェルの docker exec は 127 で終了します (Docker 28 より前は 126)
 s1-check-not-oci-line = noshell.json の exec_sh_error { $error } は OCI ランタイムの "executable file not found" の行ではありません
 s1-check-multi-line = noshell.json の exec_sh_error が複数行です
