@@ -198,3 +198,144 @@ s9-check-not-apply-line = report.json apply_log_line { $line } is not a configur
 s9-check-line-not-in-log = report.json apply_log_line is not a line of the worker's machined log
 s9-check-summary-short = report.json summary has { $count } characters, fewer than 80
 s9-check-pass = { $changes } config changes, { $restarts } restarts, { $field } rejected, { $service } broke
+
+## live.rs: what the cluster says now
+
+live-not-ip = { $what } { $value } is not an IP address
+live-kubeconfig-no-context = kubeconfig: no context { $context }
+live-kubeconfig-no-server = kubeconfig: cluster { $cluster } has no server
+live-config-unloadable = the control plane's machine config does not load: { $error }
+live-subnets = the control plane's subnets: { $error }
+live-kubeconfig-refetch = step 4: fetching the kubeconfig again, replacing { $path }: { $reason }
+live-kubeconfig-kept = step 4: { $path } reaches the cluster: not fetched again
+live-kubeconfig-vanished = the kubeconfig vanished
+live-kubeconfig-not-utf8 = the kubeconfig from the control plane is not UTF-8
+live-kubeconfig-absent = it does not exist
+live-kubeconfig-not-regular = it is not a regular file
+live-cannot-chmod = cannot make { $path } private (mode 0600): { $error }
+live-kubeconfig-chmod = step 4: { $path } holds a client key: its mode is now 0600
+live-kubeconfig-elsewhere = it does not reach this cluster ({ $error })
+live-bad-patch-missing = { $file } is missing: run step 7 first
+live-bad-patch-passes = { $file } merged into the worker's config passes validation
+live-rejection-no-field = the rejection of { $file } names no field: { $message }
+
+## patching.rs: changing the worker
+
+patch-wait-label-on = label { $key }={ $value } on the worker's Node
+patch-wait-label-off = label { $key } to leave the worker's Node
+patch-label-is = { $key } is { $value } on { $node }
+patch-label-absent = { $key } is not on { $node }
+patch-changes-nothing = the patch changes nothing on the worker: nothing was sent (already applied?)
+patch-version-unknown = the worker's MachineConfig version after the apply is unknown
+patch-apply-failed = applying the patch to { $worker } failed: { $error }
+patch-read-back-failed = { $error }; reading the worker's MachineConfig back failed too: { $read_error }
+patch-lost-applied = the connection to { $worker } was lost after the patch was sent and before the node answered; the worker's MachineConfig, read back now, is version { $version } and holds the patch: it was applied
+patch-lost-not-applied = the connection to { $worker } was lost after the patch was sent and before the node answered; the worker's MachineConfig, read back now, is version { $version } and does not hold the patch: it was not applied
+patch-lost-go-on = run the step again to go on (it checks the cluster first): { $command }
+patch-platform-mode = the worker reports an unusable platform mode: { $error }
+
+## evidence.rs: what a check reads and compares
+
+ev-missing = { $file } is missing
+ev-differs = { $what } is { $file }, the cluster says { $live }
+ev-not-representable = (not representable)
+ev-open = open
+ev-closed = closed
+ev-fetched-twice = { $file } holds { $count } { $what } ({ $names }): it must hold only the Talos cluster's (a second fetch into the same file merges; fetch it once, into a new file)
+ev-not-strategic-merge = { $file } is not a strategic merge patch (a JSON6902 patch is rejected on a multi-document config)
+ev-follows-not-above = { $later } is { $later_value }, not above { $earlier } { $earlier_value }, which an earlier step recorded: the files come from different runs; record step { $step } again with `--redo { $step }`
+ev-follows-below = { $later } is { $later_value }, below { $earlier } { $earlier_value }, which an earlier step recorded: the files come from different runs; record step { $step } again with `--redo { $step }`
+
+## steps/mod.rs: what the steps share
+
+steps-remove-canary = remove { $label } from the worker (a patch with `$patch: delete`), then run step 6 again
+
+## session.rs: the connection to the cluster
+
+session-sim-start = cannot start the simulated cluster: { $error }
+session-recreated = { $cluster } that has since been recreated
+session-other-cluster = { $dir } holds the results of { $other }; this run is against { $here }
+session-keep-both = keep both: give this run another directory with `--out DIR`
+session-write-over = or write this cluster's results over them: { $command } --force
+session-no-numeric-version = { $node }: MachineConfig v1alpha1 has no numeric version ({ $version })
+session-no-kubeconfig = { $path } does not exist: run step 4 first
+session-no-node = no Kubernetes Node has InternalIP { $ip } (nodes: { $nodes })
+session-note = note: { $text }
+session-forced = warning: { $message } (--force: applying anyway)
+
+## state.rs: which cluster wrote the output directory
+
+state-simulated-cluster = a simulated cluster at { $endpoint }
+state-talos-cluster = a Talos cluster at { $endpoint }
+
+## try_guard.rs: no change while a try-mode rollback is pending
+
+guard-pending = a try-mode rollback is pending on { $node } ({ $due }); applying another change now would cancel the rollback
+guard-maybe-pending = a try-mode rollback may still be pending on { $node } ({ $due }); a request at { $request } UTC that applied nothing cancelled it unless that request was in try mode too; applying another change now would cancel it for sure
+guard-cancelled = the try-mode apply at { $applied } UTC on { $node } will not be rolled back: another apply request at { $request } UTC (even a rejected one or a dry run) cancelled its rollback, so the try's config stays active
+guard-wait-rollback = wait until the node has rolled back (`talosctl -n NODE logs machined` shows `rolling back the configuration`), then run the step again
+guard-apply-anyway = or apply anyway and cancel the rollback: { $command } --force
+guard-due-in = in { $seconds }s
+guard-overdue = overdue
+guard-due = applied at { $at } UTC with a { $timeout }s timeout: the rollback is due at { $due } UTC ({ $when })
+guard-due-other-client = applied at { $at } UTC by another client: the rollback is due after its --timeout (talosctl's default is 1m0s)
+
+## env.rs: Docker, the Talos API and the Kubernetes API
+
+env-not-json = not JSON: { $error }
+env-no-such-container = no such container
+env-no-address = the container has no address on the network { $network }
+env-no-field = no { $field }
+env-not-simulated = not a simulated container runtime
+env-inspect-failed = docker inspect { $name } failed: { $error }
+env-docker-timeout = `{ $command }` did not finish within { $limit }
+env-docker-not-found = cannot run `{ $command }`: { $program } not found; install the Docker CLI, or rehearse on the simulated cluster with `labctl lab run --sim`
+env-docker-failed = cannot run `{ $command }`: { $error }
+env-unreachable = cannot reach the Talos API: { $error }
+env-unreachable-hint = check that the cluster is running and that the talosconfig's endpoints reach it
+env-talosconfig = cannot load the talosconfig: { $error }
+env-talosconfig-hint = pass --talosconfig FILE, or rehearse on the simulated cluster with `labctl lab run --sim`
+env-kubeconfig = cannot use the kubeconfig { $path }: { $error }
+
+## files.rs: the lab's files
+
+files-cannot-encode = cannot encode { $file }: { $error }
+files-cannot-create = cannot create { $path }: { $error }
+files-cannot-write = cannot write { $path }: { $error }
+files-not-utf8 = { $path } is not UTF-8 text
+files-cannot-read = cannot read { $path }: { $error }
+files-position = line { $line }, column { $column }
+files-not-json = { $file } is not valid JSON: { $message }{ $at }
+files-no-field-in = { $file }: { $path } has no field { $field }, which the lab asks for{ $at }
+files-no-field = { $file } has no field { $field }, which the lab asks for{ $at }
+files-wrong-type-in = { $file }: { $path } is { $found }, where the lab asks for { $expected }{ $at }
+files-wrong-type = { $file } is { $found }, where the lab asks for { $expected }{ $at }
+files-the-string = the string { $value }
+files-the-number = the number { $value }
+files-an-array = an array
+files-an-object = an object
+files-a-whole-number = a whole number
+files-a-number = a number
+files-true-or-false = true or false
+files-a-string = a string
+files-whole-number-in-range = a whole number in range
+
+## lab/mod.rs: arguments and the runtime
+
+lab-invalid-duration = invalid duration { $text }: expected e.g. 30s, 1m or 1m30s
+lab-invalid-try-timeout = invalid try timeout { $text }: use whole seconds, at least 1s (try.json records seconds)
+lab-no-runtime = cannot start the async runtime: { $error }
+
+## sim.rs: `labctl sim up`
+
+sim-cannot-start = cannot start the simulated cluster: { $error }
+sim-cannot-write = cannot write { $dir }: { $error }
+sim-banner = simulated Talos cluster (a test double, see talos-sim/README.md)
+sim-run-the-lab = run the lab:  labctl lab run --sim-dir { $dir } --out ./talos-lab
+sim-check-it = check it:     labctl lab check --sim-dir { $dir } --out ./talos-lab
+sim-ctrl-c = Ctrl-C stops the cluster
+sim-waiting = waiting for Ctrl-C: { $error }
+sim-make-secrets = make one with: labctl gen secrets
+sim-certs-os-required = certs.os is required
+sim-cannot-read = cannot read { $path }: { $error }
+sim-not-pki = { $path } is not a simulator PKI (line { $line }, column { $column }); remove it to start with new identities

@@ -197,3 +197,144 @@ s9-check-not-apply-line = report.json の apply_log_line { $line } はマシン�
 s9-check-line-not-in-log = report.json の apply_log_line がワーカーの machined のログにありません
 s9-check-summary-short = report.json の summary は { $count } 文字で、80 文字に足りません
 s9-check-pass = マシン設定の変更 { $changes } 回、再起動 { $restarts } 回、{ $field } を拒否、{ $service } が故障
+
+## live.rs: 今のクラスタの状態
+
+live-not-ip = { $what } { $value } は IP アドレスではありません
+live-kubeconfig-no-context = kubeconfig: コンテキスト { $context } がありません
+live-kubeconfig-no-server = kubeconfig: クラスタ { $cluster } に server がありません
+live-config-unloadable = コントロールプレーンのマシン設定を読み込めません: { $error }
+live-subnets = コントロールプレーンのサブネット: { $error }
+live-kubeconfig-refetch = ステップ 4: kubeconfig を取得し直し、{ $path } を置き換えます: { $reason }
+live-kubeconfig-kept = ステップ 4: { $path } でクラスタに接続できるため、取得し直しません
+live-kubeconfig-vanished = kubeconfig が消えました
+live-kubeconfig-not-utf8 = コントロールプレーンから取得した kubeconfig が UTF-8 ではありません
+live-kubeconfig-absent = ファイルがありません
+live-kubeconfig-not-regular = 通常のファイルではありません
+live-cannot-chmod = { $path } を非公開 (モード 0600) にできません: { $error }
+live-kubeconfig-chmod = ステップ 4: { $path } はクライアント鍵を含むため、モードを 0600 にしました
+live-kubeconfig-elsewhere = このクラスタに接続できません ({ $error })
+live-bad-patch-missing = { $file } がありません。先にステップ 7 を実行してください
+live-bad-patch-passes = { $file } をワーカーのマシン設定にマージしても検証を通ります
+live-rejection-no-field = { $file } の拒否がフィールドを示していません: { $message }
+
+## patching.rs: ワーカーの変更
+
+patch-wait-label-on = ワーカーの Node のラベル { $key }={ $value }
+patch-wait-label-off = ワーカーの Node からのラベル { $key } の削除
+patch-label-is = { $node } の { $key } は { $value }
+patch-label-absent = { $node } に { $key } はありません
+patch-changes-nothing = このパッチはワーカーの何も変えないため、何も送っていません (適用済みでは？)
+patch-version-unknown = 適用後のワーカーの MachineConfig バージョンが不明です
+patch-apply-failed = { $worker } へのパッチの適用に失敗しました: { $error }
+patch-read-back-failed = { $error }。ワーカーの MachineConfig の読み直しにも失敗しました: { $read_error }
+patch-lost-applied = パッチを送った後、ノードが応答する前に { $worker } との接続が切れました。今読み直したワーカーの MachineConfig はバージョン { $version } で、パッチを含んでいます。つまり適用されました
+patch-lost-not-applied = パッチを送った後、ノードが応答する前に { $worker } との接続が切れました。今読み直したワーカーの MachineConfig はバージョン { $version } で、パッチを含んでいません。つまり適用されていません
+patch-lost-go-on = 続けるには、ステップをもう一度実行してください (最初にクラスタを確認します): { $command }
+patch-platform-mode = ワーカーが報告したプラットフォームモードは使えません: { $error }
+
+## evidence.rs: 検証が読んで比べるもの
+
+ev-missing = { $file } がありません
+ev-differs = { $what } は { $file } ですが、クラスタでは { $live } です
+ev-not-representable = (表現できません)
+ev-open = 開いている
+ev-closed = 閉じている
+ev-fetched-twice = { $file } に { $what } が { $count } 個あります ({ $names })。Talos クラスタのものだけでなければなりません (同じファイルに 2 回取得するとマージされます。新しいファイルに 1 回だけ取得してください)
+ev-not-strategic-merge = { $file } は strategic merge パッチではありません (マルチドキュメントのマシン設定では JSON6902 パッチは拒否されます)
+ev-follows-not-above = { $later } は { $later_value } で、前のステップが記録した { $earlier } { $earlier_value } より大きくありません。ファイルが別々の実行のものです。`--redo { $step }` でステップ { $step } を記録し直してください
+ev-follows-below = { $later } は { $later_value } で、前のステップが記録した { $earlier } { $earlier_value } より小さくなっています。ファイルが別々の実行のものです。`--redo { $step }` でステップ { $step } を記録し直してください
+
+## steps/mod.rs: ステップが共有するもの
+
+steps-remove-canary = ワーカーから { $label } を外して (`$patch: delete` を使ったパッチで) から、ステップ 6 をもう一度実行してください
+
+## session.rs: クラスタへの接続
+
+session-sim-start = シミュレートされたクラスタを起動できません: { $error }
+session-recreated = 作り直される前の{ $cluster }
+session-other-cluster = { $dir } には{ $other } の結果があります。この実行の対象は{ $here } です
+session-keep-both = 両方を残すには、`--out DIR` でこの実行に別のディレクトリを指定してください
+session-write-over = または、このクラスタの結果で上書きするには: { $command } --force
+session-no-numeric-version = { $node }: MachineConfig v1alpha1 に数値のバージョンがありません ({ $version })
+session-no-kubeconfig = { $path } がありません。先にステップ 4 を実行してください
+session-no-node = InternalIP が { $ip } の Kubernetes Node がありません (Node: { $nodes })
+session-note = 注意: { $text }
+session-forced = 警告: { $message } (--force のため、それでも適用します)
+
+## state.rs: 出力ディレクトリを書いたクラスタ
+
+state-simulated-cluster = シミュレートされたクラスタ ({ $endpoint })
+state-talos-cluster = 実際の Talos クラスタ ({ $endpoint })
+
+## try_guard.rs: トライモードのロールバックが保留中の間は変更しない
+
+guard-pending = { $node } でトライモードのロールバックが保留中です ({ $due })。今ほかの変更を適用するとロールバックが取り消されます
+guard-maybe-pending = { $node } でトライモードのロールバックがまだ保留中かもしれません ({ $due })。{ $request } UTC に何も適用しなかったリクエストがあり、そのリクエストもトライモードだったのでない限り、これでロールバックは取り消されています。今ほかの変更を適用すると確実に取り消されます
+guard-cancelled = { $node } で { $applied } UTC に行ったトライモードの適用はロールバックされません。{ $request } UTC のほかの適用リクエスト (拒否されたものやドライランでも) がロールバックを取り消したため、トライのマシン設定が有効なまま残ります
+guard-wait-rollback = ノードがロールバックするまで待ってから (`talosctl -n NODE logs machined` に `rolling back the configuration` と出ます)、ステップをもう一度実行してください
+guard-apply-anyway = または、ロールバックを取り消してでも適用するには: { $command } --force
+guard-due-in = あと { $seconds } 秒
+guard-overdue = 予定を過ぎています
+guard-due = { $at } UTC にタイムアウト { $timeout }s で適用。ロールバックの予定は { $due } UTC ({ $when })
+guard-due-other-client = { $at } UTC にほかのクライアントが適用。ロールバックはその --timeout の後です (talosctl の既定は 1m0s)
+
+## env.rs: Docker、Talos API、Kubernetes API
+
+env-not-json = JSON ではありません: { $error }
+env-no-such-container = コンテナがありません
+env-no-address = コンテナにネットワーク { $network } 上のアドレスがありません
+env-no-field = { $field } がありません
+env-not-simulated = シミュレートされたコンテナランタイムではありません
+env-inspect-failed = docker inspect { $name } が失敗しました: { $error }
+env-docker-timeout = `{ $command }` が { $limit } 以内に終わりませんでした
+env-docker-not-found = `{ $command }` を実行できません: { $program } が見つかりません。Docker CLI をインストールするか、`labctl lab run --sim` でシミュレートされたクラスタを使って練習してください
+env-docker-failed = `{ $command }` を実行できません: { $error }
+env-unreachable = Talos API に接続できません: { $error }
+env-unreachable-hint = クラスタが動いていること、talosconfig のエンドポイントからクラスタに届くことを確認してください
+env-talosconfig = talosconfig を読み込めません: { $error }
+env-talosconfig-hint = --talosconfig FILE を指定するか、`labctl lab run --sim` でシミュレートされたクラスタを使って練習してください
+env-kubeconfig = kubeconfig { $path } を使えません: { $error }
+
+## files.rs: ラボのファイル
+
+files-cannot-encode = { $file } をエンコードできません: { $error }
+files-cannot-create = { $path } を作成できません: { $error }
+files-cannot-write = { $path } に書き込めません: { $error }
+files-not-utf8 = { $path } は UTF-8 のテキストではありません
+files-cannot-read = { $path } を読めません: { $error }
+files-position = { $line } 行目、{ $column } 列目
+files-not-json = { $file } は正しい JSON ではありません: { $message }{ $at }
+files-no-field-in = { $file }: { $path } に、ラボが求めるフィールド { $field } がありません{ $at }
+files-no-field = { $file } に、ラボが求めるフィールド { $field } がありません{ $at }
+files-wrong-type-in = { $file }: { $path } は { $found } ですが、ラボが求めるのは { $expected } です{ $at }
+files-wrong-type = { $file } は { $found } ですが、ラボが求めるのは { $expected } です{ $at }
+files-the-string = 文字列 { $value }
+files-the-number = 数値 { $value }
+files-an-array = 配列
+files-an-object = オブジェクト
+files-a-whole-number = 整数
+files-a-number = 数値
+files-true-or-false = true または false
+files-a-string = 文字列
+files-whole-number-in-range = 範囲内の整数
+
+## lab/mod.rs: 引数とランタイム
+
+lab-invalid-duration = 無効な時間 { $text }: 30s、1m、1m30s のように指定してください
+lab-invalid-try-timeout = 無効なトライのタイムアウト { $text }: 1s 以上の整数秒で指定してください (try.json は秒単位で記録します)
+lab-no-runtime = 非同期ランタイムを起動できません: { $error }
+
+## sim.rs: `labctl sim up`
+
+sim-cannot-start = シミュレートされたクラスタを起動できません: { $error }
+sim-cannot-write = { $dir } に書き込めません: { $error }
+sim-banner = シミュレートされた Talos クラスタ (テスト用の代役。talos-sim/README.md を参照)
+sim-run-the-lab = ラボの実行: labctl lab run --sim-dir { $dir } --out ./talos-lab
+sim-check-it = 検証:       labctl lab check --sim-dir { $dir } --out ./talos-lab
+sim-ctrl-c = Ctrl-C でクラスタを停止します
+sim-waiting = Ctrl-C を待てません: { $error }
+sim-make-secrets = 作成するには: labctl gen secrets
+sim-certs-os-required = certs.os が必要です
+sim-cannot-read = { $path } を読めません: { $error }
+sim-not-pki = { $path } はシミュレーターの PKI ではありません ({ $line } 行目、{ $column } 列目)。新しい ID で始めるには、このファイルを削除してください

@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 
 use crate::CliError;
 use crate::atomic::{AtomicWrite, FileMode};
+use crate::i18n::tr;
 
 /// `labctl sim ...`.
 #[derive(Debug, Subcommand)]
@@ -59,9 +60,11 @@ async fn up(args: &UpArgs) -> Result<(), CliError> {
     };
     let sim = talos_sim::Sim::start_from(talos_sim::SimOptions::default(), saved.as_ref(), configs)
         .await
-        .map_err(|e| CliError::new(format!("labctl: cannot start the simulated cluster: {e}")))?;
-    let cannot_write =
-        |e: &dyn std::fmt::Display| CliError::new(format!("labctl: cannot write {}: {e}", args.dir.display()));
+        .map_err(|e| CliError::new(format!("labctl: {}", tr!("sim-cannot-start", error = e.to_string()))))?;
+    let cannot_write = |e: &dyn std::fmt::Display| {
+        let dir = args.dir.display().to_string();
+        CliError::new(format!("labctl: {}", tr!("sim-cannot-write", dir = dir, error = e.to_string())))
+    };
     let (env, files) = sim.dir_files(&args.dir).map_err(|e| cannot_write(&e))?;
     for (path, bytes) in files {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -70,18 +73,19 @@ async fn up(args: &UpArgs) -> Result<(), CliError> {
             AtomicWrite { mode: FileMode::Exact(0o600), follow_symlinks: false, temp_prefix: &prefix, temp_suffix: "" };
         private.write(&path, &bytes).map_err(|e| cannot_write(&e))?;
     }
-    println!("simulated Talos cluster (a test double, see talos-sim/README.md)");
+    println!("{}", tr!("sim-banner"));
     for n in [&sim.controlplane, &sim.worker] {
         println!("  {} {} {} -> {}", n.machine_type.as_str(), n.address, n.hostname, n.endpoint);
     }
     println!("  Kubernetes API -> https://{}", sim.kube_api_endpoint());
     println!("talosconfig: {}", env.talosconfig.display());
     println!("kubeconfig:  {}", env.kubeconfig.display());
-    let dir = args.dir.display();
-    println!("run the lab:  labctl lab run --sim-dir {dir} --out ./talos-lab");
-    println!("check it:     labctl lab check --sim-dir {dir} --out ./talos-lab");
-    println!("Ctrl-C stops the cluster");
-    tokio::signal::ctrl_c().await.map_err(|e| CliError::new(format!("labctl: waiting for Ctrl-C: {e}")))?;
+    let dir = args.dir.display().to_string();
+    println!("{}", tr!("sim-run-the-lab", dir = dir.as_str()));
+    println!("{}", tr!("sim-check-it", dir = dir.as_str()));
+    println!("{}", tr!("sim-ctrl-c"));
+    let waiting = |e: std::io::Error| CliError::new(format!("labctl: {}", tr!("sim-waiting", error = e.to_string())));
+    tokio::signal::ctrl_c().await.map_err(waiting)?;
     drop(sim);
     Ok(())
 }
@@ -91,12 +95,12 @@ fn bundle_pki(path: &Path) -> Result<talos_sim::SavedPki, CliError> {
     let bytes = crate::input::read_file(path)?;
     let fail = |what: String| CliError {
         message: format!("labctl: {}: {what}", path.display()),
-        notes: vec!["make one with: labctl gen secrets".into()],
+        notes: vec![tr!("sim-make-secrets")],
         exit_code: None,
     };
     let bundle = talos_config::generate::SecretsBundle::from_yaml(&bytes).map_err(|e| fail(e.to_string()))?;
     bundle.validate().map_err(|e| fail(e.to_string().trim_end().to_string()))?;
-    let os = bundle.certs.and_then(|c| c.os).ok_or_else(|| fail("certs.os is required".into()))?;
+    let os = bundle.certs.and_then(|c| c.os).ok_or_else(|| fail(tr!("sim-certs-os-required")))?;
     let text = |b: Option<Vec<u8>>| String::from_utf8_lossy(&b.unwrap_or_default()).into_owned();
     Ok(talos_sim::SavedPki {
         ca_cert: text(os.crt),
@@ -111,15 +115,17 @@ fn saved_pki(dir: &Path) -> Result<Option<talos_sim::SavedPki>, CliError> {
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(CliError::new(format!("labctl: cannot read {}: {e}", path.display()))),
+        Err(e) => {
+            let path = path.display().to_string();
+            return Err(CliError::new(format!(
+                "labctl: {}",
+                tr!("sim-cannot-read", path = path, error = e.to_string())
+            )));
+        }
     };
     // The file holds keys: its parse error names the position only, never the content.
     serde_json::from_slice(&bytes).map(Some).map_err(|e| {
-        CliError::new(format!(
-            "labctl: {} is not a simulator PKI (line {}, column {}); remove it to start with new identities",
-            path.display(),
-            e.line(),
-            e.column()
-        ))
+        let path = path.display().to_string();
+        CliError::new(format!("labctl: {}", tr!("sim-not-pki", path = path, line = e.line(), column = e.column())))
     })
 }

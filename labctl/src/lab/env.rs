@@ -13,6 +13,7 @@ use talos_client::{Client, ClientOptions, Talosconfig};
 use talos_sim::{Container, PortMapping};
 
 use super::LabError;
+use crate::i18n::tr;
 
 /// The control plane container (`talosctl cluster create docker`'s name).
 pub const CONTROLPLANE_CONTAINER: &str = "talos-default-controlplane-1";
@@ -56,16 +57,17 @@ impl Inspect {
     /// Reads `docker inspect <name>`'s JSON (an array with one object).
     pub fn parse(name: &str, json: &str) -> Result<Inspect, LabError> {
         let bad = |what: &str| LabError::new(format!("docker inspect {name}: {what}"));
-        let value: Value = serde_json::from_str(json).map_err(|e| bad(&format!("not JSON: {e}")))?;
-        let c = value.as_array().and_then(|a| a.first()).ok_or_else(|| bad("no such container"))?;
+        let value: Value = serde_json::from_str(json).map_err(|e| bad(&tr!("env-not-json", error = e.to_string())))?;
+        let c = value.as_array().and_then(|a| a.first()).ok_or_else(|| bad(&tr!("env-no-such-container")))?;
         let ip = c
             .pointer(&format!("/NetworkSettings/Networks/{NETWORK}/IPAddress"))
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
-            .ok_or_else(|| bad(&format!("the container has no address on the network {NETWORK}")))?;
+            .ok_or_else(|| bad(&tr!("env-no-address", network = NETWORK)))?;
+        let no_field = |field: &str| bad(&tr!("env-no-field", field = field));
         let started_at =
-            c.pointer("/State/StartedAt").and_then(Value::as_str).ok_or_else(|| bad("no State.StartedAt"))?;
-        let restart_count = c.get("RestartCount").and_then(Value::as_u64).ok_or_else(|| bad("no RestartCount"))?;
+            c.pointer("/State/StartedAt").and_then(Value::as_str).ok_or_else(|| no_field("State.StartedAt"))?;
+        let restart_count = c.get("RestartCount").and_then(Value::as_u64).ok_or_else(|| no_field("RestartCount"))?;
         Ok(Inspect { ip: ip.to_string(), started_at: started_at.to_string(), restart_count })
     }
 }
@@ -88,7 +90,7 @@ impl Containers {
             Containers::Simulated(list) => list.iter().find(|c| c.name == name).ok_or_else(|| {
                 LabError::new(format!("Error response from daemon: No such container: {name} (simulated cluster)"))
             }),
-            Containers::Docker { .. } => Err(LabError::new("not a simulated container runtime")),
+            Containers::Docker { .. } => Err(LabError::new(tr!("env-not-simulated"))),
         }
     }
 
@@ -120,7 +122,7 @@ impl Containers {
                 let out = run_docker(program, &["inspect", name], timeout).await?;
                 if !out.status.success() {
                     let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
-                    return Err(LabError::new(format!("docker inspect {name} failed: {err}")));
+                    return Err(LabError::new(tr!("env-inspect-failed", name = name, error = err)));
                 }
                 String::from_utf8_lossy(&out.stdout).into_owned()
             }
@@ -135,13 +137,11 @@ async fn run_docker(program: &Path, args: &[&str], timeout: Duration) -> Result<
     let mut cmd = tokio::process::Command::new(program);
     cmd.args(args).stdin(std::process::Stdio::null()).kill_on_drop(true);
     match tokio::time::timeout(timeout, cmd.output()).await {
-        Err(_) => Err(LabError::new(format!("`{shown}` did not finish within {}", super::wait::human(timeout)))),
-        Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => Err(LabError::new(format!(
-            "cannot run `{shown}`: {} not found; install the Docker CLI, or rehearse on the simulated cluster with \
-             `labctl lab run --sim`",
-            program.display()
-        ))),
-        Ok(Err(e)) => Err(LabError::new(format!("cannot run `{shown}`: {e}"))),
+        Err(_) => Err(LabError::new(tr!("env-docker-timeout", command = shown, limit = super::wait::human(timeout)))),
+        Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(LabError::new(tr!("env-docker-not-found", command = shown, program = program.display().to_string())))
+        }
+        Ok(Err(e)) => Err(LabError::new(tr!("env-docker-failed", command = shown, error = e.to_string()))),
         Ok(Ok(out)) => Ok(out),
     }
 }
@@ -192,24 +192,22 @@ pub fn client_options() -> ClientOptions {
 
 /// Connects to the Talos API with a talosconfig.
 pub async fn connect(config: &Talosconfig) -> Result<Client, LabError> {
-    Client::connect(config, client_options()).await.map_err(|e| {
-        LabError::new(format!("cannot reach the Talos API: {e}"))
-            .note("check that the cluster is running and that the talosconfig's endpoints reach it")
-    })
+    Client::connect(config, client_options())
+        .await
+        .map_err(|e| LabError::new(tr!("env-unreachable", error = e.to_string())).note(tr!("env-unreachable-hint")))
 }
 
 /// Loads a talosconfig file (`--talosconfig`, else `$TALOSCONFIG`, else `~/.talos/config`).
 pub fn load_talosconfig(path: Option<&Path>) -> Result<Talosconfig, LabError> {
-    Talosconfig::load(path).map_err(|e| {
-        LabError::new(format!("cannot load the talosconfig: {e}"))
-            .note("pass --talosconfig FILE, or rehearse on the simulated cluster with `labctl lab run --sim`")
-    })
+    Talosconfig::load(path)
+        .map_err(|e| LabError::new(tr!("env-talosconfig", error = e.to_string())).note(tr!("env-talosconfig-hint")))
 }
 
 /// A Kubernetes client from a kubeconfig file.
 pub async fn kube_client(kubeconfig: &Path) -> Result<kube::Client, LabError> {
-    let bad =
-        |e: &dyn std::fmt::Display| LabError::new(format!("cannot use the kubeconfig {}: {e}", kubeconfig.display()));
+    let bad = |e: &dyn std::fmt::Display| {
+        LabError::new(tr!("env-kubeconfig", path = kubeconfig.display().to_string(), error = e.to_string()))
+    };
     let file = kube::config::Kubeconfig::read_from(kubeconfig).map_err(|e| bad(&e))?;
     let mut config = kube::Config::from_custom_kubeconfig(file, &kube::config::KubeConfigOptions::default())
         .await

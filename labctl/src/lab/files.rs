@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::LabError;
 use crate::atomic::{AtomicWrite, FileMode, WriteStep};
+use crate::i18n::tr;
 
 /// Step 1: `noshell.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -247,8 +248,8 @@ impl OutDir {
 
     /// Writes `value` as pretty JSON followed by a newline, atomically.
     pub fn write_json<T: Serialize>(&self, name: &str, value: &T) -> Result<(), LabError> {
-        let mut text =
-            serde_json::to_string_pretty(value).map_err(|e| LabError::new(format!("cannot encode {name}: {e}")))?;
+        let mut text = serde_json::to_string_pretty(value)
+            .map_err(|e| LabError::new(tr!("files-cannot-encode", file = name, error = e.to_string())))?;
         text.push('\n');
         self.write(name, text.as_bytes())
     }
@@ -269,10 +270,16 @@ impl OutDir {
         let prefix = format!(".{name}.");
         let writer = AtomicWrite { mode, follow_symlinks: false, temp_prefix: &prefix, temp_suffix: "" };
         writer.write(&path, bytes).map_err(|e| match e.step {
-            WriteStep::Mkdir(_) if mode == FileMode::Exact(0o600) => {
-                LabError::new(format!("cannot create {}: {}", self.dir.display(), e.source))
-            }
-            _ => LabError::new(format!("cannot write {}: {}", path.display(), e.source)),
+            WriteStep::Mkdir(_) if mode == FileMode::Exact(0o600) => LabError::new(tr!(
+                "files-cannot-create",
+                path = self.dir.display().to_string(),
+                error = e.source.to_string()
+            )),
+            _ => LabError::new(tr!(
+                "files-cannot-write",
+                path = path.display().to_string(),
+                error = e.source.to_string()
+            )),
         })
     }
 
@@ -287,9 +294,11 @@ impl OutDir {
         match std::fs::read(&path) {
             Ok(bytes) => String::from_utf8(bytes)
                 .map(Some)
-                .map_err(|_| LabError::new(format!("{} is not UTF-8 text", path.display()))),
+                .map_err(|_| LabError::new(tr!("files-not-utf8", path = path.display().to_string()))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(LabError::new(format!("cannot read {}: {e}", path.display()))),
+            Err(e) => {
+                Err(LabError::new(tr!("files-cannot-read", path = path.display().to_string(), error = e.to_string())))
+            }
         }
     }
 
@@ -322,15 +331,19 @@ fn lab_error(file: &str, path: &str, e: &serde_json::Error) -> String {
     let full = e.to_string();
     // serde_json appends " at line L column C"; the position is given in the lab's form instead.
     let message = full.rsplit_once(" at line ").map_or(full.as_str(), |(m, _)| m);
-    let at = if e.line() > 0 { format!(" (line {}, column {})", e.line(), e.column()) } else { String::new() };
+    let at = if e.line() > 0 {
+        format!(" ({})", tr!("files-position", line = e.line(), column = e.column()))
+    } else {
+        String::new()
+    };
     if e.is_syntax() || e.is_eof() {
-        return format!("{file} is not valid JSON: {message}{at}");
+        return tr!("files-not-json", file = file, message = message, at = at);
     }
     let field = if path == "." { None } else { Some(path) };
     if let Some(missing) = message.strip_prefix("missing field `").and_then(|m| m.strip_suffix('`')) {
         return match field {
-            Some(p) => format!("{file}: {p} has no field {missing}, which the lab asks for{at}"),
-            None => format!("{file} has no field {missing}, which the lab asks for{at}"),
+            Some(p) => tr!("files-no-field-in", file = file, path = p, field = missing, at = at),
+            None => tr!("files-no-field", file = file, field = missing, at = at),
         };
     }
     let found_expected = message
@@ -338,12 +351,21 @@ fn lab_error(file: &str, path: &str, e: &serde_json::Error) -> String {
         .or_else(|| message.strip_prefix("invalid value: "))
         .and_then(|m| m.rsplit_once(", expected "));
     match (found_expected, field) {
-        (Some((found, expected)), Some(p)) => {
-            format!("{file}: {p} is {}, where the lab asks for {}{at}", found_words(found), expected_words(expected))
-        }
-        (Some((found, expected)), None) => {
-            format!("{file} is {}, where the lab asks for {}{at}", found_words(found), expected_words(expected))
-        }
+        (Some((found, expected)), Some(p)) => tr!(
+            "files-wrong-type-in",
+            file = file,
+            path = p,
+            found = found_words(found),
+            expected = expected_words(expected),
+            at = at
+        ),
+        (Some((found, expected)), None) => tr!(
+            "files-wrong-type",
+            file = file,
+            found = found_words(found),
+            expected = expected_words(expected),
+            at = at
+        ),
         (None, Some(p)) => format!("{file}: {p}: {message}{at}"),
         (None, None) => format!("{file}: {message}{at}"),
     }
@@ -353,18 +375,18 @@ fn lab_error(file: &str, path: &str, e: &serde_json::Error) -> String {
 fn found_words(found: &str) -> String {
     let quoted = |prefix: &str| found.strip_prefix(prefix).map(|v| v.trim_matches('`').to_string());
     if let Some(s) = found.strip_prefix("string ") {
-        return format!("the string {s}");
+        return tr!("files-the-string", value = s);
     }
     if let Some(n) = quoted("integer ").or_else(|| quoted("floating point ")) {
-        return format!("the number {n}");
+        return tr!("files-the-number", value = n);
     }
     if let Some(b) = quoted("boolean ") {
         return b;
     }
     match found {
         "null" | "unit value" => "null".into(),
-        "sequence" => "an array".into(),
-        "map" => "an object".into(),
+        "sequence" => tr!("files-an-array"),
+        "map" => tr!("files-an-object"),
         other => other.into(),
     }
 }
@@ -372,12 +394,13 @@ fn found_words(found: &str) -> String {
 /// serde's expectation (a Rust type) in the lab's words.
 fn expected_words(expected: &str) -> String {
     match expected {
-        "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64" | "a whole number" => "a whole number".into(),
-        "f32" | "f64" => "a number".into(),
-        "a boolean" => "true or false".into(),
-        "a sequence" => "an array".into(),
-        "a map" => "an object".into(),
-        e if e.starts_with("struct ") => "an object".into(),
+        "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64" | "a whole number" => tr!("files-a-whole-number"),
+        "f32" | "f64" => tr!("files-a-number"),
+        "a boolean" => tr!("files-true-or-false"),
+        "a string" => tr!("files-a-string"),
+        "a sequence" => tr!("files-an-array"),
+        "a map" => tr!("files-an-object"),
+        e if e.starts_with("struct ") => tr!("files-an-object"),
         e => e.into(),
     }
 }
@@ -406,7 +429,11 @@ where
         .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e19).map(|f| f as i128));
     match whole.map(T::try_from) {
         Some(Ok(v)) => Ok(v),
-        _ => Err(D::Error::invalid_value(Unexpected::Other(&format!("the number {n}")), &"a whole number in range")),
+        _ => {
+            let (found, expected) =
+                (tr!("files-the-number", value = n.to_string()), tr!("files-whole-number-in-range"));
+            Err(D::Error::invalid_value(Unexpected::Other(&found), &expected.as_str()))
+        }
     }
 }
 

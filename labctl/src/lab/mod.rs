@@ -87,7 +87,7 @@ pub fn go_duration(d: Duration) -> String {
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let d = talos_config::model::Duration::parse(text)
         .filter(|d| d.nanos >= 0)
-        .ok_or_else(|| format!("invalid duration {text:?}: expected e.g. 30s, 1m or 1m30s"))?;
+        .ok_or_else(|| tr!("lab-invalid-duration", text = format!("{text:?}")))?;
     Ok(Duration::from_nanos(d.nanos.unsigned_abs()))
 }
 
@@ -157,7 +157,7 @@ pub struct RunArgs {
 fn parse_try_timeout(text: &str) -> Result<Duration, String> {
     let d = parse_duration(text)?;
     if d.as_secs() == 0 || d.subsec_nanos() != 0 {
-        return Err(format!("invalid try timeout {text:?}: use whole seconds, at least 1s (try.json records seconds)"));
+        return Err(tr!("lab-invalid-try-timeout", text = format!("{text:?}")));
     }
     Ok(d)
 }
@@ -218,7 +218,7 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| CliError::new(format!("labctl: cannot start the async runtime: {e}")))
+        .map_err(|e| CliError::new(format!("labctl: {}", tr!("lab-no-runtime", error = e.to_string()))))
 }
 
 /// The command line as typed (arguments with blanks or quotes single-quoted), for "run this" hints.

@@ -13,6 +13,7 @@ use super::machined_log::{TryInLog, try_in_log};
 use super::state::{ClusterMark, State, unix_now};
 use super::try_guard::{self, Verdict};
 use super::{ClusterArgs, LabError};
+use crate::i18n::tr;
 
 /// A connected lab: the environment, the output directory and, for `--sim`, the simulator itself.
 pub struct Session {
@@ -65,7 +66,7 @@ impl Session {
         let (talosconfig, containers, ports, sim) = if args.sim {
             let sim = talos_sim::Sim::start()
                 .await
-                .map_err(|e| LabError::new(format!("cannot start the simulated cluster: {e}")))?;
+                .map_err(|e| LabError::new(tr!("session-sim-start", error = e.to_string())))?;
             (sim.talosconfig(), Containers::Simulated(sim.containers()), Ports::Mapped(sim.ports()), Some(sim))
         } else if let Some(dir) = &args.sim_dir {
             let found = talos_sim::SimEnv::read(dir).map_err(|e| LabError::new(e.to_string()))?;
@@ -103,17 +104,18 @@ impl Session {
             Some(mark) if *mark == here => Ok(()),
             Some(mark) if !force => {
                 let other = if mark.simulated == here.simulated && mark.endpoint == here.endpoint {
-                    format!("{} that has since been recreated", mark.describe())
+                    tr!("session-recreated", cluster = mark.describe())
                 } else {
                     mark.describe()
                 };
-                Err(LabError::new(format!(
-                    "{} holds the results of {other}; this run is against {}",
-                    self.out.dir().display(),
-                    here.describe()
+                Err(LabError::new(tr!(
+                    "session-other-cluster",
+                    dir = self.out.dir().display().to_string(),
+                    other = other,
+                    here = here.describe()
                 ))
-                .note("keep both: give this run another directory with `--out DIR`")
-                .note(format!("or write this cluster's results over them: {} --force", super::command_line())))
+                .note(tr!("session-keep-both"))
+                .note(tr!("session-write-over", command = super::command_line())))
             }
             _ => {
                 state.cluster = Some(here);
@@ -131,10 +133,8 @@ impl Session {
     pub async fn machine_config(&self, node: &str) -> Result<WorkerConfig, LabError> {
         let mc = self.env.talos.machine_config(&Target::node(node), ACTIVE_CONFIG_ID).await?;
         let version = mc.version.parse::<u64>().map_err(|_| {
-            LabError::new(format!(
-                "{node}: MachineConfig v1alpha1 has no numeric version ({})",
-                serde_json::to_string(&mc.version).unwrap_or_default()
-            ))
+            let version = serde_json::to_string(&mc.version).unwrap_or_default();
+            LabError::new(tr!("session-no-numeric-version", node = node, version = version))
         })?;
         Ok(WorkerConfig { bytes: mc.bytes, version })
     }
@@ -143,7 +143,7 @@ impl Session {
     pub async fn kube(&self) -> Result<kube::Client, LabError> {
         let path = self.out.path(names::KUBECONFIG);
         if !path.exists() {
-            return Err(LabError::new(format!("{} does not exist: run step 4 first", path.display())));
+            return Err(LabError::new(tr!("session-no-kubeconfig", path = path.display().to_string())));
         }
         env::kube_client(&path).await
     }
@@ -152,9 +152,10 @@ impl Session {
     pub async fn node_by_ip(&self, kube: &kube::Client, ip: &str) -> Result<NodeView, LabError> {
         let nodes = env::list_nodes(kube).await?;
         let names: Vec<String> = nodes.iter().map(|n| n.name.clone()).collect();
-        nodes.into_iter().find(|n| n.internal_ip.as_deref() == Some(ip)).ok_or_else(|| {
-            LabError::new(format!("no Kubernetes Node has InternalIP {ip} (nodes: {})", names.join(", ")))
-        })
+        nodes
+            .into_iter()
+            .find(|n| n.internal_ip.as_deref() == Some(ip))
+            .ok_or_else(|| LabError::new(tr!("session-no-node", ip = ip, nodes = names.join(", "))))
     }
 
     /// Lines of a service's log on a node.
@@ -183,9 +184,9 @@ impl Session {
         };
         match try_guard::verdict(node, state, timeout_sec, unix_now()) {
             Verdict::Proceed => {}
-            Verdict::Note(text) => eprintln!("note: {text}"),
+            Verdict::Note(text) => eprintln!("{}", tr!("session-note", text = text)),
             Verdict::Refuse(e) if !force => return Err(e),
-            Verdict::Refuse(e) => eprintln!("warning: {} (--force: applying anyway)", e.message),
+            Verdict::Refuse(e) => eprintln!("{}", tr!("session-forced", message = e.message)),
         }
         Ok(())
     }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::LabError;
 use super::files::{OutDir, names};
+use crate::i18n::tr;
 
 /// The bookkeeping.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,8 +41,12 @@ pub struct ClusterMark {
 impl ClusterMark {
     /// `a simulated cluster at 127.0.0.1:40123` / `the lab's cluster at 10.5.0.2`.
     pub fn describe(&self) -> String {
-        let what = if self.simulated { "a simulated cluster" } else { "a Talos cluster" };
-        format!("{what} at {}", self.endpoint)
+        let endpoint = self.endpoint.as_str();
+        if self.simulated {
+            tr!("state-simulated-cluster", endpoint = endpoint)
+        } else {
+            tr!("state-talos-cluster", endpoint = endpoint)
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::LabError;
 use super::machined_log::{TryInLog, clock};
+use crate::i18n::tr;
 
 /// talosctl's default `--timeout` of a try-mode apply, in seconds (`1m0s`).
 pub const TALOSCTL_TRY_TIMEOUT: u64 = 60;
@@ -26,21 +27,19 @@ pub enum Verdict {
 pub fn verdict(node: &str, state: TryInLog, timeout_sec: Option<u64>, now: u64) -> Verdict {
     match state {
         TryInLog::Settled => Verdict::Proceed,
-        TryInLog::Pending { applied_at } => Verdict::Refuse(refusal(format!(
-            "a try-mode rollback is pending on {node} ({}); applying another change now would cancel the rollback",
-            due_text(applied_at, timeout_sec, now)
-        ))),
+        TryInLog::Pending { applied_at } => {
+            Verdict::Refuse(refusal(tr!("guard-pending", node = node, due = due_text(applied_at, timeout_sec, now))))
+        }
         TryInLog::Cancelled { applied_at, request_at, certain } => {
             let due = applied_at.saturating_add(timeout_sec.unwrap_or(TALOSCTL_TRY_TIMEOUT));
             if certain || now > due.saturating_add(OVERDUE_GRACE) {
                 Verdict::Note(cancelled_text(node, applied_at, request_at))
             } else {
-                Verdict::Refuse(refusal(format!(
-                    "a try-mode rollback may still be pending on {node} ({}); a request at {} UTC that applied \
-                     nothing cancelled it unless that request was in try mode too; applying another change now \
-                     would cancel it for sure",
-                    due_text(applied_at, timeout_sec, now),
-                    clock(request_at)
+                Verdict::Refuse(refusal(tr!(
+                    "guard-maybe-pending",
+                    node = node,
+                    due = due_text(applied_at, timeout_sec, now),
+                    request = clock(request_at)
                 )))
             }
         }
@@ -49,22 +48,14 @@ pub fn verdict(node: &str, state: TryInLog, timeout_sec: Option<u64>, now: u64) 
 
 /// What a cancelled rollback means for the learner.
 fn cancelled_text(node: &str, applied_at: u64, request_at: u64) -> String {
-    format!(
-        "the try-mode apply at {} UTC on {node} will not be rolled back: another apply request at {} UTC (even a \
-         rejected one or a dry run) cancelled its rollback, so the try's config stays active",
-        clock(applied_at),
-        clock(request_at)
-    )
+    tr!("guard-cancelled", applied = clock(applied_at), node = node, request = clock(request_at))
 }
 
 fn refusal(message: String) -> LabError {
     LabError::new(message)
-        .note(
-            "wait until the node has rolled back (`talosctl -n NODE logs machined` shows `rolling back the \
-             configuration`), then run the step again",
-        )
+        .note(tr!("guard-wait-rollback"))
         .note(format!("  {}", super::command_line()))
-        .note(format!("or apply anyway and cancel the rollback: {} --force", super::command_line()))
+        .note(tr!("guard-apply-anyway", command = super::command_line()))
 }
 
 fn due_text(applied_at: u64, timeout_sec: Option<u64>, now: u64) -> String {
@@ -72,13 +63,10 @@ fn due_text(applied_at: u64, timeout_sec: Option<u64>, now: u64) -> String {
     match timeout_sec {
         Some(t) => {
             let due = applied_at.saturating_add(t);
-            let when = if due > now { format!("in {}s", due - now) } else { "overdue".to_string() };
-            format!("applied at {at} UTC with a {t}s timeout: the rollback is due at {} UTC ({when})", clock(due))
+            let when = if due > now { tr!("guard-due-in", seconds = due - now) } else { tr!("guard-overdue") };
+            tr!("guard-due", at = at, timeout = t, due = clock(due), when = when)
         }
-        None => format!(
-            "applied at {at} UTC by another client: the rollback is due after its --timeout (talosctl's default is \
-             1m0s)"
-        ),
+        None => tr!("guard-due-other-client", at = at),
     }
 }
 

@@ -11,7 +11,7 @@ pub(super) fn lab(e: LabError) -> String {
 }
 
 pub(super) fn need<T: serde::de::DeserializeOwned>(s: &Session, name: &str) -> Result<T, String> {
-    s.out.read_json::<T>(name).map_err(lab)?.ok_or_else(|| format!("{name} is missing"))
+    s.out.read_json::<T>(name).map_err(lab)?.ok_or_else(|| tr!("ev-missing", file = name))
 }
 
 /// An earlier step's file, when it is there and reads (its own check reports it otherwise).
@@ -20,28 +20,28 @@ pub(super) fn recorded<T: serde::de::DeserializeOwned>(s: &Session, name: &str) 
 }
 
 pub(super) fn need_text(s: &Session, name: &str) -> Result<String, String> {
-    s.out.read(name).map_err(lab)?.ok_or_else(|| format!("{name} is missing"))
+    s.out.read(name).map_err(lab)?.ok_or_else(|| tr!("ev-missing", file = name))
 }
 
 pub(super) fn same<T: PartialEq + Serialize>(what: &str, file: &T, live: &T) -> Result<(), String> {
     if file == live {
         Ok(())
     } else {
-        Err(format!("{what} is {}, the cluster says {}", json_text(file), json_text(live)))
+        Err(tr!("ev-differs", what = what, file = json_text(file), live = json_text(live)))
     }
 }
 
 /// A value as JSON text (strings quoted the way the lab's files write them): what a learner reads in reasons.
 pub fn json_text<T: Serialize + ?Sized>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_else(|_| "(not representable)".to_string())
+    serde_json::to_string(value).unwrap_or_else(|_| tr!("ev-not-representable"))
 }
 
 pub(super) fn ensure(cond: bool, why: impl FnOnce() -> String) -> Result<(), String> {
     if cond { Ok(()) } else { Err(why()) }
 }
 
-pub(super) fn open(b: bool) -> &'static str {
-    if b { "open" } else { "closed" }
+pub(super) fn open(b: bool) -> String {
+    if b { tr!("ev-open") } else { tr!("ev-closed") }
 }
 
 /// One cluster, one user, one context: a second `talosctl kubeconfig` into the same file merges (`-1` names).
@@ -54,12 +54,12 @@ pub(super) fn fetched_once(text: &str) -> Result<(), String> {
     ];
     for (what, names_found) in counts {
         ensure(names_found.len() == 1, || {
-            format!(
-                "{} holds {} {what} ({}): it must hold only the Talos cluster's (a second fetch into the same \
-                 file merges; fetch it once, into a new file)",
-                names::KUBECONFIG,
-                names_found.len(),
-                names_found.join(", ")
+            tr!(
+                "ev-fetched-twice",
+                file = names::KUBECONFIG,
+                count = names_found.len(),
+                what = what,
+                names = names_found.join(", ")
             )
         })?;
     }
@@ -76,9 +76,7 @@ pub(super) fn on_pristine(s: &Session, names_in_order: &[&str]) -> Result<(Label
         let text = need_text(s, name)?;
         let patch = talos_config::load_patches([talos_config::PatchSource::new(format!("@{name}"), text)])
             .map_err(|e| format!("{name}: {e}"))?;
-        ensure(patch.iter().all(|p| !p.is_json6902()), || {
-            format!("{name} is not a strategic merge patch (a JSON6902 patch is rejected on a multi-document config)")
-        })?;
+        ensure(patch.iter().all(|p| !p.is_json6902()), || tr!("ev-not-strategic-merge", file = *name))?;
         bytes = talos_config::apply_patches(&bytes, &patch).map_err(|e| format!("{name}: {e}"))?;
     }
     let w = crate::lab::session::WorkerConfig { bytes, version: 0 };
@@ -107,12 +105,27 @@ pub(super) fn follows(later: (&str, u64), earlier: (&str, u64), step: u8, strict
     let (later_what, later_value) = later;
     let (earlier_what, earlier_value) = earlier;
     let ok = if strictly { later_value > earlier_value } else { later_value >= earlier_value };
-    let relation = if strictly { "not above" } else { "below" };
     ensure(ok, || {
-        format!(
-            "{later_what} is {later_value}, {relation} {earlier_what} {earlier_value}, which an earlier step \
-             recorded: the files come from different runs; record step {step} again with `--redo {step}`"
-        )
+        let (later, earlier) = (later_what, earlier_what);
+        if strictly {
+            tr!(
+                "ev-follows-not-above",
+                later = later,
+                later_value = later_value,
+                earlier = earlier,
+                earlier_value = earlier_value,
+                step = step
+            )
+        } else {
+            tr!(
+                "ev-follows-below",
+                later = later,
+                later_value = later_value,
+                earlier = earlier,
+                earlier_value = earlier_value,
+                step = step
+            )
+        }
     })
 }
 

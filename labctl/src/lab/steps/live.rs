@@ -4,7 +4,7 @@
 use super::*;
 
 pub(super) fn parse_ip(text: &str, what: &str) -> Result<IpAddr, LabError> {
-    text.parse().map_err(|_| LabError::new(format!("{what} {} is not an IP address", json_text(text))))
+    text.parse().map_err(|_| LabError::new(tr!("live-not-ip", what = what, value = json_text(text))))
 }
 
 /// `docker exec ... sh` failed because the image has no shell: exit 126 (Docker ≤ 27) or 127, and the OCI runtime's
@@ -62,22 +62,22 @@ pub fn kubeconfig_server(text: &str) -> Result<String, LabError> {
         .iter()
         .find(|c| c.name == context_name)
         .and_then(|c| c.context.as_ref())
-        .ok_or_else(|| LabError::new(format!("kubeconfig: no context {}", json_text(&context_name))))?;
+        .ok_or_else(|| LabError::new(tr!("live-kubeconfig-no-context", context = json_text(&context_name))))?;
     kc.clusters
         .iter()
         .find(|c| c.name == context.cluster)
         .and_then(|c| c.cluster.as_ref())
         .and_then(|c| c.server.clone())
-        .ok_or_else(|| LabError::new(format!("kubeconfig: cluster {} has no server", json_text(&context.cluster))))
+        .ok_or_else(|| LabError::new(tr!("live-kubeconfig-no-server", cluster = json_text(&context.cluster))))
 }
 
 /// `cluster.network.podSubnets`/`serviceSubnets` of a config as written (Talos's defaults when empty) and whether
 /// any overlaps the host cluster's ranges.
 pub fn subnets(config: &[u8]) -> Result<Subnets, LabError> {
     let config = talos_config::Config::from_bytes(config)
-        .map_err(|e| LabError::new(format!("the control plane's machine config does not load: {e}")))?;
+        .map_err(|e| LabError::new(tr!("live-config-unloadable", error = e.to_string())))?;
     let found = talos_config::subnets::subnets_overlap_host(&config, &crate::lab::policy::lab_host_ranges())
-        .map_err(|e| LabError::new(format!("the control plane's subnets: {e}")))?;
+        .map_err(|e| LabError::new(tr!("live-subnets", error = e.to_string())))?;
     let v1 = config.get::<talos_config::model::v1alpha1::Config>();
     let network = v1.and_then(|v| v.cluster.as_ref()).and_then(|c| c.network.as_ref());
     // As written; Talos's default (the one the check used) when the list is empty.
@@ -108,31 +108,32 @@ pub(super) async fn kubeconfig_once(s: &Session) -> Result<String, LabError> {
     let path = s.out.path(names::KUBECONFIG);
     if let Some(reason) = existing_kubeconfig_unusable(s).await? {
         if path.symlink_metadata().is_ok() {
-            eprintln!("step 4: fetching the kubeconfig again, replacing {}: {reason}", path.display());
+            eprintln!("{}", tr!("live-kubeconfig-refetch", path = path.display().to_string(), reason = reason));
         }
     } else {
-        println!("step 4: {} reaches the cluster: not fetched again", path.display());
-        return s.out.read(names::KUBECONFIG)?.ok_or_else(|| LabError::new("the kubeconfig vanished"));
+        println!("{}", tr!("live-kubeconfig-kept", path = path.display().to_string()));
+        return s.out.read(names::KUBECONFIG)?.ok_or_else(|| LabError::new(tr!("live-kubeconfig-vanished")));
     }
     let bytes = s.env.talos.kubeconfig(&Target::node(&s.env.controlplane)).await?;
     s.out.write_secret(names::KUBECONFIG, &bytes)?;
-    String::from_utf8(bytes).map_err(|_| LabError::new("the kubeconfig from the control plane is not UTF-8"))
+    String::from_utf8(bytes).map_err(|_| LabError::new(tr!("live-kubeconfig-not-utf8")))
 }
 
 /// Why the kubeconfig in the output directory cannot be reused (`None`: it is a regular file that lists the Nodes).
 pub(super) async fn existing_kubeconfig_unusable(s: &Session) -> Result<Option<String>, LabError> {
     let path = s.out.path(names::KUBECONFIG);
-    let Ok(meta) = path.symlink_metadata() else { return Ok(Some("it does not exist".into())) };
+    let Ok(meta) = path.symlink_metadata() else { return Ok(Some(tr!("live-kubeconfig-absent"))) };
     if !meta.file_type().is_file() {
-        return Ok(Some("it is not a regular file".into()));
+        return Ok(Some(tr!("live-kubeconfig-not-regular")));
     }
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
         if meta.permissions().mode() & 0o777 != 0o600 {
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
-                .map_err(|e| LabError::new(format!("cannot make {} private (mode 0600): {e}", path.display())))?;
-            eprintln!("step 4: {} holds a client key: its mode is now 0600", path.display());
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).map_err(|e| {
+                LabError::new(tr!("live-cannot-chmod", path = path.display().to_string(), error = e.to_string()))
+            })?;
+            eprintln!("{}", tr!("live-kubeconfig-chmod", path = path.display().to_string()));
         }
     }
     let text = s.out.read(names::KUBECONFIG)?.unwrap_or_default();
@@ -143,7 +144,7 @@ pub(super) async fn existing_kubeconfig_unusable(s: &Session) -> Result<Option<S
         Ok(kube) => env::list_nodes(&kube).await.map(|_| ()),
         Err(e) => Err(e),
     };
-    Ok(reached.err().map(|e| format!("it does not reach this cluster ({e})")))
+    Ok(reached.err().map(|e| tr!("live-kubeconfig-elsewhere", error = e.message)))
 }
 
 /// The kubelet service of the worker.
@@ -194,18 +195,18 @@ pub async fn rejected_field(s: &Session) -> Result<String, LabError> {
     let text = s
         .out
         .read(names::BAD_PATCH)?
-        .ok_or_else(|| LabError::new(format!("{} is missing: run step 7 first", names::BAD_PATCH)))?;
+        .ok_or_else(|| LabError::new(tr!("live-bad-patch-missing", file = names::BAD_PATCH)))?;
     let patch = patch_of(names::BAD_PATCH, &text)?;
     let config = s.worker_config().await?;
     let merged = talos_config::apply_patches(&config.bytes, &patch)
         .map_err(|e| LabError::new(format!("{}: {e}", names::BAD_PATCH)))?;
-    let rejection = rejection_of(s, &merged).await?.ok_or_else(|| {
-        LabError::new(format!("{} merged into the worker's config passes validation", names::BAD_PATCH))
-    })?;
+    let rejection = rejection_of(s, &merged)
+        .await?
+        .ok_or_else(|| LabError::new(tr!("live-bad-patch-passes", file = names::BAD_PATCH)))?;
     let diagnostics = rejection.validation.as_ref().map(|v| v.diagnostics()).unwrap_or_default();
     // The lab asks for the form `machine.x`: the section, not the label key the error names.
     diagnostics.iter().find_map(|d| d.field()).map(section_of).ok_or_else(|| {
-        LabError::new(format!("the rejection of {} names no field: {}", names::BAD_PATCH, rejection.message))
+        LabError::new(tr!("live-rejection-no-field", file = names::BAD_PATCH, message = rejection.message.as_str()))
     })
 }
 

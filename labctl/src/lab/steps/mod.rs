@@ -62,9 +62,18 @@ const KUBELET_FAIL_LIMIT: Duration = Duration::from_secs(60);
 const RECOVER_LIMIT: Duration = Duration::from_secs(180);
 /// Poll interval of the waits.
 const POLL: Duration = Duration::from_millis(250);
-/// What to do about a canary label a cancelled try left behind.
-const REMOVE_CANARY: &str =
-    "remove lab.talos.dev/canary from the worker (a patch with `$patch: delete`), then run step 6 again";
+/// What to do about a canary label a cancelled try left behind (a note, said in the learner's language).
+const REMOVE_CANARY: RemoveCanary = RemoveCanary;
+
+/// The note [`REMOVE_CANARY`]: its text is looked up when it becomes one (`.note(REMOVE_CANARY)`).
+#[derive(Clone, Copy, Debug)]
+struct RemoveCanary;
+
+impl From<RemoveCanary> for String {
+    fn from(_: RemoveCanary) -> String {
+        tr!("steps-remove-canary", label = CANARY_LABEL)
+    }
+}
 
 /// The summary of report.json.
 pub const SUMMARY: &str = "Talos has no shell and no SSH: every read and every change in this lab went through the \

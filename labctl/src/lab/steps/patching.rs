@@ -18,9 +18,9 @@ pub(super) async fn wait_label(
     limit: Duration,
 ) -> Result<bool, LabError> {
     let what = if present {
-        format!("label {key}={value} on the worker's Node")
+        tr!("patch-wait-label-on", key = key, value = value)
     } else {
-        format!("label {key} to leave the worker's Node")
+        tr!("patch-wait-label-off", key = key)
     };
     wait::until(step, &what, limit, POLL, async || {
         let node = s.node_by_ip(kube, &s.env.worker).await?;
@@ -29,8 +29,8 @@ pub(super) async fn wait_label(
             Poll::Ready(true)
         } else {
             Poll::Pending(match node.labels.get(key) {
-                Some(v) => format!("{key} is {} on {}", json_text(v), node.name),
-                None => format!("{key} is not on {}", node.name),
+                Some(v) => tr!("patch-label-is", key = key, value = json_text(v), node = node.name.as_str()),
+                None => tr!("patch-label-absent", key = key, node = node.name.as_str()),
             })
         })
     })
@@ -54,9 +54,7 @@ pub(super) async fn apply_patch_to(
     let worker = s.env.worker.clone();
     match s.env.talos.patch_machine_config(&worker, patches, options).await {
         Ok(outcome) => {
-            let apply = outcome.apply.ok_or_else(|| {
-                LabError::new("the patch changes nothing on the worker: nothing was sent (already applied?)")
-            })?;
+            let apply = outcome.apply.ok_or_else(|| LabError::new(tr!("patch-changes-nothing")))?;
             let text = crate::lab::talosctl::applied(&worker, &apply);
             eprint!("{text}");
             if let Some(name) = out_file {
@@ -65,7 +63,7 @@ pub(super) async fn apply_patch_to(
             let version_after = outcome
                 .version_after
                 .and_then(|v| v.parse().ok())
-                .ok_or_else(|| LabError::new("the worker's MachineConfig version after the apply is unknown"))?;
+                .ok_or_else(|| LabError::new(tr!("patch-version-unknown")))?;
             Ok(Applied { version_after })
         }
         Err(e) if e.kind() == talos_client::ErrorKind::OutcomeUnknown => Err(outcome_read_back(s, patches, &e).await),
@@ -75,7 +73,7 @@ pub(super) async fn apply_patch_to(
             if let (Some(name), true) = (out_file, answered) {
                 s.out.write(name, crate::lab::talosctl::failed(&worker, &e).as_bytes())?;
             }
-            Err(LabError::new(format!("applying the patch to {worker} failed: {e}")))
+            Err(LabError::new(tr!("patch-apply-failed", worker = worker.as_str(), error = e.to_string())))
         }
     }
 }
@@ -87,20 +85,17 @@ async fn outcome_read_back(s: &Session, patches: &[talos_config::Patch], lost: &
     let now = match s.worker_config().await {
         Ok(now) => now,
         Err(read) => {
-            return LabError::new(format!(
-                "{lost}; reading the worker's MachineConfig back failed too: {}",
-                read.message
-            ));
+            return LabError::new(tr!("patch-read-back-failed", error = lost.to_string(), read_error = read.message));
         }
     };
     let holds = talos_config::apply_patches(&now.bytes, patches).is_ok_and(|merged| merged == now.bytes);
-    let outcome = if holds { "holds the patch: it was applied" } else { "does not hold the patch: it was not applied" };
-    LabError::new(format!(
-        "the connection to {worker} was lost after the patch was sent and before the node answered; the worker's \
-         MachineConfig, read back now, is version {} and {outcome}",
-        now.version
-    ))
-    .note(format!("run the step again to go on (it checks the cluster first): {}", crate::lab::command_line()))
+    let worker = worker.as_str();
+    let message = if holds {
+        tr!("patch-lost-applied", worker = worker, version = now.version)
+    } else {
+        tr!("patch-lost-not-applied", worker = worker, version = now.version)
+    };
+    LabError::new(message).note(tr!("patch-lost-go-on", command = crate::lab::command_line()))
 }
 
 pub(super) async fn apply_patch(
@@ -116,6 +111,6 @@ pub(super) async fn apply_patch(
 pub async fn rejection_of(s: &Session, config: &[u8]) -> Result<Option<talos_config::node::Rejection>, LabError> {
     let version = s.env.talos.version(&Target::node(&s.env.worker)).await?;
     let mode = (version.platform_mode.parse::<talos_config::Mode>())
-        .map_err(|e| LabError::new(format!("the worker reports an unusable platform mode: {e}")))?;
+        .map_err(|e| LabError::new(tr!("patch-platform-mode", error = e.to_string())))?;
     Ok(talos_config::node::check_apply(config, mode, true).err())
 }
