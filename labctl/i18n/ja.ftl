@@ -36,10 +36,10 @@ check-sim-refused-hint = `labctl lab run --sim` は最後に自分の実行を�
 
 ## 待機
 
-wait-waiting = ステップ { $step }: { $what } を待っています (上限 { $limit })
-wait-still = ステップ { $step }: まだ { $what } を待っています ({ $elapsed }/{ $limit }): { $observed }
-wait-done = ステップ { $step }: { $what }: { $elapsed } で完了
-wait-timed-out = ステップ { $step }: { $what } を { $limit } 待ちましたが時間切れです。最後の状態: { $observed }
+wait-waiting = ステップ { $step }: { $what }を待っています (上限 { $limit })
+wait-still = ステップ { $step }: まだ{ $what }を待っています ({ $elapsed }/{ $limit }): { $observed }
+wait-done = ステップ { $step }: { $what }を待ち、{ $elapsed } で完了しました
+wait-timed-out = ステップ { $step }: { $what }を { $limit } 待ちましたが時間切れです。最後の状態: { $observed }
 wait-error = エラー: { $message }
 
 ## `labctl lab` と `labctl sim` の --help
@@ -133,7 +133,7 @@ s6-canary-left = ワーカーのマシン設定にすでに { $label } がある
 s6-pool-lost = ロールバックの後、ワーカーの Node からステップ 5 の pool ラベルが消えています
 s6-done = ステップ 6: { $timeout } のトライモード: トライ中のバージョン { $during }、canary を Node で確認、バージョン { $after } にロールバック。pool ラベルは残っています
 s6-done-not-seen = ステップ 6: { $timeout } のトライモード: トライ中のバージョン { $during }、canary を Node で確認できず、バージョン { $after } にロールバック。pool ラベルは残っています
-s6-wait-rollback = トライモードのロールバック (MachineConfig の新しいバージョン)
+s6-wait-rollback = MachineConfig の新しいバージョンになるトライモードのロールバック
 s6-rollback-due = バージョン { $version }、ロールバックまで約 { $due } 秒
 s6-check-timeout = try.json の timeout_sec は { $recorded } ですが、ラボのトライは --timeout={ $timeout } を使います (別の --try-timeout で練習した実行は、同じ --try-timeout で検証します)
 s6-check-none-rolled-back = ロールバックされたものなし
@@ -167,12 +167,12 @@ s7-check-pass-unlike = ノードのテキストで拒否 (文言は labctl の�
 
 s8-already-done = ステップ 8: 実施済みです ({ $file } があり、ワーカーに max-pod はありません)。再度の適用はしません
 s8-flag-there = ステップ 8: ワーカーにはすでに max-pod があります。再度の適用はせず、診断します
-s8-wait-fail = kubelet の失敗
+s8-wait-fail = kubelet が失敗するの
 s8-log-empty = kubelet のログが空です
 s8-diagnosed = ステップ 8: バージョン { $version } として受け入れられました。kubelet は { $state }: { $error }
 s8-fixed = ステップ 8: { $file } を適用しました。MachineConfig バージョン { $version }
-s8-wait-healthy = kubelet の正常な稼働
-s8-wait-ready = ワーカーの Node の Ready
+s8-wait-healthy = kubelet が正常に動くの
+s8-wait-ready = ワーカーの Node が Ready になるの
 s8-not-ready = { $node } は Ready ではありません
 s8-recovered = ステップ 8: kubelet は正常に動いており、ワーカーの Node は Ready です
 s8-check-args-added = { $file } が machine.kubelet.extraArgs に加えるもの
@@ -220,8 +220,8 @@ live-rejection-no-field = { $file } の拒否がフィールドを示してい�
 
 ## patching.rs: ワーカーの変更
 
-patch-wait-label-on = ワーカーの Node のラベル { $key }={ $value }
-patch-wait-label-off = ワーカーの Node からのラベル { $key } の削除
+patch-wait-label-on = ワーカーの Node にラベル { $key }={ $value } が付くの
+patch-wait-label-off = ワーカーの Node からラベル { $key } が消えるの
 patch-label-is = { $node } の { $key } は { $value }
 patch-label-absent = { $node } に { $key } はありません
 patch-changes-nothing = このパッチはワーカーの何も変えないため、何も送っていません (適用済みでは？)

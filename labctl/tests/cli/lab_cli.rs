@@ -394,6 +394,24 @@ fn sim_up_then_lab_run_then_lab_check() {
         )),
         "{stderr}"
     );
+    // `--redo 6` tries the canary again (it is not "already done"): a new try, rolled back.
+    let redo = labctl(&[
+        "lab",
+        "run",
+        "--sim-dir",
+        sim.dir(),
+        "--out",
+        out_s,
+        "--step",
+        "6",
+        "--redo",
+        "6",
+        "--try-timeout",
+        "1s",
+    ]);
+    assert!(redo.status.success(), "stderr:\n{}", text(&redo.stderr));
+    let t = json(&out, "try.json");
+    assert_eq!((t["version_during"].clone(), t["version_after_revert"].clone()), (7.into(), 8.into()));
 }
 
 /// A reason without its `(line L, column C)`.

@@ -160,7 +160,7 @@ pub(super) async fn run_step(s: &Session, args: &RunArgs, step: u8) -> Result<()
         3 => step3_members::run(s).await,
         4 => step4_kubeconfig::run(s).await,
         5 => step5_label::run(s, args.force).await,
-        6 => step6_try::run(s, args.force, args.try_timeout).await,
+        6 => step6_try::run(s, args.force, args.force || args.redo.contains(&6), args.try_timeout).await,
         7 => step7_rejected::run(s, args.force).await,
         8 => step8_kubelet::run(s, args.force).await,
         _ => step9_report::run(s).await,

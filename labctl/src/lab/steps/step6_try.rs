@@ -5,10 +5,11 @@ use super::*;
 
 /// Step 6: the canary label in try mode, seen on the Node, then rolled back. A run interrupted
 /// during the try's window resumes it: the try labctl applied is awaited, not applied again.
-pub(super) async fn run(s: &Session, force: bool, timeout: Duration) -> Result<(), LabError> {
+/// `again` (`--redo 6`, `--force`): record the step anew even when try.json says it was done.
+pub(super) async fn run(s: &Session, force: bool, again: bool, timeout: Duration) -> Result<(), LabError> {
     let worker = s.env.worker.clone();
     let current = s.worker_config().await?;
-    if let Some(done) = already_done(s, &current) {
+    if let Some(done) = already_done(s, &current).filter(|_| !again) {
         println!(
             "{}",
             tr!("s6-already-done", file = names::TRY, during = done.version_during, after = done.version_after_revert)
