@@ -83,12 +83,12 @@ help-arg-configs = ラボの設定の代わりに DIR/controlplane.yaml と DIR/
 
 s1-exec-unexpected = docker exec { $container } sh が終了コード { $code }、出力 { $output } で終わりました。OCI ランタイムの "executable file not found" ではありません。コンテナは動いていますか (`docker ps`)？
 s1-container-address = コンテナのアドレス
-s1-done = ステップ 1: docker exec { $container } sh の終了コードは { $code } ({ $error })。{ $ip }:22 は { $ssh_state }、{ $ip }:{ $port } は { $api_state }
+s1-done = ステップ 1: docker exec { $container } sh の終了コードは { $code } ({ $error })。{ $ip }:22 は{ $ssh_state }、{ $ip }:{ $port } は{ $api_state }
 s1-check-exit-code = noshell.json の exec_sh_exit が { $code } です。存在しないシェルの docker exec は 127 で終了します (Docker 28 より前は 126)
 s1-check-not-oci-line = noshell.json の exec_sh_error { $error } は OCI ランタイムの "executable file not found" の行ではありません
 s1-check-multi-line = noshell.json の exec_sh_error が複数行です
 s1-check-not-ip = noshell.json の node_ip { $ip } は IP アドレスではありません
-s1-check-pass = exec sh の終了コード { $code }、ポート 22 は { $ssh_state }、ポート 50000 は { $api_state }
+s1-check-pass = exec sh の終了コード { $code }、ポート 22 は{ $ssh_state }、ポート 50000 は{ $api_state }
 
 ## Step 2: サービス
 

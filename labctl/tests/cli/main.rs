@@ -10,6 +10,8 @@ mod lab_cli;
 #[cfg(feature = "lab")]
 mod lab_interrupt_cli;
 #[cfg(feature = "lab")]
+mod lab_lang_cli;
+#[cfg(feature = "lab")]
 mod lab_setup_cli;
 #[cfg(feature = "lab")]
 mod lab_sim_up_cli;
