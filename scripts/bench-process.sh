@@ -8,7 +8,7 @@ labctl="${1:-target/release/labctl}"
 runs="${2:-5}"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
-cargo run -q --release -p talos-config --example perf-inputs -- "$dir" >/dev/null
+cargo run -q --release -p talos-machineconfig --example perf-inputs -- "$dir" >/dev/null
 
 labels=()
 for f in "$dir"/labels/*.yaml; do labels+=(-p "@$f"); done

@@ -170,7 +170,8 @@ fn parse() -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
     #[cfg(feature = "lab")]
     i18n::help::choose_from_args(&std::env::args().collect::<Vec<_>>());
-    let command = Cli::command();
+    let command =
+        Cli::command().version(format!("{} (Talos {})", env!("CARGO_PKG_VERSION"), talos_config::TALOS_VERSION));
     #[cfg(feature = "lab")]
     let command = i18n::help::localize(command);
     command.try_get_matches().and_then(|matches| Cli::from_arg_matches(&matches))

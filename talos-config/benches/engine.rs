@@ -1,5 +1,5 @@
 //! The engine's stages on `BENCHMARKS.md`'s workloads (generated from the fixtures in memory):
-//! parse, decode, merge, encode and validate. Run with `cargo bench -p talos-config --bench engine`.
+//! parse, decode, merge, encode and validate. Run with `cargo bench -p talos-machineconfig --bench engine`.
 
 // A benchmark input that fails to load is a broken benchmark: panicking is the right answer.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

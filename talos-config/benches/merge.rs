@@ -1,5 +1,5 @@
 //! How merge cost grows with input: a config with 10 MiB of inline manifests, and patches with
-//! thousands of node labels. Run with `cargo bench -p talos-config`.
+//! thousands of node labels. Run with `cargo bench -p talos-machineconfig`.
 
 // A benchmark input that fails to load is a broken benchmark: panicking is the right answer.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

@@ -1,7 +1,7 @@
 //! How validation cost grows with `machine.nodeLabels`: 100, 1,000 and 10,000 labels, through
 //! `labels::validate_labels` directly and through `Config::validate` on a config loaded with
 //! `Config::from_bytes`. Both should grow linearly (time per label roughly constant).
-//! Run with `cargo bench -p talos-config --bench validate`.
+//! Run with `cargo bench -p talos-machineconfig --bench validate`.
 
 // A benchmark input that fails to load is a broken benchmark: panicking is the right answer.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

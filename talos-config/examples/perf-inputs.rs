@@ -1,5 +1,5 @@
 //! Writes the inputs of `BENCHMARKS.md`'s whole-process table to a folder:
-//! `cargo run --release -p talos-config --example perf-inputs -- DIR`.
+//! `cargo run --release -p talos-machineconfig --example perf-inputs -- DIR`.
 
 #[path = "../benches/workloads/mod.rs"]
 mod workloads;

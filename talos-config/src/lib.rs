@@ -95,6 +95,10 @@ pub mod testing;
 mod validate;
 mod value;
 
+/// The Talos release whose behaviour this crate reproduces: merge, encoding, validation and
+/// generation agree with it byte for byte and text for text.
+pub const TALOS_VERSION: &str = "v1.13.9";
+
 pub use check::{CheckOptions, Checked, Checks, check};
 pub use config::Config;
 pub use diagnostic::{Diagnostic, Severity};

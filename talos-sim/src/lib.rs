@@ -57,9 +57,9 @@ pub use pki::{CertKey, ClientUsage, Pki, ROLES, SavedIdentity, SavedPki, Validit
 pub const PKI_JSON: &str = "pki.json";
 
 /// The control plane's machine config at boot (the lab fixture).
-pub const CONTROLPLANE_CONFIG: &[u8] = include_bytes!("../../fixtures/controlplane.yaml");
+pub const CONTROLPLANE_CONFIG: &[u8] = include_bytes!("../fixtures/controlplane.yaml");
 /// The worker's machine config at boot (the lab fixture).
-pub const WORKER_CONFIG: &[u8] = include_bytes!("../../fixtures/worker.yaml");
+pub const WORKER_CONFIG: &[u8] = include_bytes!("../fixtures/worker.yaml");
 
 /// The talosconfig context name (`talosctl cluster create`'s cluster name).
 pub const CONTEXT: &str = "talos-default";

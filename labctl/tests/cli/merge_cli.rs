@@ -344,3 +344,11 @@ fn a_merge_error_in_ci_formats() {
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).starts_with("version: v1alpha1\n"), "a good merge prints the config as always");
 }
+
+/// `--version` says which Talos release labctl follows.
+#[test]
+fn version_names_the_talos_release() {
+    let out = labctl(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "labctl 0.1.0 (Talos v1.13.9)\n");
+}

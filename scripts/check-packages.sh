@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Issue 31: every crate packages alone and builds from its package (`cargo publish --dry-run` of the
+# workspace, in dependency order), the packages' file lists and sizes (target/package/files.txt),
+# labctl installed from its package with and without the `lab` feature, and no locked dependency
+# asking for a newer Rust than our rust-version.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rm -rf target/package
+cargo publish --workspace --dry-run --locked --quiet
+
+list=target/package/files.txt
+: > "$list"
+for crate in target/package/*.crate; do
+    echo "== $(basename "$crate"): $(stat -c %s "$crate") bytes compressed, $(tar xzf "$crate" -O | wc -c) bytes" >> "$list"
+    tar tzf "$crate" | sed 's|^[^/]*/||' | sort >> "$list"
+done
+cat "$list"
+
+# labctl from its own package, our other crates from theirs (as crates.io would serve them).
+patches=()
+for dir in target/package/*-0.1.0/; do
+    name=$(basename "$dir" -0.1.0)
+    [ "$name" = labctl ] || patches+=(--config "patch.crates-io.$name.path='$PWD/$dir'")
+done
+install() {
+    local root=$1; shift
+    cargo install --quiet --path target/package/labctl-0.1.0 --debug --root "$root" \
+        --target-dir target/install-check/target "${patches[@]}" "$@"
+}
+install target/install-check/full
+install target/install-check/merge-only --no-default-features
+expected="labctl 0.1.0 (Talos v1.13.9)"
+for root in full merge-only; do
+    got=$(target/install-check/$root/bin/labctl --version)
+    [ "$got" = "$expected" ] || { echo "!!! $root: labctl --version says '$got', not '$expected'" >&2; exit 1; }
+done
+target/install-check/full/bin/labctl lab run --help >/dev/null
+if target/install-check/merge-only/bin/labctl lab run --help 2>/dev/null; then
+    echo "!!! labctl built without the lab feature runs 'lab'" >&2; exit 1
+fi
+echo "labctl installs from its package: $expected, with and without the lab feature"
+
+# rust-version: no locked dependency needs a newer Rust than ours (our own code is held to it by
+# clippy's incompatible_msrv lint; no other toolchain can be installed here).
+cargo metadata --format-version 1 --locked | python3 -c '
+import json, sys
+meta = json.load(sys.stdin)
+ours = {p["name"]: p["rust_version"] for p in meta["packages"] if p["source"] is None}
+msrv = max(tuple(map(int, v.split("."))) for v in ours.values())
+newer = [(p["name"], p["rust_version"]) for p in meta["packages"]
+         if p.get("rust_version") and tuple(map(int, p["rust_version"].split("."))) > msrv]
+if newer:
+    sys.exit(f"dependencies need a newer Rust than {msrv}: {newer}")
+print("rust-version", ".".join(map(str, msrv)), "holds for every locked dependency")
+'
