@@ -7,11 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rm -rf target/package
-cargo publish --workspace --dry-run --locked --quiet
+cargo publish --workspace --dry-run --locked 2>&1 | grep -v "^ *\(Compiling\|Downloaded\|Downloading\)"
 
 list=target/package/files.txt
 : > "$list"
-for crate in target/package/*.crate; do
+for crate in target/package/tmp-crate/*.crate; do
     echo "== $(basename "$crate"): $(stat -c %s "$crate") bytes compressed, $(tar xzf "$crate" -O | wc -c) bytes" >> "$list"
     tar tzf "$crate" | sed 's|^[^/]*/||' | sort >> "$list"
 done
@@ -25,7 +25,7 @@ for dir in target/package/*-0.1.0/; do
 done
 install() {
     local root=$1; shift
-    cargo install --quiet --path target/package/labctl-0.1.0 --debug --root "$root" \
+    cargo install --quiet --locked --path target/package/labctl-0.1.0 --debug --root "$root" \
         --target-dir target/install-check/target "${patches[@]}" "$@"
 }
 install target/install-check/full
@@ -47,9 +47,12 @@ cargo metadata --format-version 1 --locked | python3 -c '
 import json, sys
 meta = json.load(sys.stdin)
 ours = {p["name"]: p["rust_version"] for p in meta["packages"] if p["source"] is None}
-msrv = max(tuple(map(int, v.split("."))) for v in ours.values())
+def version(text):
+    parts = [int(x) for x in text.split(".")]
+    return tuple(parts + [0] * (3 - len(parts)))
+msrv = max(version(v) for v in ours.values())
 newer = [(p["name"], p["rust_version"]) for p in meta["packages"]
-         if p.get("rust_version") and tuple(map(int, p["rust_version"].split("."))) > msrv]
+         if p.get("rust_version") and version(p["rust_version"]) > msrv]
 if newer:
     sys.exit(f"dependencies need a newer Rust than {msrv}: {newer}")
 print("rust-version", ".".join(map(str, msrv)), "holds for every locked dependency")
