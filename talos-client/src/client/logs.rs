@@ -130,6 +130,14 @@ impl LogLines {
         self.error_after = error;
     }
 
+    /// Ends the lines at a broken connection: an unfinished line is dropped (it was cut, not
+    /// ended), so the lines handed out are whole ones.
+    fn break_off(&mut self, error: Error) {
+        self.done = true;
+        self.splitter = LineSplitter::default();
+        self.error_after = Some(error);
+    }
+
     /// The next ready line, else (once finished) the error that ended the stream.
     fn next_ready(&mut self) -> Option<Option<Result<LogLine>>> {
         if let Some(line) = self.ready.pop_front() {
@@ -169,9 +177,10 @@ impl LogStream {
                 Ok(None) => self.lines.finish(None),
                 Err(status) if status.code() == Code::Cancelled => self.lines.finish(None),
                 Err(status) if is_transport(&status) => {
-                    let delivered = Some((self.delivered, "line"));
+                    // The whole lines already received are handed out before the error.
+                    let delivered = Some((self.delivered + self.lines.ready.len(), "line"));
                     let lost = Error::connection_lost("Logs", &self.lines.fallback, delivered, false, status);
-                    self.lines.finish(Some(lost));
+                    self.lines.break_off(lost);
                 }
                 Err(status) => self.lines.finish(Some(Error::from_status(Some(&self.lines.fallback), &status))),
             }

@@ -153,15 +153,24 @@ impl Client {
 
     /// A call that changes the node: sent at most once. Only a request the channel could not
     /// even start (the connection broke before it was sent) is sent on a fresh connection; a
-    /// connection lost after sending is [`crate::ErrorKind::OutcomeUnknown`].
+    /// connection lost after sending, or no answer within the deadline, is
+    /// [`crate::ErrorKind::OutcomeUnknown`].
     async fn write<T, F, Fut>(&self, call: &'static str, node: &str, attempt: F) -> Result<T>
     where
         F: Fn() -> Fut,
         Fut: Future<Output = Result<T, tonic::Status>>,
     {
-        let mut result = self.within(call, node, attempt()).await?;
+        let deadline = talos_config::model::Duration::from(self.options.call_timeout);
+        let unanswered = |e: Error| match e.kind() {
+            crate::ErrorKind::Timeout => {
+                let cause = tonic::Status::deadline_exceeded(format!("no answer within {deadline}"));
+                Error::outcome_unknown(call, node, cause)
+            }
+            _ => e,
+        };
+        let mut result = self.within(call, node, attempt()).await.map_err(unanswered)?;
         if matches!(&result, Err(status) if not_sent(status)) {
-            result = self.within(call, node, attempt()).await?;
+            result = self.within(call, node, attempt()).await.map_err(unanswered)?;
         }
         result.map_err(|status| {
             if self.connection_broke(&status) {

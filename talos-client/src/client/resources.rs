@@ -244,8 +244,9 @@ impl WatchStream {
     pub async fn next_event(&mut self) -> Option<Result<WatchEvent>> {
         loop {
             if let Some(e) = self.ready.pop_front() {
-                self.delivered += 1;
-                return Some(self.convert(e));
+                let event = self.convert(e);
+                self.delivered += usize::from(event.is_ok());
+                return Some(event);
             }
             match self.stream.message().await {
                 Ok(Some(resp)) => self.ready.extend(resp.event),

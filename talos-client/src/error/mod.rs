@@ -53,8 +53,9 @@ pub enum ErrorKind {
     /// The connection broke during a read (after one retry on a fresh connection, or in the
     /// middle of a stream that had already delivered data).
     ConnectionLost,
-    /// The connection broke after an apply was sent and before its answer arrived: the node may
-    /// or may not have applied it. Check the node's MachineConfig version before applying again.
+    /// An apply was sent, but its answer never came (the connection broke, or the call deadline
+    /// passed): the node may or may not have applied it. Check the node's MachineConfig version
+    /// before applying again.
     OutcomeUnknown,
 }
 
@@ -121,7 +122,7 @@ pub(crate) enum Repr {
         source: tonic::Status,
     },
     #[error(
-        "{node}: the connection was lost after {call} was sent and before the node answered ({}): the configuration may or may not have been applied; compare the node's MachineConfig version with the one before (`talosctl -n {node} get machineconfig`), then decide whether to apply again",
+        "{node}: {call} was sent, but its answer never came ({}): the configuration may or may not have been applied; compare the node's MachineConfig version with the one before (`talosctl -n {node} get machineconfig`), then decide whether to apply again",
         transport_text(source)
     )]
     OutcomeUnknown { call: &'static str, node: String, source: tonic::Status },
@@ -461,7 +462,7 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::OutcomeUnknown);
         assert_eq!(
             e.to_string(),
-            "10.5.0.3: the connection was lost after ApplyConfiguration was sent and before the node answered (connection reset): the configuration may or may not have been applied; compare the node's MachineConfig version with the one before (`talosctl -n 10.5.0.3 get machineconfig`), then decide whether to apply again"
+            "10.5.0.3: ApplyConfiguration was sent, but its answer never came (connection reset): the configuration may or may not have been applied; compare the node's MachineConfig version with the one before (`talosctl -n 10.5.0.3 get machineconfig`), then decide whether to apply again"
         );
     }
 

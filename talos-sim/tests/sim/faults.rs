@@ -162,13 +162,33 @@ async fn an_apply_whose_answer_is_lost_has_an_unknown_outcome_and_is_not_sent_ag
     );
     assert_eq!(
         err.to_string(),
-        "10.5.0.3: the connection was lost after ApplyConfiguration was sent and before the node answered \
-         (transport error: connection error: peer closed connection without sending TLS close_notify): the \
-         configuration may or may not have been applied; compare the node's MachineConfig version with the one \
-         before (`talosctl -n 10.5.0.3 get machineconfig`), then decide whether to apply again"
+        "10.5.0.3: ApplyConfiguration was sent, but its answer never came (transport error: connection error: peer \
+         closed connection without sending TLS close_notify): the configuration may or may not have been applied; \
+         compare the node's MachineConfig version with the one before (`talosctl -n 10.5.0.3 get machineconfig`), \
+         then decide whether to apply again"
     );
     assert_eq!(proxy.accepted(), 1, "not sent again");
     // What the error says to do: the version tells. Here the node did apply it, once.
     let after = client.machine_config(&Target::node(WORKER), "v1alpha1").await.expect("config");
     assert_eq!((after.version, after.bytes), ((version + 1).to_string(), patched));
+}
+
+#[tokio::test]
+async fn an_apply_without_an_answer_in_time_has_an_unknown_outcome() {
+    let options = ClientOptions { call_timeout: Duration::from_millis(300), ..ClientOptions::default() };
+    let (_sim, proxy, client) = through_proxy(options).await;
+    let (patched, _) = relabelled(&client).await;
+    proxy.stall(true);
+    let err = client
+        .apply_configuration(&Target::node(WORKER), &patched, ApplyOptions::default())
+        .await
+        .expect_err("no answer");
+    assert_eq!((err.kind(), err.call()), (ErrorKind::OutcomeUnknown, Some("ApplyConfiguration")));
+    assert_eq!(
+        err.to_string(),
+        "10.5.0.3: ApplyConfiguration was sent, but its answer never came (no answer within 300ms): the \
+         configuration may or may not have been applied; compare the node's MachineConfig version with the one \
+         before (`talosctl -n 10.5.0.3 get machineconfig`), then decide whether to apply again"
+    );
+    proxy.stall(false);
 }
