@@ -68,6 +68,7 @@ help-arg-docker = The docker program used for step 1 and the container start tim
 help-arg-sim_dir = Use the simulated cluster started by `labctl sim up --dir DIR` (its talosconfig, containers and ports)
 help-arg-sim = Start a simulated cluster in this process and run against it (no Docker, no Talos needed)
 help-arg-out = The lab's output directory [default: /root/talos-lab for the lab's cluster, ./talos-lab with --sim or --sim-dir, so that a rehearsal never writes over the real results]
+lang-unknown = unknown language '{ $lang }': labctl speaks { $languages }
 help-arg-lang = The language of labctl's messages: en or ja (default: the locale's, from LC_ALL, LC_MESSAGES or LANG, else English). The lab's files are the same in every language
 help-arg-step = Run only this step (1-9)
 help-arg-from = Run from this step to step 9
@@ -106,7 +107,6 @@ s3-check-pass = Talos { $talos }, { $members } members, worker version { $versio
 
 s4-done-overlap = step 4: API server { $api_server }; kubelet { $kubelet }; pods { $pods } and services { $services } overlap the host cluster's ranges
 s4-done-apart = step 4: API server { $api_server }; kubelet { $kubelet }; pods { $pods } and services { $services } do not overlap the host cluster's ranges
-s4-check-missing = { $file } is missing
 s4-check-not-regular = { $file } is not a regular file (no symbolic links)
 s4-check-mode = { $file } has mode { $mode }, not 0600 (it holds a client key)
 s4-check-pass = { $nodes } nodes, kubelet { $kubelet }, overlaps_host { $overlaps_host }
@@ -118,7 +118,7 @@ s5-half-done = the worker already carries { $label }, but { $patch } or { $patch
 s5-redo-note = to redo step 5, remove the label from the worker (a patch with `$patch: delete`), then run it again
 s5-applied = step 5: applied { $file } to { $worker } without a reboot: MachineConfig version { $before } -> { $after }
 s5-on-node = step 5: { $label } is on the worker's Node
-s5-check-labels-added = what { $file } adds to machine.nodeLabels
+labels-added = what { $file } adds to machine.nodeLabels
 s5-check-one-apply = patch.json versions { $before } -> { $after } do not differ by one apply
 s5-check-started-at = patch.json container_started_at (the worker container must not restart)
 s5-check-config-lacks = the worker's config lacks { $label }
@@ -155,8 +155,6 @@ s7-sent = step 7: sent { $file } to { $worker }; the node answered:
 s7-not-validation = the apply failed, but not by validation (InvalidArgument): { $error }; run the step again
 s7-done = step 7: rejected by { $worker } (as labctl's local validation predicted); MachineConfig version { $before } -> { $after }
 s7-done-unlike = step 7: rejected by { $worker } (NOT as labctl's local validation predicted); MachineConfig version { $before } -> { $after }
-s7-check-labels-added = what { $file } adds to machine.nodeLabels
-s7-check-passes-validation = { $file } merged into the worker's config passes validation
 s7-check-head = { $file } does not start with talosctl's { $head }
 s7-check-label-not-named = { $file } does not name the invalid label ({ $expected })
 s7-check-versions-differ = rejected.json versions { $before } -> { $after } differ: a rejected apply changes nothing
@@ -229,9 +227,10 @@ patch-changes-nothing = the patch changes nothing on the worker: nothing was sen
 patch-version-unknown = the worker's MachineConfig version after the apply is unknown
 patch-apply-failed = applying the patch to { $worker } failed: { $error }
 patch-read-back-failed = { $error }; reading the worker's MachineConfig back failed too: { $read_error }
-patch-lost-applied = the connection to { $worker } was lost after the patch was sent and before the node answered; the worker's MachineConfig, read back now, is version { $version } and holds the patch: it was applied
-patch-lost-not-applied = the connection to { $worker } was lost after the patch was sent and before the node answered; the worker's MachineConfig, read back now, is version { $version } and does not hold the patch: it was not applied
+patch-lost-applied = the patch was sent to { $worker }, but its answer never came; the worker's MachineConfig, read back now, is version { $version } and holds the patch: it was applied
+patch-lost-not-applied = the patch was sent to { $worker }, but its answer never came; the worker's MachineConfig, read back now, is version { $version } and does not hold the patch: it was not applied
 patch-lost-go-on = run the step again to go on (it checks the cluster first): { $command }
+patch-lost-undo = the change is in, but the node's answer, which { $file } records, is lost: undo the change (a patch with `$patch: delete`), then run the step again: { $command }
 patch-platform-mode = the worker reports an unusable platform mode: { $error }
 
 ## evidence.rs: what a check reads and compares
@@ -328,7 +327,6 @@ lab-no-runtime = cannot start the async runtime: { $error }
 
 ## sim.rs: `labctl sim up`
 
-sim-cannot-start = cannot start the simulated cluster: { $error }
 sim-cannot-write = cannot write { $dir }: { $error }
 sim-banner = simulated Talos cluster (a test double, see talos-sim/README.md)
 sim-run-the-lab = run the lab:  labctl lab run --sim-dir { $dir } --out ./talos-lab
@@ -337,5 +335,4 @@ sim-ctrl-c = Ctrl-C stops the cluster
 sim-waiting = waiting for Ctrl-C: { $error }
 sim-make-secrets = make one with: labctl gen secrets
 sim-certs-os-required = certs.os is required
-sim-cannot-read = cannot read { $path }: { $error }
 sim-not-pki = { $path } is not a simulator PKI (line { $line }, column { $column }); remove it to start with new identities

@@ -67,6 +67,7 @@ help-arg-docker = ステップ 1 と、コンテナの起動時刻・再起動�
 help-arg-sim_dir = `labctl sim up --dir DIR` で起動したシミュレートされたクラスタを使う (その talosconfig、コンテナ、ポート)
 help-arg-sim = このプロセスの中でシミュレートされたクラスタを起動し、それに対して実行する (Docker も Talos も不要)
 help-arg-out = ラボの出力ディレクトリ [既定: ラボのクラスタでは /root/talos-lab、--sim または --sim-dir では ./talos-lab。練習で本番の結果を上書きしないため]
+lang-unknown = 言語 '{ $lang }' はありません。labctl が話せるのは { $languages } です
 help-arg-lang = labctl のメッセージの言語: en または ja (既定: LC_ALL、LC_MESSAGES、LANG のロケール、なければ英語)。ラボのファイルはどの言語でも同じです
 help-arg-step = このステップ (1-9) だけを実行する
 help-arg-from = このステップからステップ 9 まで実行する
@@ -105,7 +106,6 @@ s3-check-pass = Talos { $talos }、メンバー { $members } 台、当時のワ�
 
 s4-done-overlap = ステップ 4: API サーバー { $api_server }。kubelet { $kubelet }。Pod のサブネット { $pods } と Service のサブネット { $services } はホストクラスタの範囲と重なります
 s4-done-apart = ステップ 4: API サーバー { $api_server }。kubelet { $kubelet }。Pod のサブネット { $pods } と Service のサブネット { $services } はホストクラスタの範囲と重なりません
-s4-check-missing = { $file } がありません
 s4-check-not-regular = { $file } が通常のファイルではありません (シンボリックリンクは不可)
 s4-check-mode = { $file } のモードが 0600 ではなく { $mode } です (クライアント鍵を含むファイルです)
 s4-check-pass = Node { $nodes } 台、kubelet { $kubelet }、overlaps_host { $overlaps_host }
@@ -117,7 +117,7 @@ s5-half-done = ワーカーにはすでに { $label } が付いていますが�
 s5-redo-note = ステップ 5 をやり直すには、ワーカーからラベルを外して (`$patch: delete` を使ったパッチで) から、もう一度実行してください
 s5-applied = ステップ 5: { $file } を { $worker } に再起動なしで適用しました。MachineConfig バージョン { $before } -> { $after }
 s5-on-node = ステップ 5: ワーカーの Node に { $label } が付きました
-s5-check-labels-added = { $file } が machine.nodeLabels に加えるもの
+labels-added = { $file } が machine.nodeLabels に加えるもの
 s5-check-one-apply = patch.json のバージョン { $before } -> { $after } の差が 1 回の適用分ではありません
 s5-check-started-at = patch.json の container_started_at (ワーカーのコンテナは再起動してはいけません)
 s5-check-config-lacks = ワーカーのマシン設定に { $label } がありません
@@ -154,8 +154,6 @@ s7-sent = ステップ 7: { $file } を { $worker } に送りました。ノー�
 s7-not-validation = 適用は失敗しましたが、検証 (InvalidArgument) による失敗ではありません: { $error }。ステップをもう一度実行してください
 s7-done = ステップ 7: { $worker } が拒否しました (labctl のローカル検証の予測どおり)。MachineConfig バージョン { $before } -> { $after }
 s7-done-unlike = ステップ 7: { $worker } が拒否しました (labctl のローカル検証の予測とは異なる結果)。MachineConfig バージョン { $before } -> { $after }
-s7-check-labels-added = { $file } が machine.nodeLabels に加えるもの
-s7-check-passes-validation = { $file } をワーカーのマシン設定にマージしても検証を通ります
 s7-check-head = { $file } が talosctl の { $head } で始まっていません
 s7-check-label-not-named = { $file } が無効なラベルを指摘していません ({ $expected })
 s7-check-versions-differ = rejected.json のバージョン { $before } -> { $after } が違います。拒否された適用は何も変えません
@@ -224,13 +222,14 @@ patch-wait-label-on = ワーカーの Node にラベル { $key }={ $value } が�
 patch-wait-label-off = ワーカーの Node からラベル { $key } が消えるの
 patch-label-is = { $node } の { $key } は { $value }
 patch-label-absent = { $node } に { $key } はありません
-patch-changes-nothing = このパッチはワーカーの何も変えないため、何も送っていません (適用済みでは？)
+patch-changes-nothing = このパッチはワーカーに何の変更も加えないため、何も送っていません (適用済みでは？)
 patch-version-unknown = 適用後のワーカーの MachineConfig バージョンが不明です
 patch-apply-failed = { $worker } へのパッチの適用に失敗しました: { $error }
 patch-read-back-failed = { $error }。ワーカーの MachineConfig の読み直しにも失敗しました: { $read_error }
-patch-lost-applied = パッチを送った後、ノードが応答する前に { $worker } との接続が切れました。今読み直したワーカーの MachineConfig はバージョン { $version } で、パッチを含んでいます。つまり適用されました
-patch-lost-not-applied = パッチを送った後、ノードが応答する前に { $worker } との接続が切れました。今読み直したワーカーの MachineConfig はバージョン { $version } で、パッチを含んでいません。つまり適用されていません
+patch-lost-applied = パッチを { $worker } に送りましたが、応答が返ってきませんでした。今読み直したワーカーの MachineConfig はバージョン { $version } で、パッチを含んでいます。つまり適用されました
+patch-lost-not-applied = パッチを { $worker } に送りましたが、応答が返ってきませんでした。今読み直したワーカーの MachineConfig はバージョン { $version } で、パッチを含んでいません。つまり適用されていません
 patch-lost-go-on = 続けるには、ステップをもう一度実行してください (最初にクラスタを確認します): { $command }
+patch-lost-undo = 変更は反映されていますが、{ $file } に記録するノードの応答が失われました。変更を元に戻してから (`$patch: delete` を使ったパッチで)、ステップをもう一度実行してください: { $command }
 patch-platform-mode = ワーカーが報告したプラットフォームモードは使えません: { $error }
 
 ## evidence.rs: 検証が読んで比べるもの
@@ -265,7 +264,7 @@ session-forced = 警告: { $message } (--force のため、それでも適用し
 ## state.rs: 出力ディレクトリを書いたクラスタ
 
 state-simulated-cluster = シミュレートされたクラスタ ({ $endpoint })
-state-talos-cluster = 実際の Talos クラスタ ({ $endpoint })
+state-talos-cluster = Talos クラスタ ({ $endpoint })
 
 ## try_guard.rs: トライモードのロールバックが保留中の間は変更しない
 
@@ -321,13 +320,12 @@ files-whole-number-in-range = 範囲内の整数
 
 ## lab/mod.rs: 引数とランタイム
 
-lab-invalid-duration = 無効な時間 { $text }: 30s、1m、1m30s のように指定してください
+lab-invalid-duration = 無効な期間 { $text }: 30s、1m、1m30s のように指定してください
 lab-invalid-try-timeout = 無効なトライのタイムアウト { $text }: 1s 以上の整数秒で指定してください (try.json は秒単位で記録します)
 lab-no-runtime = 非同期ランタイムを起動できません: { $error }
 
 ## sim.rs: `labctl sim up`
 
-sim-cannot-start = シミュレートされたクラスタを起動できません: { $error }
 sim-cannot-write = { $dir } に書き込めません: { $error }
 sim-banner = シミュレートされた Talos クラスタ (テスト用の代役。talos-sim/README.md を参照)
 sim-run-the-lab = ラボの実行: labctl lab run --sim-dir { $dir } --out ./talos-lab
@@ -336,5 +334,4 @@ sim-ctrl-c = Ctrl-C でクラスタを停止します
 sim-waiting = Ctrl-C を待てません: { $error }
 sim-make-secrets = 作成するには: labctl gen secrets
 sim-certs-os-required = certs.os が必要です
-sim-cannot-read = { $path } を読めません: { $error }
 sim-not-pki = { $path } はシミュレーターの PKI ではありません ({ $line } 行目、{ $column } 列目)。新しい ID で始めるには、このファイルを削除してください

@@ -336,9 +336,14 @@ mod tests {
             cli.build();
             let check = cli.find_subcommand_mut("lab").and_then(|lab| lab.find_subcommand_mut("check")).expect("check");
             let help = check.render_help().to_string();
-            let output = lookup("help-arg-output").expect("help-arg-output");
-            let values = lookup("help-values").expect("help-values").replace("{$values}", "text, json");
-            let default = lookup("help-default").expect("help-default").replace("{$value}", "text");
+            let arg = |name: &'static str, value: &str| {
+                let mut args = fluent_bundle::FluentArgs::new();
+                args.set(name, value.to_string());
+                args
+            };
+            let output = lookup("help-arg-output", None).expect("help-arg-output");
+            let values = lookup("help-values", Some(&arg("values", "text, json"))).expect("help-values");
+            let default = lookup("help-default", Some(&arg("value", "text"))).expect("help-default");
             assert!(help.contains(&format!("{output} [{values}] [{default}]")), "{code}:\n{help}");
         }
     }

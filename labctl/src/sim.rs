@@ -60,7 +60,7 @@ async fn up(args: &UpArgs) -> Result<(), CliError> {
     };
     let sim = talos_sim::Sim::start_from(talos_sim::SimOptions::default(), saved.as_ref(), configs)
         .await
-        .map_err(|e| CliError::new(format!("labctl: {}", tr!("sim-cannot-start", error = e.to_string()))))?;
+        .map_err(|e| CliError::new(format!("labctl: {}", tr!("session-sim-start", error = e.to_string()))))?;
     let cannot_write = |e: &dyn std::fmt::Display| {
         let dir = args.dir.display().to_string();
         CliError::new(format!("labctl: {}", tr!("sim-cannot-write", dir = dir, error = e.to_string())))
@@ -119,7 +119,7 @@ fn saved_pki(dir: &Path) -> Result<Option<talos_sim::SavedPki>, CliError> {
             let path = path.display().to_string();
             return Err(CliError::new(format!(
                 "labctl: {}",
-                tr!("sim-cannot-read", path = path, error = e.to_string())
+                tr!("files-cannot-read", path = path, error = e.to_string())
             )));
         }
     };

@@ -7,8 +7,8 @@ use clap::{Arg, ArgAction, Command};
 
 use super::{ENGLISH, chosen_code, lookup};
 
-/// A message of one language, without arguments (`None` when it has none).
-type Lookup<'a> = &'a dyn Fn(&str) -> Option<String>;
+/// A message of one language, with its arguments (`None` when the language has none).
+type Lookup<'a> = &'a dyn Fn(&str, Option<&fluent_bundle::FluentArgs>) -> Option<String>;
 
 /// The commands whose help is translated, by their path under `labctl`.
 const TRANSLATED: [&str; 2] = ["lab", "sim"];
@@ -46,16 +46,16 @@ pub fn localize_with(mut cli: Command, lookup: Lookup) -> Command {
 }
 
 fn localize_command(mut cmd: Command, path: &str, lookup: Lookup) -> Command {
-    if let Some(text) = lookup(&format!("help-{path}-about")) {
+    if let Some(text) = lookup(&format!("help-{path}-about"), None) {
         cmd = cmd.about(text);
     }
-    if let Some(text) = lookup(&format!("help-{path}-long")) {
+    if let Some(text) = lookup(&format!("help-{path}-long"), None) {
         cmd = cmd.long_about(text);
     }
-    let options = lookup("help-options").unwrap_or_default();
+    let options = lookup("help-options", None).unwrap_or_default();
     let ids: Vec<String> = cmd.get_arguments().map(|a| a.get_id().to_string()).collect();
     for id in ids {
-        let text = lookup(&format!("help-{path}-{id}")).or_else(|| lookup(&format!("help-arg-{id}")));
+        let text = lookup(&format!("help-{path}-{id}"), None).or_else(|| lookup(&format!("help-arg-{id}"), None));
         let heading = options.clone();
         cmd = cmd.mut_arg(id, |arg| {
             let arg = arg.help_heading(heading);
@@ -69,17 +69,17 @@ fn localize_command(mut cmd: Command, path: &str, lookup: Lookup) -> Command {
             }
         });
     }
-    let usage = lookup("help-usage").unwrap_or_default();
+    let usage = lookup("help-usage", None).unwrap_or_default();
     cmd = cmd
         .help_template(format!("{{about-with-newline}}\n{usage} {{usage}}\n\n{{all-args}}{{after-help}}"))
-        .subcommand_help_heading(lookup("help-commands").unwrap_or_default())
+        .subcommand_help_heading(lookup("help-commands", None).unwrap_or_default())
         .disable_help_flag(true)
         .arg(
             Arg::new("help")
                 .short('h')
                 .long("help")
                 .action(ArgAction::Help)
-                .help(lookup("help-flag").unwrap_or_default())
+                .help(lookup("help-flag", None).unwrap_or_default())
                 .help_heading(options.clone()),
         )
         .disable_version_flag(true)
@@ -88,10 +88,9 @@ fn localize_command(mut cmd: Command, path: &str, lookup: Lookup) -> Command {
                 .short('V')
                 .long("version")
                 .action(ArgAction::Version)
-                .help(lookup("help-version").unwrap_or_default())
+                .help(lookup("help-version", None).unwrap_or_default())
                 .help_heading(options),
-        )
-        .disable_help_subcommand(true);
+        );
     let names: Vec<String> = cmd.get_subcommands().map(|c| c.get_name().to_string()).collect();
     for name in names {
         let sub_path = format!("{path}-{name}");
@@ -105,15 +104,21 @@ fn value_notes(arg: &Arg, lookup: Lookup) -> String {
     let mut notes = String::new();
     let values: Vec<String> = arg.get_possible_values().iter().map(|v| v.get_name().to_string()).collect();
     if !values.is_empty() && !arg.is_hide_possible_values_set() {
-        let text = lookup("help-values").unwrap_or_default().replace("{$values}", &values.join(", "));
+        let text = lookup("help-values", Some(&one_arg("values", values.join(", ")))).unwrap_or_default();
         notes.push_str(&format!(" [{text}]"));
     }
     let defaults: Vec<String> = arg.get_default_values().iter().map(|v| v.to_string_lossy().into_owned()).collect();
     if !defaults.is_empty() && !arg.is_hide_default_value_set() {
-        let text = lookup("help-default").unwrap_or_default().replace("{$value}", &defaults.join(", "));
+        let text = lookup("help-default", Some(&one_arg("value", defaults.join(", ")))).unwrap_or_default();
         notes.push_str(&format!(" [{text}]"));
     }
     notes
+}
+
+fn one_arg(name: &'static str, value: String) -> fluent_bundle::FluentArgs<'static> {
+    let mut args = fluent_bundle::FluentArgs::new();
+    args.set(name, value);
+    args
 }
 
 /// Every translated help text with the message that replaces it, as (message id, doc comment).
@@ -139,7 +144,7 @@ fn english_of(cmd: &Command, path: &str, out: &mut Vec<(String, String)>) {
     for arg in cmd.get_arguments().filter(|a| a.get_id() != "help") {
         let id = arg.get_id().to_string();
         let own = format!("help-{path}-{id}");
-        let key = if lookup(&own).is_some() { own } else { format!("help-arg-{id}") };
+        let key = if lookup(&own, None).is_some() { own } else { format!("help-arg-{id}") };
         out.push((key, arg.get_help().map(ToString::to_string).unwrap_or_default()));
     }
     for sub in cmd.get_subcommands() {

@@ -86,7 +86,7 @@ impl LangArgs {
 fn parse_lang(text: &str) -> Result<String, String> {
     match languages().find(|code| *code == text) {
         Some(code) => Ok(code.to_string()),
-        None => Err(format!("unknown language {text:?}: labctl speaks {}", languages().collect::<Vec<_>>().join(", "))),
+        None => Err(tr!("lang-unknown", lang = text, languages = languages().collect::<Vec<_>>().join(", "))),
     }
 }
 
@@ -108,17 +108,17 @@ fn chosen_code() -> &'static str {
     chosen().chosen.code
 }
 
-/// The message `id` of the language in use, without arguments and without falling back to English.
-fn lookup(id: &str) -> Option<String> {
-    format(&chosen().chosen, id, None)
+/// The message `id` of the language in use, without falling back to English.
+fn lookup(id: &str, args: Option<&FluentArgs>) -> Option<String> {
+    format(&chosen().chosen, id, args)
 }
 
-/// The messages of `code` without arguments, for tests that compare languages (`None` when the
+/// The messages of `code`, for tests that compare languages (`None` when the
 /// language has no catalogue).
 #[cfg(test)]
-pub fn lookup_in(code: &str) -> Option<impl Fn(&str) -> Option<String>> {
+pub fn lookup_in(code: &str) -> Option<impl Fn(&str, Option<&FluentArgs>) -> Option<String>> {
     let catalogue = catalogue(code)?;
-    Some(move |id: &str| format(&catalogue, id, None))
+    Some(move |id: &str, args: Option<&FluentArgs>| format(&catalogue, id, args))
 }
 
 fn chosen() -> &'static Chosen {

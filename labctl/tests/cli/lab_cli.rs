@@ -11,6 +11,8 @@ use serde_json::Value;
 
 pub(crate) fn labctl(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_labctl"))
+        // English whatever the machine's locale: these tests compare English texts.
+        .env("LC_ALL", "C")
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -153,6 +155,8 @@ impl SimUp {
 
     pub(crate) fn start_with(dir: &Path, extra: &[&str]) -> SimUp {
         let child = Command::new(env!("CARGO_BIN_EXE_labctl"))
+            // English whatever the machine's locale: these tests compare English texts.
+            .env("LC_ALL", "C")
             .args(["sim", "up", "--dir", dir.to_str().unwrap()])
             .args(extra)
             .stdin(Stdio::null())

@@ -18,7 +18,7 @@ fn an_interrupted_try_is_awaited_when_the_run_goes_on() {
     let out = tmp.path().join("lab");
     let out_s = out.to_str().unwrap();
     let (code, rest) = interrupt_at(
-        &["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "8s"],
+        &["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "12s"],
         "step 6: waiting for the try-mode rollback",
         Duration::ZERO,
         "-INT",
@@ -36,7 +36,7 @@ fn an_interrupted_try_is_awaited_when_the_run_goes_on() {
     ];
     let before: Vec<String> = EARLIER.iter().map(|n| read(&out, n)).collect();
     let tail: Vec<&str> = rest.lines().rev().take(2).collect::<Vec<_>>().into_iter().rev().collect();
-    let resume = format!("to go on: labctl lab run --sim-dir {} --out {out_s} --try-timeout 8s --from 6", sim.dir());
+    let resume = format!("to go on: labctl lab run --sim-dir {} --out {out_s} --try-timeout 12s --from 6", sim.dir());
     assert_eq!(
         tail,
         [
@@ -68,7 +68,7 @@ fn an_interrupted_try_is_awaited_when_the_run_goes_on() {
     // With it, `lab run` again at once (the whole run: steps 1-5 are kept) waits for that try's rollback and
     // records the step.
     std::fs::write(&state, &recorded).expect("restore state");
-    let go_on = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "8s"]);
+    let go_on = labctl(&["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--try-timeout", "12s"]);
     let stderr = text(&go_on.stderr);
     assert!(go_on.status.success(), "stdout:\n{}\nstderr:\n{stderr}", text(&go_on.stdout));
     let resumed = stderr.lines().find(|l| l.starts_with("step 6: the try labctl applied at ")).expect(&stderr);
@@ -83,7 +83,7 @@ fn an_interrupted_try_is_awaited_when_the_run_goes_on() {
     for (i, line) in verdict.iter().enumerate() {
         assert!(line.starts_with(&format!("step {}: PASS: ", i + 1)), "{stdout}");
     }
-    let try_line = stdout.lines().find(|l| l.starts_with("step 6: try mode for 8s: version ")).expect(&stdout);
+    let try_line = stdout.lines().find(|l| l.starts_with("step 6: try mode for 12s: version ")).expect(&stdout);
     assert!(try_line.ends_with("canary seen on the Node, rolled back to version 4; pool label kept"), "{try_line}");
     let after: Vec<String> = EARLIER.iter().map(|n| read(&out, n)).collect();
     assert_eq!(after, before);
@@ -94,6 +94,8 @@ fn an_interrupted_try_is_awaited_when_the_run_goes_on() {
 fn interrupt_at(args: &[&str], marker: &str, delay: Duration, signal: &str) -> (Option<i32>, String) {
     use std::io::{BufRead, BufReader, Read};
     let mut child = Command::new(env!("CARGO_BIN_EXE_labctl"))
+        // English whatever the machine's locale: these tests compare English texts.
+        .env("LC_ALL", "C")
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())

@@ -175,7 +175,10 @@ fn lang_chooses_over_the_locale_and_unknown_locales_are_english() {
     };
     let english = "labctl: `lab check --sim` would check a new simulated cluster, which has none of the lab's changes";
     let japanese = refused("ja_JP.UTF-8", &[]);
-    assert_ne!(japanese, english);
+    assert_eq!(
+        japanese,
+        "labctl: `lab check --sim` は新しいシミュレートされたクラスタを検証することになり、そこにはラボの変更が何もありません"
+    );
     assert_eq!(refused("ja_JP.UTF-8", &["--lang", "en"]), english);
     assert_eq!(refused("C.UTF-8", &["--lang", "ja"]), japanese);
     assert_eq!(refused("fr_FR.UTF-8", &[]), english);
@@ -184,7 +187,7 @@ fn lang_chooses_over_the_locale_and_unknown_locales_are_english() {
     assert_eq!(unknown.status.code(), Some(1));
     assert_eq!(
         text(&unknown.stderr),
-        "error: invalid value 'xx' for '--lang <LANG>': unknown language \"xx\": labctl speaks en, ja\n\nFor more \
+        "error: invalid value 'xx' for '--lang <LANG>': unknown language 'xx': labctl speaks en, ja\n\nFor more \
          information, try '--help'.\n"
     );
 }

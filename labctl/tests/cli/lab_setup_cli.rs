@@ -153,6 +153,8 @@ fn simulated_runs_default_to_a_local_folder() {
 fn a_simulated_run_writes_the_local_folder_by_default() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let o = Command::new(env!("CARGO_BIN_EXE_labctl"))
+        // English whatever the machine's locale: these tests compare English texts.
+        .env("LC_ALL", "C")
         .args(["lab", "run", "--sim", "--step", "1"])
         .current_dir(tmp.path())
         .stdin(Stdio::null())

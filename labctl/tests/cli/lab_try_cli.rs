@@ -135,6 +135,8 @@ fn a_rollback_cancelled_during_step_6_is_reported_once_it_is_overdue() {
         assert!(run.status.success(), "stderr:\n{}", text(&run.stderr));
     }
     let step6 = Command::new(env!("CARGO_BIN_EXE_labctl"))
+        // English whatever the machine's locale: these tests compare English texts.
+        .env("LC_ALL", "C")
         .args(["lab", "run", "--sim-dir", sim.dir(), "--out", out_s, "--step", "6", "--try-timeout", "6s"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

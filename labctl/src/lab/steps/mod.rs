@@ -54,6 +54,11 @@ pub fn title(step: u8) -> String {
     crate::i18n::message(&format!("step-title-{step}"), None)
 }
 
+/// Step 5's label as `key=value`, as messages name it.
+fn pool_label() -> String {
+    format!("{POOL_LABEL}={POOL_VALUE}")
+}
+
 /// How long to wait for a label to show up on (or leave) the Node.
 const LABEL_LIMIT: Duration = Duration::from_secs(60);
 /// How long the kubelet may take to show its failure after the bad flag is applied.

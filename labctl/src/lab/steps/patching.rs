@@ -66,7 +66,9 @@ pub(super) async fn apply_patch_to(
                 .ok_or_else(|| LabError::new(tr!("patch-version-unknown")))?;
             Ok(Applied { version_after })
         }
-        Err(e) if e.kind() == talos_client::ErrorKind::OutcomeUnknown => Err(outcome_read_back(s, patches, &e).await),
+        Err(e) if e.kind() == talos_client::ErrorKind::OutcomeUnknown => {
+            Err(outcome_read_back(s, patches, &e, out_file).await)
+        }
         Err(e) => {
             let answered =
                 matches!(e.kind(), talos_client::ErrorKind::Status | talos_client::ErrorKind::ApplyInProgress);
@@ -78,9 +80,15 @@ pub(super) async fn apply_patch_to(
     }
 }
 
-/// After a connection lost between sending a patch and the node's answer, before anything else: whether the
-/// worker's active config holds the patch (merging it again changes nothing), and its version.
-async fn outcome_read_back(s: &Session, patches: &[talos_config::Patch], lost: &talos_client::Error) -> LabError {
+/// After a patch was sent and its answer never came, before anything else: whether the worker's active config holds
+/// the patch (merging it again changes nothing), and its version. A step whose file records the node's answer
+/// (`out_file`) cannot record a change that is in without it: it is undone, then the step runs again.
+async fn outcome_read_back(
+    s: &Session,
+    patches: &[talos_config::Patch],
+    lost: &talos_client::Error,
+    out_file: Option<&str>,
+) -> LabError {
     let worker = &s.env.worker;
     let now = match s.worker_config().await {
         Ok(now) => now,
@@ -95,7 +103,12 @@ async fn outcome_read_back(s: &Session, patches: &[talos_config::Patch], lost: &
     } else {
         tr!("patch-lost-not-applied", worker = worker, version = now.version)
     };
-    LabError::new(message).note(tr!("patch-lost-go-on", command = crate::lab::command_line()))
+    let command = crate::lab::command_line();
+    let note = match (holds, out_file) {
+        (true, Some(file)) => tr!("patch-lost-undo", file = file, command = command),
+        _ => tr!("patch-lost-go-on", command = command),
+    };
+    LabError::new(message).note(note)
 }
 
 pub(super) async fn apply_patch(

@@ -32,7 +32,7 @@ pub(super) async fn run(s: &Session) -> Result<(), LabError> {
 /// Grades step 4: its files against the live cluster.
 pub(super) async fn check(s: &Session) -> Grade {
     let path = s.out.path(names::KUBECONFIG);
-    let meta = std::fs::symlink_metadata(&path).map_err(|_| tr!("s4-check-missing", file = names::KUBECONFIG))?;
+    let meta = std::fs::symlink_metadata(&path).map_err(|_| tr!("ev-missing", file = names::KUBECONFIG))?;
     ensure(meta.file_type().is_file(), || tr!("s4-check-not-regular", file = names::KUBECONFIG))?;
     #[cfg(unix)]
     {

@@ -9,7 +9,7 @@ pub(super) async fn run(s: &Session, force: bool) -> Result<(), LabError> {
     let patch = patch_of(names::LABELS_PATCH, files::LABELS_PATCH_TEXT)?;
     let worker = s.env.worker.clone();
     let before = s.worker_config().await?;
-    let pool = format!("{POOL_LABEL}={POOL_VALUE}");
+    let pool = pool_label();
     if before.node_labels().get(POOL_LABEL).is_some_and(|v| v == POOL_VALUE) {
         if s.out.exists(names::PATCH) && s.out.exists(names::PATCH_OUT) {
             println!("{}", tr!("s5-already-done", label = pool.as_str()));
@@ -63,7 +63,7 @@ pub(super) async fn check(s: &Session) -> Grade {
     let (base_labels, _) = on_pristine(s, &[])?;
     let (labels, _) = on_pristine(s, &[names::LABELS_PATCH])?;
     let want: BTreeMap<String, String> = [(POOL_LABEL.to_string(), POOL_VALUE.to_string())].into();
-    same(&tr!("s5-check-labels-added", file = names::LABELS_PATCH), &added(&base_labels, &labels), &want)?;
+    same(&tr!("labels-added", file = names::LABELS_PATCH), &added(&base_labels, &labels), &want)?;
     let worker = s.env.worker.clone();
     let out = need_text(s, names::PATCH_OUT)?;
     // talosctl's lines: the patched line, the node's warnings (if any), the mode details.
@@ -94,7 +94,7 @@ pub(super) async fn check(s: &Session) -> Grade {
     let inspect = s.env.containers.inspect(WORKER_CONTAINER, Duration::from_secs(30)).await.map_err(lab)?;
     same(&tr!("s5-check-started-at"), &f.container_started_at, &inspect.started_at)?;
     let config = s.worker_config().await.map_err(lab)?;
-    let pool = format!("{POOL_LABEL}={POOL_VALUE}");
+    let pool = pool_label();
     ensure(config.node_labels().get(POOL_LABEL).is_some_and(|v| v == POOL_VALUE), || {
         tr!("s5-check-config-lacks", label = pool.as_str())
     })?;

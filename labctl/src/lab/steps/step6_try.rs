@@ -17,19 +17,23 @@ pub(super) async fn run(s: &Session, force: bool, again: bool, timeout: Duration
         return Ok(());
     }
     if current.node_labels().get(POOL_LABEL).is_none_or(|v| v != POOL_VALUE) {
-        return Err(LabError::new(tr!("s6-needs-pool", label = format!("{POOL_LABEL}={POOL_VALUE}")))
-            .note(format!("  {}", super::resume_command(5))));
+        return Err(
+            LabError::new(tr!("s6-needs-pool", label = pool_label())).note(format!("  {}", super::resume_command(5)))
+        );
     }
     if let Some(pending) = own_pending_try(s, &worker, &current).await? {
         eprintln!("{}", tr!("s6-resume-pending", time = machined_log::clock(pending.applied_at_unix)));
-        return observe(s, &pending).await;
+        let kube = s.kube().await?;
+        return observe(s, &kube, &pending).await;
     }
     s.guard_pending_try(&worker, force).await?;
     if current.node_labels().contains_key(CANARY_LABEL) {
         return Err(LabError::new(tr!("s6-canary-left", label = CANARY_LABEL)).note(REMOVE_CANARY));
     }
+    // The Kubernetes client first: a try applied without one would be left pending.
+    let kube = s.kube().await?;
     let pending = apply_try(s, &worker, timeout).await?;
-    observe(s, &pending).await
+    observe(s, &kube, &pending).await
 }
 
 /// A try-mode apply whose rollback is awaited.
@@ -95,13 +99,12 @@ async fn apply_try(s: &Session, worker: &str, timeout: Duration) -> Result<Pendi
 
 /// What happens during and after the try: the canary on the Node, the rollback (a new version
 /// the log calls one), the canary gone and the pool label kept; recorded in try.json.
-async fn observe(s: &Session, pending: &PendingTry) -> Result<(), LabError> {
-    let kube = s.kube().await?;
+async fn observe(s: &Session, kube: &kube::Client, pending: &PendingTry) -> Result<(), LabError> {
     let left = pending.timeout.saturating_sub(pending.applied_at.elapsed());
-    let seen_on_node = wait_label(s, &kube, 6, CANARY_LABEL, CANARY_VALUE, true, left).await.is_ok();
+    let seen_on_node = wait_label(s, kube, 6, CANARY_LABEL, CANARY_VALUE, true, left).await.is_ok();
     let reverted = wait_rollback(s, pending).await?;
-    wait_label(s, &kube, 6, CANARY_LABEL, CANARY_VALUE, false, LABEL_LIMIT).await?;
-    let node = s.node_by_ip(&kube, &s.env.worker).await?;
+    wait_label(s, kube, 6, CANARY_LABEL, CANARY_VALUE, false, LABEL_LIMIT).await?;
+    let node = s.node_by_ip(kube, &s.env.worker).await?;
     if node.labels.get(POOL_LABEL).is_none_or(|v| v != POOL_VALUE) {
         return Err(LabError::new(tr!("s6-pool-lost")));
     }

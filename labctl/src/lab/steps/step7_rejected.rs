@@ -55,7 +55,7 @@ pub(super) async fn check(s: &Session) -> Grade {
     let (base_labels, _) = on_pristine(s, &[])?;
     let (labels, _) = on_pristine(s, &[names::BAD_PATCH])?;
     let want: BTreeMap<String, String> = [(BAD_LABEL.to_string(), BAD_LABEL_VALUE.to_string())].into();
-    same(&tr!("s7-check-labels-added", file = names::BAD_PATCH), &added(&base_labels, &labels), &want)?;
+    same(&tr!("labels-added", file = names::BAD_PATCH), &added(&base_labels, &labels), &want)?;
     let text = need_text(s, names::BAD_PATCH)?;
     let patch = talos_config::load_patches([talos_config::PatchSource::new(format!("@{}", names::BAD_PATCH), text)])
         .map_err(|e| e.to_string())?;
@@ -64,7 +64,7 @@ pub(super) async fn check(s: &Session) -> Grade {
     let rejection = rejection_of(s, &merged)
         .await
         .map_err(lab)?
-        .ok_or_else(|| tr!("s7-check-passes-validation", file = names::BAD_PATCH))?;
+        .ok_or_else(|| tr!("live-bad-patch-passes", file = names::BAD_PATCH))?;
     let worker = s.env.worker.clone();
     let error = talos_client::Error::status(Some(worker.clone()), Code::InvalidArgument, rejection.message);
     let predicted = super::talosctl::failed(&worker, &error);
