@@ -4,7 +4,9 @@
 //! port and the generated proto code are outside the rule; so is anything after a `#[cfg(test)]`
 //! line. A brace counter over the code with literals and comments blanked out finds the bodies.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::module_graph::{rust_files, workspace_root};
 
 const MAX_FILE_LINES: usize = 500;
 const MAX_FN_LINES: usize = 80;
@@ -34,22 +36,6 @@ const FN_RULE_DIRS: &[&str] = &[
 
 /// Generated code, written by a tool rather than read by people.
 const EXCLUDED: &[&str] = &["talos-client/src/proto/generated"];
-
-fn workspace_root() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest.ancestors().find(|p| p.join("Cargo.lock").exists()).unwrap().to_path_buf()
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The checked files of `dirs`, as (path relative to the root, text), in a stable order.
 fn checked_files(root: &Path, dirs: &[&str]) -> Vec<(String, String)> {

@@ -18,12 +18,14 @@ const CRATES: &[&str] = &[
 
 type ModPath = Vec<String>;
 
-fn workspace_root() -> PathBuf {
+/// The workspace root (the folder holding Cargo.lock).
+pub(crate) fn workspace_root() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest.ancestors().find(|p| p.join("Cargo.lock").exists()).unwrap().to_path_buf()
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `.rs` file under `dir`.
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
