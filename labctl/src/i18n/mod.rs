@@ -92,6 +92,10 @@ fn parse_lang(text: &str) -> Result<String, String> {
 
 /// Sets the language for the rest of the process (the first call wins).
 pub fn choose(code: &str) {
+    // `--help` chose it already (`help::choose_from_args`): the catalogues are not read twice.
+    if CHOSEN.get().is_some() {
+        return;
+    }
     let english = catalogue(ENGLISH).unwrap_or_else(english_empty);
     let chosen = catalogue(code).or_else(|| catalogue(ENGLISH)).unwrap_or_else(english_empty);
     let _ = CHOSEN.set(Chosen { chosen, english });

@@ -4,7 +4,7 @@ use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
 
 use super::{Client, ClientOptions};
 use crate::config::{Context, Endpoint, Talosconfig};
-use crate::error::{Error, Result, TlsRefusal};
+use crate::error::{Error, Result, TlsRefusal, chain_text, go_duration};
 use crate::proto::cosi::resource::state_client::StateClient;
 use crate::proto::machine::machine_service_client::MachineServiceClient;
 
@@ -55,9 +55,7 @@ impl Client {
                 Some(refusal) => Err(Error::tls_refused(refusal)),
                 None => Err(Error::connect(endpoint.to_string(), error_chain(&e), Some(Box::new(e)))),
             },
-            Err(_) => {
-                Err(fail(format!("timed out after {}", talos_config::model::Duration::from(options.connect_timeout))))
-            }
+            Err(_) => Err(fail(format!("timed out after {}", go_duration(options.connect_timeout)))),
         }
     }
 
@@ -86,16 +84,6 @@ impl Client {
     }
 }
 
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let t = s.to_string();
-        if !t.is_empty() && !text.contains(&t) {
-            text.push_str(": ");
-            text.push_str(&t);
-        }
-        source = s.source();
-    }
-    text
+fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    chain_text(e.to_string(), e.source())
 }

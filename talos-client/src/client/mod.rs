@@ -160,7 +160,7 @@ impl Client {
         F: Fn() -> Fut,
         Fut: Future<Output = Result<T, tonic::Status>>,
     {
-        let deadline = talos_config::model::Duration::from(self.options.call_timeout);
+        let deadline = crate::error::go_duration(self.options.call_timeout);
         let unanswered = |e: Error| match e.kind() {
             crate::ErrorKind::Timeout => {
                 let cause = tonic::Status::deadline_exceeded(format!("no answer within {deadline}"));

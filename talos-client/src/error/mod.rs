@@ -174,14 +174,20 @@ fn node_prefix(node: &Option<String>) -> String {
     }
 }
 
-fn go_duration(d: Duration) -> String {
+/// Go's text of a duration (`1m0s`, `300ms`), as Talos and talosctl print them.
+pub(crate) fn go_duration(d: Duration) -> String {
     talos_config::model::Duration::from(d).to_string()
 }
 
 /// A transport failure in words: the status's text, then each cause not already in it.
 fn transport_text(status: &tonic::Status) -> String {
-    let mut text = status.message().to_string();
-    let mut source = std::error::Error::source(status);
+    chain_text(status.message().to_string(), std::error::Error::source(status))
+}
+
+/// `first`, then the text of each cause in `source`'s chain that it does not already hold,
+/// joined by `: `.
+pub(crate) fn chain_text(first: String, mut source: Option<&(dyn std::error::Error + 'static)>) -> String {
+    let mut text = first;
     while let Some(s) = source {
         let part = without_rustls_link(&s.to_string());
         if !part.is_empty() && !text.contains(&part) {
