@@ -31,13 +31,16 @@ pub struct DiffArgs {
     /// gives exactly B; checked before it is printed). It carries B's values, secrets included.
     #[arg(long, conflicts_with = "output")]
     pub as_patch: bool,
+
+    #[command(flatten)]
+    pub talos: crate::input::ReleaseArg,
 }
 
 /// Runs `labctl diff`.
 pub fn run(args: &DiffArgs) -> Result<(), CliError> {
     let load = |path: &PathBuf| -> Result<Config, CliError> {
         let bytes = crate::input::read_file(path)?;
-        Config::from_vec(bytes).map_err(|e| CliError::new(format!("{}: {e}", path.display())))
+        Config::from_vec_for(bytes, args.talos.release).map_err(|e| CliError::new(format!("{}: {e}", path.display())))
     };
     let (old, new) = (load(&args.old)?, load(&args.new)?);
     if args.as_patch {

@@ -5,9 +5,24 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use talos_config::PatchSource;
+use talos_config::{PatchSource, Release};
 
 use crate::CliError;
+
+/// `--talos-release`: the Talos release a command answers as, after the subcommand
+/// (`labctl validate --talos-release v1.12.11 ...`).
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct ReleaseArg {
+    /// The Talos release to answer as: its document kinds, fields, error texts and rules
+    /// (v1.12.11 or v1.13.9; v1.12 or 1.12 name the newest release of a line).
+    #[arg(long = "talos-release", value_name = "RELEASE", default_value_t = Release::DEFAULT, value_parser = parse_release)]
+    pub release: Release,
+}
+
+/// Parses a `--talos-release` value; the error lists the supported releases.
+pub(crate) fn parse_release(text: &str) -> Result<Release, String> {
+    text.parse::<Release>().map_err(|e| e.to_string())
+}
 
 /// A patch argument as `talosctl` reads `-p`: `@file`, a bare file name, or inline text.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -38,6 +38,9 @@ pub struct LintArgs {
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub strict: bool,
+
+    #[command(flatten)]
+    pub talos: crate::input::ReleaseArg,
 }
 
 fn parse_mode(text: &str) -> Result<Mode, String> {
@@ -52,8 +55,13 @@ fn parse_range(text: &str) -> Result<Prefix, String> {
 pub fn run(args: &LintArgs) -> Result<(), CliError> {
     let base = PatchSource::new(args.config.display().to_string(), crate::input::read_file(&args.config)?);
     let patches = crate::input::read_patches(&args.patches)?;
-    let options =
-        CheckOptions { mode: args.mode, host_ranges: args.host_ranges.clone(), checks: Checks::Lint, strict: false };
+    let options = CheckOptions {
+        mode: args.mode,
+        host_ranges: args.host_ranges.clone(),
+        checks: Checks::Lint,
+        strict: false,
+        release: args.talos.release,
+    };
     let checked = check(&base, &patches, &options).map_err(|e| CliError::new(format!("labctl lint: {e}")))?;
     print!("{}", render(&checked, args.output, &base.name));
     let summary = summary(&checked);

@@ -62,6 +62,9 @@ pub struct MergeArgs {
     /// `github` print it on stdout for CI, at the input and line that failed (as `labctl lint`).
     #[arg(long = "error-format", value_name = "FORMAT", default_value = "text")]
     pub error_format: Format,
+
+    #[command(flatten)]
+    pub talos: crate::input::ReleaseArg,
 }
 
 /// Runs `labctl merge`.
@@ -71,15 +74,17 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     let sources = read_patches(&args.patches)?;
 
     let base = PatchSource::new(args.config.display().to_string(), config);
-    let options = CheckOptions { checks: Checks::MergeOnly, ..CheckOptions::default() };
+    let release = args.talos.release;
+    let options = CheckOptions { checks: Checks::MergeOnly, release, ..CheckOptions::default() };
     let checked = check(&base, &sources, &options).map_err(|e| CliError::new(format!("labctl merge: {e}")))?;
     let Some(out) = checked.merged().map(<[u8]>::to_vec) else {
         return Err(failure(&checked, args.error_format, &base.name));
     };
 
     if args.diff {
-        let old = talos_config::Config::from_bytes(&base.bytes).map_err(|e| CliError::new(e.to_string()))?;
-        let new = talos_config::Config::from_bytes(&out).map_err(|e| CliError::new(e.to_string()))?;
+        let load = |bytes: &[u8]| talos_config::Config::from_bytes_for(bytes, release);
+        let old = load(&base.bytes).map_err(|e| CliError::new(e.to_string()))?;
+        let new = load(&out).map_err(|e| CliError::new(e.to_string()))?;
         let names = (base.name.clone(), "the merged config".to_string());
         print!("{}", crate::diff::render(&old, &new, &names, "text"));
         return Ok(());

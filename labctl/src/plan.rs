@@ -8,7 +8,7 @@ use clap::Args;
 use serde_json::json;
 use talos_config::plan::{ApplyPlan, Outcome, plan_apply};
 use talos_config::provenance::Provenance;
-use talos_config::{Config, DocumentId, PatchSource, merge_sources};
+use talos_config::{Config, DocumentId, PatchSource, merge_sources_for};
 
 use crate::CliError;
 
@@ -30,6 +30,9 @@ pub struct PlanArgs {
     /// Exit 1 when the change needs a reboot (for a CI job that must not reboot nodes).
     #[arg(long)]
     pub fail_on_reboot: bool,
+
+    #[command(flatten)]
+    pub talos: crate::input::ReleaseArg,
 }
 
 /// Runs `labctl plan`.
@@ -37,8 +40,10 @@ pub fn run(args: &PlanArgs) -> Result<(), CliError> {
     let base = PatchSource::new(args.config.display().to_string(), crate::input::read_file(&args.config)?);
     let patches = crate::input::read_patches(&args.patches)?;
     let talos = |e: talos_config::Error| CliError::new(e.to_string());
-    let current = Config::from_bytes(&base.bytes).map_err(talos)?;
-    let new = Config::from_vec(merge_sources(&base, &patches).map_err(talos)?).map_err(talos)?;
+    let release = args.talos.release;
+    let current = Config::from_bytes_for(&base.bytes, release).map_err(talos)?;
+    let merged = merge_sources_for(&base, &patches, release).map_err(talos)?;
+    let new = Config::from_vec_for(merged, release).map_err(talos)?;
     let plan = plan_apply(&current, &new).map_err(|e| {
         CliError::new(format!("labctl plan: {e}: Talos decides only for configs with a v1alpha1 document"))
     })?;

@@ -36,6 +36,9 @@ pub struct ValidateArgs {
     /// and warning for CI, with the field, line and column (see `labctl lint --help`).
     #[arg(long = "output", value_name = "FORMAT", default_value = "text")]
     pub output: Format,
+
+    #[command(flatten)]
+    pub talos: crate::input::ReleaseArg,
 }
 
 /// talosctl prints usage after an error whose text mentions flags, commands or arguments.
@@ -62,7 +65,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
         Ok(mode) => mode,
         // A load error wins over a bad mode, as in talosctl.
         Err(e) => {
-            let text = Config::from_vec(bytes).err().unwrap_or(e).to_string();
+            let text = Config::from_vec_for(bytes, args.talos.release).err().unwrap_or(e).to_string();
             return Err(with_usage(CliError::new(text)));
         }
     };
@@ -93,7 +96,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
 /// The config checked as `talos_config::check` does with no patches: loaded, then validated.
 fn checked(args: &ValidateArgs, mode: Mode, bytes: Vec<u8>) -> Result<Checked, CliError> {
     let name = if args.config == "-" { "<stdin>".to_string() } else { args.config.clone() };
-    let options = CheckOptions { mode, strict: args.strict, ..CheckOptions::default() };
+    let options = CheckOptions { mode, strict: args.strict, release: args.talos.release, ..CheckOptions::default() };
     check(&PatchSource::new(name, bytes), &[], &options).map_err(|e| CliError::new(format!("labctl validate: {e}")))
 }
 

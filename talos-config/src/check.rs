@@ -4,7 +4,7 @@
 
 use crate::net::Prefix;
 use crate::provenance::Provenance;
-use crate::{Config, Diagnostic, Error, Mode, Options, PatchSource, Report, Severity, merge_sources};
+use crate::{Config, Diagnostic, Error, Mode, Options, PatchSource, Report, Severity, merge_sources_for};
 
 /// Which checks [`check`] runs after the merge. New groups may be added.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -39,11 +39,19 @@ pub struct CheckOptions {
     pub host_ranges: Vec<Prefix>,
     /// Which checks run.
     pub checks: Checks,
+    /// The Talos release to answer as (default v1.13.9): its kinds, fields, texts and rules.
+    pub release: crate::Release,
 }
 
 impl Default for CheckOptions {
     fn default() -> CheckOptions {
-        CheckOptions { mode: Mode::Container, strict: false, host_ranges: Vec::new(), checks: Checks::default() }
+        CheckOptions {
+            mode: Mode::Container,
+            strict: false,
+            host_ranges: Vec::new(),
+            checks: Checks::default(),
+            release: crate::Release::DEFAULT,
+        }
     }
 }
 
@@ -124,16 +132,17 @@ impl Checked {
 /// # Ok::<(), talos_config::Error>(())
 /// ```
 pub fn check(base: &PatchSource, patches: &[PatchSource], options: &CheckOptions) -> Result<Checked, Error> {
-    let merged = match merge_sources(base, patches) {
+    let release = options.release;
+    let merged = match merge_sources_for(base, patches, release) {
         Ok(merged) => merged,
         Err(e) => return Ok(Checked::failed(None, e)),
     };
     if options.checks == Checks::MergeOnly {
         return Ok(Checked::merged_only(merged));
     }
-    let config = match Config::from_bytes(&merged) {
+    let config = match Config::from_bytes_for(&merged, release) {
         Ok(config) => config,
-        Err(e) => return Ok(unloadable(merged, e, base, patches)),
+        Err(e) => return Ok(unloadable(merged, e, base, patches, release)),
     };
     let validation = Options { strict: options.strict, installed: false };
     let report = config.validate(options.mode, validation);
@@ -161,14 +170,22 @@ impl Checked {
 /// error. Otherwise the first patch after which the result no longer loads is to blame, at the
 /// value an input wrote where the trace finds it (the failing text is the engine's output, no
 /// input's).
-fn unloadable(merged: Vec<u8>, err: Error, base: &PatchSource, patches: &[PatchSource]) -> Checked {
+fn unloadable(
+    merged: Vec<u8>,
+    err: Error,
+    base: &PatchSource,
+    patches: &[PatchSource],
+    release: crate::Release,
+) -> Checked {
     if patches.is_empty() {
         return Checked::failed(Some(merged), err.in_input(&base.name));
     }
-    if let Err(own) = Config::from_bytes(&base.bytes) {
+    if let Err(own) = Config::from_bytes_for(&base.bytes, release) {
         return Checked::failed(Some(merged), own.in_input(&base.name));
     }
-    let loads = |k: usize| merge_sources(base, &patches[..k]).is_ok_and(|m| Config::from_bytes(&m).is_ok());
+    let loads = |k: usize| {
+        merge_sources_for(base, &patches[..k], release).is_ok_and(|m| Config::from_bytes_for(&m, release).is_ok())
+    };
     let culprit = (1..patches.len()).find(|&k| !loads(k)).unwrap_or(patches.len());
     let value = failing_value(&merged, &err, base, patches);
     let err = err.without_position().in_input(&patches[culprit - 1].name);

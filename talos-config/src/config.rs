@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use crate::delete::{Selector, extract_deletes};
 use crate::document::Document;
 use crate::error::Error;
-use crate::model::registry::lookup;
+use crate::model::registry::lookup_for;
 use crate::value::DecodeCx;
 use crate::yaml::emit_v4::{emit_v4_into, emit_v4_with_comments};
 use crate::yaml::parse::{ParsedDocument, parse_stream_partial};
@@ -56,6 +56,8 @@ pub fn doc_identity(d: &dyn Document) -> String {
 #[derive(Clone, Debug, Default)]
 pub struct Config {
     pub(crate) entries: Vec<Entry>,
+    /// The release the config was loaded as: validation and encoding follow it too.
+    pub(crate) release: crate::Release,
 }
 
 impl Config {
@@ -67,8 +69,29 @@ impl Config {
     /// assert_eq!(cfg.encode(), "version: v1alpha1\nmachine:\n    type: worker\n    token: \"\"\n    certSANs: []\ncluster: null\n");
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Config, Error> {
-        let entries = load_entries(bytes, false)?;
-        Config::new(entries)
+        Config::from_bytes_for(bytes, crate::Release::DEFAULT)
+    }
+
+    /// [`Config::from_bytes`] as `release`'s loader does it: only the kinds and fields that
+    /// release has, its YAML texts; the config then validates and encodes as that release.
+    ///
+    /// ```
+    /// use talos_config::{Config, Release};
+    /// let vrf = b"apiVersion: v1alpha1\nkind: VRFConfig\nname: vrf-blue\n";
+    /// assert!(Config::from_bytes_for(vrf, Release::V1_13_9).is_ok());
+    /// assert_eq!(
+    ///     Config::from_bytes_for(vrf, Release::V1_12_11).unwrap_err().to_string(),
+    ///     "error decoding document v1alpha1/VRFConfig/vrf-blue (line 1): \"VRFConfig\" \"v1alpha1\": not registered"
+    /// );
+    /// ```
+    pub fn from_bytes_for(bytes: &[u8], release: crate::Release) -> Result<Config, Error> {
+        let entries = load_entries(bytes, false, release)?;
+        Config::new(entries, release)
+    }
+
+    /// The release the config was loaded as, which its validation and encoding follow.
+    pub fn release(&self) -> crate::Release {
+        self.release
     }
 
     /// [`Config::from_bytes`] that takes the bytes and frees them as soon as they are parsed, so
@@ -81,15 +104,20 @@ impl Config {
     /// assert_eq!(config.docs().count(), 1);
     /// ```
     pub fn from_vec(bytes: Vec<u8>) -> Result<Config, Error> {
-        let roots = parse_roots(&bytes);
+        Config::from_vec_for(bytes, crate::Release::DEFAULT)
+    }
+
+    /// [`Config::from_vec`] as `release`'s loader does it (see [`Config::from_bytes_for`]).
+    pub fn from_vec_for(bytes: Vec<u8>, release: crate::Release) -> Result<Config, Error> {
+        let roots = parse_roots(&bytes, release);
         drop(bytes);
-        Config::new(entries_from_roots(roots, false)?)
+        Config::new(entries_from_roots(roots, false, release)?, release)
     }
 
     /// Builds a container, running upstream's `container.New` checks.
-    pub(crate) fn new(entries: Vec<Entry>) -> Result<Config, Error> {
+    pub(crate) fn new(entries: Vec<Entry>, release: crate::Release) -> Result<Config, Error> {
         check_container(&entries).map_err(Error::merge)?;
-        Ok(Config { entries })
+        Ok(Config { entries, release })
     }
 
     /// The documents in upstream `Documents()` order: deletes aimed at the legacy document, the
@@ -262,7 +290,7 @@ impl Config {
     /// ```
     pub fn value(&self, document: &crate::DocumentId, path: &crate::FieldPath) -> Option<String> {
         let doc = self.docs().find(|d| d.id() == *document)?;
-        let tree = doc.encode();
+        let tree = doc.encode_for(self.release);
         let mut node = &tree;
         for segment in path.segments() {
             node = match (segment, &node.value) {
@@ -287,7 +315,7 @@ impl Config {
     pub fn encode(&self) -> String {
         let mut out = String::new();
         for entry in self.encode_order() {
-            Self::emit_entry(entry.map(|d| d.encode()), &mut out);
+            Self::emit_entry(entry.map(|d| d.encode_for(self.release)), &mut out);
         }
         out
     }
@@ -308,7 +336,7 @@ impl Config {
         let mut out = String::new();
         for entry in self.encode_order() {
             let tree = entry.map(|d| {
-                let mut tree = d.encode();
+                let mut tree = d.encode_for(self.release);
                 crate::redact::redact_document(d.kind(), &mut tree);
                 tree
             });
@@ -321,7 +349,8 @@ impl Config {
     /// the typed documents are freed before any text is written, so that the config, its tree
     /// and its text are never in memory all at once.
     pub(crate) fn into_encoded(self) -> String {
-        let trees: Vec<Option<Node>> = self.encode_order().map(|entry| entry.map(|d| d.encode())).collect();
+        let release = self.release;
+        let trees: Vec<Option<Node>> = self.encode_order().map(|entry| entry.map(|d| d.encode_for(release))).collect();
         drop(self);
         let mut out = String::new();
         for tree in trees {
@@ -345,7 +374,7 @@ impl Config {
     /// the empty mapping upstream prints for it: what the `serde` feature serializes.
     #[cfg(feature = "serde")]
     pub(crate) fn encoded_trees(&self) -> impl Iterator<Item = Node> + '_ {
-        self.encode_order().map(|entry| entry.map_or_else(|| Node::mapping(Vec::new()), |d| d.encode()))
+        self.encode_order().map(|entry| entry.map_or_else(|| Node::mapping(Vec::new()), |d| d.encode_for(self.release)))
     }
 
     /// Loads a config from documents given as YAML trees (the `serde` feature's deserializing)
@@ -354,7 +383,7 @@ impl Config {
     pub(crate) fn from_trees(roots: Vec<Node>) -> Result<Config, Error> {
         let roots =
             roots.into_iter().map(|root| ParsedDocument { root, start: crate::yaml::Mark::default() }).collect();
-        Config::new(entries_from_roots((roots, None), false)?)
+        Config::new(entries_from_roots((roots, None), false, crate::Release::DEFAULT)?, crate::Release::DEFAULT)
     }
 
     fn emit_entry(tree: Option<Node>, out: &mut String) {
@@ -411,13 +440,18 @@ fn conflict_group(kind: &str) -> Option<u8> {
 
 /// Upstream decoder `parse`: every YAML document to typed documents (and, for patches,
 /// delete selectors), in file order; selectors of a document come before its content.
-pub(crate) fn load_entries(bytes: &[u8], allow_patch_delete: bool) -> Result<Vec<Entry>, Error> {
-    entries_from_roots(parse_roots(bytes), allow_patch_delete)
+pub(crate) fn load_entries(
+    bytes: &[u8],
+    allow_patch_delete: bool,
+    release: crate::Release,
+) -> Result<Vec<Entry>, Error> {
+    entries_from_roots(parse_roots(bytes, release), allow_patch_delete, release)
 }
 
 /// The YAML documents of a config or patch text up to the first syntax error, and that error.
-fn parse_roots(bytes: &[u8]) -> (Vec<ParsedDocument>, Option<Error>) {
+fn parse_roots(bytes: &[u8], release: crate::Release) -> (Vec<ParsedDocument>, Option<Error>) {
     let (docs, error) = parse_stream_partial(bytes);
+    let error = error.map(|e| e.in_dialect(release.yaml()));
     (docs, error.map(|e| Error::decode(format!("decode error: {e}"), e.line, e.column)))
 }
 
@@ -427,6 +461,7 @@ fn parse_roots(bytes: &[u8]) -> (Vec<ParsedDocument>, Option<Error>) {
 fn entries_from_roots(
     (roots, syntax_error): (Vec<ParsedDocument>, Option<Error>),
     allow_patch_delete: bool,
+    release: crate::Release,
 ) -> Result<Vec<Entry>, Error> {
     let mut out = Vec::new();
     let mut known: HashSet<(String, String, String)> = HashSet::new();
@@ -469,7 +504,7 @@ fn entries_from_roots(
                 Some(root.mark.column),
             ));
         }
-        let doc = decode_document(&root).map_err(|(e, mark)| {
+        let doc = decode_document(&root, release).map_err(|(e, mark)| {
             // Talos names the document's line; the location points at the first offending node.
             let mark = mark.filter(|m| m.line > 0).unwrap_or(root.mark);
             Error::decode(
@@ -497,11 +532,11 @@ fn top_value(root: &Node, key: &str) -> String {
 
 /// Upstream decoder `decode`: picks the Go type, decodes, checks unknown keys. An error comes
 /// with the position of the first offending node, when there is one.
-fn decode_document(root: &Node) -> Result<Box<dyn Document>, DecodeFailure> {
-    let (entry, kind) = pick_kind(root).map_err(|e| (e, None))?;
-    let unknown = (entry.unknown_keys)(root);
+fn decode_document(root: &Node, release: crate::Release) -> Result<Box<dyn Document>, DecodeFailure> {
+    let (entry, kind) = pick_kind(root, release).map_err(|e| (e, None))?;
+    let unknown = (entry.unknown_keys_for)(root, release);
     let summary = unknown.as_ref().ok().and_then(Option::as_ref);
-    let mut cx = DecodeCx::new();
+    let mut cx = DecodeCx::for_release(release);
     let doc = (entry.decode)(root, &mut cx);
     // go-yaml checks a tagged scalar when it decodes it, and that failure ends decoding alone.
     if let Some((message, mark)) = crate::value::explicit_tag_error(root, summary, cx.undecoded_offsets()) {
@@ -547,7 +582,7 @@ fn first_unknown(summary: &Node) -> Option<crate::yaml::Mark> {
 
 /// Upstream decoder `decode`'s type selection: the kind entry for a document.
 /// Returns the entry and the `kind` text as upstream read it (empty for the legacy document).
-fn pick_kind(root: &Node) -> Result<(&'static crate::document::KindEntry, String), String> {
+fn pick_kind(root: &Node, release: crate::Release) -> Result<(&'static crate::document::KindEntry, String), String> {
     let Some(entries) = root.as_mapping() else {
         return Err("expected a mapping node".into());
     };
@@ -563,7 +598,7 @@ fn pick_kind(root: &Node) -> Result<(&'static crate::document::KindEntry, String
                     let n = nodes.len();
                     return Err(format!("recovered: runtime error: index out of range [{n}] with length {n}"));
                 };
-                let mut cx = DecodeCx::new();
+                let mut cx = DecodeCx::for_release(release);
                 let value = <String as crate::value::Value>::decode(next, &mut cx);
                 if let Some(e) = cx.into_error() {
                     let what = if text == "kind" { "kind" } else { "version" };
@@ -580,14 +615,14 @@ fn pick_kind(root: &Node) -> Result<(&'static crate::document::KindEntry, String
         }
     }
     let entry = if version == "v1alpha1" && kind.is_empty() {
-        lookup("v1alpha1")
+        lookup_for("v1alpha1", release)
     } else if kind.is_empty() {
         return Err("missing kind".into());
     } else if version.is_empty() {
         return Err("missing apiVersion".into());
     } else {
         // The legacy registration ignores the version; every other kind is v1alpha1 only.
-        lookup(&kind).filter(|e| e.kind == "v1alpha1" || version == "v1alpha1")
+        lookup_for(&kind, release).filter(|e| e.kind == "v1alpha1" || version == "v1alpha1")
     };
     match entry {
         Some(entry) => Ok((entry, kind)),
@@ -600,7 +635,7 @@ mod tests {
     use super::*;
 
     fn doc(text: &str) -> Entry {
-        match load_entries(text.as_bytes(), false) {
+        match load_entries(text.as_bytes(), false, crate::Release::DEFAULT) {
             Ok(mut e) => e.remove(0),
             Err(e) => panic!("{e}"),
         }

@@ -85,6 +85,7 @@ mod path;
 pub mod plan;
 pub mod provenance;
 mod redact;
+mod release;
 pub mod schema;
 #[cfg(feature = "serde")]
 mod serde_impl;
@@ -105,8 +106,12 @@ pub use diagnostic::{Diagnostic, Severity};
 pub use document::DocumentId;
 pub use document::{Document, Kind};
 pub use error::{Error, ErrorKind};
-pub use patch::{Patch, PatchSource, apply_patches, load_patches, merge_sources};
+pub use patch::{
+    Patch, PatchSource, apply_patches, apply_patches_for, load_patches, load_patches_for, merge_sources,
+    merge_sources_for,
+};
 pub use path::{FieldPath, Segment};
+pub use release::{Release, UnknownRelease};
 pub use site::Site;
 pub use validate::node;
 pub use validate::{Mode, Options, Report, ValidationError};

@@ -80,7 +80,8 @@ pub fn plan_apply(current: &Config, new: &Config) -> Result<ApplyPlan, crate::Er
             redacted_refusal: None,
         });
     }
-    let (before, after) = (cur.encode(), new.encode());
+    let release = current.release();
+    let (before, after) = (cur.encode_for(release), new.encode_for(release));
     let mut found = Vec::new();
     crate::diff::tree_changes(&before, &after, &FieldPath::root(), &mut found);
     let reboot_fields = found.into_iter().map(|(path, _, _)| path).collect();

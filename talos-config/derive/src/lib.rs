@@ -12,7 +12,9 @@
 //!
 //! Field attributes: `key = "certSANs"` (default: the field name in lowerCamelCase),
 //! `omitempty`, `inline` (an embedded struct whose fields appear at this position),
-//! `go_name = "ClusterConfig"` (the Go field name used in merge errors; default: UpperCamelCase).
+//! `go_name = "ClusterConfig"` (the Go field name used in merge errors; default: UpperCamelCase),
+//! `since = V1_13_9` (the first `talos_config::Release` that has the field: decoding as an older
+//! release treats its key as unknown, as that release's Go struct has no such field).
 
 #![deny(missing_docs)]
 
@@ -29,6 +31,8 @@ struct FieldSpec {
     omitempty: bool,
     inline: bool,
     doc: String,
+    /// The first release that has the field (`since = V1_13_9`); `None`: every release.
+    since: Option<syn::Ident>,
 }
 
 /// The `///` comment of an item as one line of text.
@@ -160,6 +164,7 @@ fn field_spec(f: &syn::Field) -> syn::Result<Option<FieldSpec>> {
         omitempty: false,
         inline: false,
         doc: doc_text(&f.attrs),
+        since: None,
     };
     for attr in &f.attrs {
         if !attr.path().is_ident("talos") {
@@ -174,6 +179,8 @@ fn field_spec(f: &syn::Field) -> syn::Result<Option<FieldSpec>> {
                 spec.omitempty = true;
             } else if meta.path.is_ident("inline") {
                 spec.inline = true;
+            } else if meta.path.is_ident("since") {
+                spec.since = Some(meta.value()?.parse::<syn::Ident>()?);
             } else {
                 return Err(meta.error("unknown talos field attribute"));
             }
@@ -183,36 +190,50 @@ fn field_spec(f: &syn::Field) -> syn::Result<Option<FieldSpec>> {
     Ok(Some(spec))
 }
 
-/// A field's part of `decode_field`: take the value when the key is the field's.
+/// The condition under which a release has the field: `true`, or `release >= since`.
+fn in_release(f: &FieldSpec, release: TokenStream2) -> TokenStream2 {
+    match &f.since {
+        Some(since) => quote! { #release >= ::talos_config::Release::#since },
+        None => quote! { true },
+    }
+}
+
+/// A field's part of `decode_field`: take the value when the key is the field's (and the
+/// release decoding follows has the field).
 fn decode_arm(f: &FieldSpec) -> TokenStream2 {
     let (v, ident, ty, key) = (value_mod(), &f.ident, &f.ty, &f.key);
+    let has = in_release(f, quote!(cx.release()));
     if f.inline {
-        quote! { if <#ty as #v::StructFields>::decode_field(&mut self.#ident, key, value, cx) { return true; } }
+        quote! { if #has && <#ty as #v::StructFields>::decode_field(&mut self.#ident, key, value, cx) { return true; } }
     } else {
-        quote! { if key == #key { self.#ident = <#ty as #v::Value>::decode(value, cx); return true; } }
+        quote! { if key == #key && #has { self.#ident = <#ty as #v::Value>::decode(value, cx); return true; } }
     }
 }
 
 /// A field's part of `field_unknown_keys`.
 fn unknown_keys_arm(f: &FieldSpec) -> TokenStream2 {
     let (v, ty, key) = (value_mod(), &f.ty, &f.key);
+    let has = in_release(f, quote!(release));
     if f.inline {
-        quote! { if let Some(r) = <#ty as #v::StructFields>::field_unknown_keys(key, value)? { return Ok(Some(r)); } }
+        quote! { if #has { if let Some(r) = <#ty as #v::StructFields>::field_unknown_keys(key, value, release)? { return Ok(Some(r)); } } }
     } else {
-        quote! { if key == #key { return Ok(Some(<#ty as #v::Value>::unknown_keys(value)?)); } }
+        quote! { if key == #key && #has { return Ok(Some(<#ty as #v::Value>::unknown_keys_for(value, release)?)); } }
     }
 }
 
-/// A field's part of `encode_fields`, left out when empty under `omitempty`.
+/// A field's part of `encode_fields`, left out when empty under `omitempty` (and when the
+/// release encoding follows has no such field).
 fn encode_step(f: &FieldSpec) -> TokenStream2 {
     let (v, y, ident, ty, key) = (value_mod(), yaml_crate(), &f.ident, &f.ty, &f.key);
-    if f.inline {
-        quote! { <#ty as #v::StructFields>::encode_fields(&self.#ident, out); }
+    let has = in_release(f, quote!(release));
+    let step = if f.inline {
+        quote! { <#ty as #v::StructFields>::encode_fields(&self.#ident, out, release); }
     } else if f.omitempty {
-        quote! { if !<#ty as #v::Value>::is_empty(&self.#ident) { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode(&self.#ident))); } }
+        quote! { if !<#ty as #v::Value>::is_empty(&self.#ident) { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode_for(&self.#ident, release))); } }
     } else {
-        quote! { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode(&self.#ident))); }
-    }
+        quote! { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode_for(&self.#ident, release))); }
+    };
+    quote! { if #has { #step } }
 }
 
 /// The body of `merge`: the container's own merge function, or each field in turn with Go's
@@ -226,11 +247,11 @@ fn merge_body(container: &ContainerSpec, fields: &[FieldSpec]) -> TokenStream2 {
         let (ident, ty, go_name) = (&f.ident, &f.ty, &f.go_name);
         let prefix = format!("merge field {}.{go_name}: ", container.go);
         quote! {
-            <#ty as #v::Value>::merge(&mut self.#ident, &right.#ident, #v::MergeFlags::default())
+            <#ty as #v::Value>::merge(&mut self.#ident, &right.#ident, flags.nested())
                 .map_err(|e| format!("{}{}", #prefix, e))?;
         }
     });
-    quote! { let _ = flags; #(#steps)* Ok(()) }
+    quote! { #(#steps)* Ok(()) }
 }
 
 /// A field's part of `delete_field`: reset the field, or delete below it.
@@ -268,13 +289,16 @@ fn schema_path_step(f: &FieldSpec) -> TokenStream2 {
 /// A field's part of `json_properties`: its schema, described by its doc comment and Go type.
 fn json_property_step(f: &FieldSpec) -> TokenStream2 {
     let (v, ty, key, doc) = (value_mod(), &f.ty, &f.key, &f.doc);
+    let has = in_release(f, quote!(cx.release()));
     if f.inline {
-        quote! { <#ty as #v::StructFields>::json_properties(cx, props); }
+        quote! { if #has { <#ty as #v::StructFields>::json_properties(cx, props); } }
     } else {
         quote! {
+            if #has {
             let schema = <#ty as #v::Value>::json_schema(cx);
             let go_type = <#ty as #v::Value>::go_type();
             props.push((#key.to_string(), ::talos_config::schema::described(schema, #doc, &go_type)));
+            }
         }
     }
 }
@@ -304,12 +328,12 @@ fn struct_fields_impl(name: &syn::Ident, fields: &[FieldSpec]) -> TokenStream2 {
                 false
             }
 
-            fn field_unknown_keys(key: &str, value: &#y::Node) -> ::core::result::Result<Option<Option<#y::Node>>, String> {
+            fn field_unknown_keys(key: &str, value: &#y::Node, release: ::talos_config::Release) -> ::core::result::Result<Option<Option<#y::Node>>, String> {
                 #(#unknown_arms)*
                 Ok(None)
             }
 
-            fn encode_fields(&self, out: &mut Vec<(#y::Node, #y::Node)>) {
+            fn encode_fields(&self, out: &mut Vec<(#y::Node, #y::Node)>, release: ::talos_config::Release) {
                 #(#encode_fields)*
             }
 
@@ -359,13 +383,17 @@ fn value_impl(name: &syn::Ident, container: &ContainerSpec, fields: &[FieldSpec]
                 cx.object(props)
             }
 
-            fn unknown_keys(node: &#y::Node) -> ::core::result::Result<Option<#y::Node>, String> {
-                #v::struct_unknown_keys::<Self>(node)
+            fn unknown_keys_for(node: &#y::Node, release: ::talos_config::Release) -> ::core::result::Result<Option<#y::Node>, String> {
+                #v::struct_unknown_keys::<Self>(node, release)
             }
 
             fn encode(&self) -> #y::Node {
+                <Self as #v::Value>::encode_for(self, ::talos_config::Release::DEFAULT)
+            }
+
+            fn encode_for(&self, release: ::talos_config::Release) -> #y::Node {
                 let mut out = Vec::new();
-                <Self as #v::StructFields>::encode_fields(self, &mut out);
+                <Self as #v::StructFields>::encode_fields(self, &mut out, release);
                 #y::Node::mapping(out)
             }
 

@@ -295,7 +295,7 @@ fn encoded_documents(config: &Config) -> Vec<(DocumentId, String, Node, Node)> {
         .docs()
         .map(|d| {
             let id = d.id();
-            let raw = d.encode();
+            let raw = d.encode_for(config.release());
             let mut redacted = raw.clone();
             crate::redact::redact_document(d.kind(), &mut redacted);
             (id, d.kind().to_string(), redacted, raw)

@@ -5,7 +5,7 @@ use talos_yaml::node::deep;
 use talos_yaml::{Node, NodeValue, ScalarStyle};
 
 use super::tree_changes;
-use crate::{Config, DocumentId, FieldPath, PatchSource, merge_sources};
+use crate::{Config, DocumentId, FieldPath, PatchSource, merge_sources_for};
 
 /// Lists a patch replaces instead of appending to (`spec/merge.md` §8.1), per document kind.
 const REPLACED: [(&str, &str); 4] = [
@@ -94,10 +94,10 @@ fn verify(a: &Config, b: &Config, patch: String) -> Result<String, Unexpressible
     if patch.is_empty() {
         return if base.bytes == wanted.as_bytes() { Ok(patch) } else { Err(differences(a, b)) };
     }
-    let got = merge_sources(&base, &[PatchSource::new("patch", patch.clone())]);
+    let got = merge_sources_for(&base, &[PatchSource::new("patch", patch.clone())], a.release());
     match got {
         Ok(bytes) if bytes == wanted.as_bytes() => Ok(patch),
-        Ok(bytes) => match Config::from_vec(bytes) {
+        Ok(bytes) => match Config::from_vec_for(bytes, a.release()) {
             Ok(result) => Err(differences(&result, b)),
             Err(_) => Err(differences(a, b)),
         },
@@ -127,7 +127,7 @@ fn documents(config: &Config) -> Vec<Doc> {
         .docs()
         .map(|d| {
             let id = crate::document::label(d);
-            let tree = d.encode();
+            let tree = d.encode_for(config.release());
             let meta: Vec<(Node, Node)> = tree
                 .as_mapping()
                 .map(|entries| {

@@ -20,6 +20,8 @@ pub trait Kind: Value + Validate + Send + Sync + 'static {
     const KIND: &'static str;
     /// Whether the kind has a `name` that is part of its identity (docs/merge.md Appendix B).
     const NAMED: bool;
+    /// The first release that registers the kind: older releases refuse it as not registered.
+    const SINCE: crate::Release = crate::Release::OLDEST;
     /// The document's name (`""` for unnamed kinds); users read it through [`Document::name`].
     #[doc(hidden)]
     fn document_name(&self) -> &str {
@@ -29,10 +31,11 @@ pub trait Kind: Value + Validate + Send + Sync + 'static {
 
 /// Implements [`Kind`] for named kinds (identity includes the `name` field).
 macro_rules! named_kind {
-    ($($ty:ty => $kind:literal),* $(,)?) => {$(
+    ($($ty:ty => $kind:literal $(since $since:ident)?),* $(,)?) => {$(
         impl $crate::document::Kind for $ty {
             const KIND: &'static str = $kind;
             const NAMED: bool = true;
+            $(const SINCE: $crate::Release = $crate::Release::$since;)?
 
             fn document_name(&self) -> &str {
                 &self.name
@@ -43,10 +46,11 @@ macro_rules! named_kind {
 
 /// Implements [`Kind`] for unnamed kinds (at most one per config).
 macro_rules! unnamed_kind {
-    ($($ty:ty => $kind:literal),* $(,)?) => {$(
+    ($($ty:ty => $kind:literal $(since $since:ident)?),* $(,)?) => {$(
         impl $crate::document::Kind for $ty {
             const KIND: &'static str = $kind;
             const NAMED: bool = false;
+            $(const SINCE: $crate::Release = $crate::Release::$since;)?
         }
     )*};
 }
@@ -87,10 +91,16 @@ pub trait Hooks {
     fn named(&self) -> bool;
     /// The Talos encoder's node tree for the document.
     fn encode(&self) -> Node;
+    /// The node tree as `release`'s encoder builds it.
+    fn encode_for(&self, release: crate::Release) -> Node;
     /// A deep copy.
     fn clone_box(&self) -> Box<dyn Document>;
     /// `merge.Merge(self, other)`; `other` has the same kind.
-    fn merge_from(&mut self, other: &dyn Document) -> Result<(), String>;
+    fn merge_from(&mut self, other: &dyn Document) -> Result<(), String> {
+        self.merge_from_for(other, crate::Release::DEFAULT)
+    }
+    /// [`Hooks::merge_from`] with `release`'s merge rules.
+    fn merge_from_for(&mut self, other: &dyn Document, release: crate::Release) -> Result<(), String>;
     /// Walks a `$patch: delete` path.
     fn delete(&mut self, path: DeletePath<'_>) -> Result<(), String>;
     /// Downcasting support.
@@ -126,13 +136,17 @@ impl<T: Kind> Hooks for T {
         Value::encode(self)
     }
 
+    fn encode_for(&self, release: crate::Release) -> Node {
+        Value::encode_for(self, release)
+    }
+
     fn clone_box(&self) -> Box<dyn Document> {
         Box::new(self.clone())
     }
 
-    fn merge_from(&mut self, other: &dyn Document) -> Result<(), String> {
+    fn merge_from_for(&mut self, other: &dyn Document, release: crate::Release) -> Result<(), String> {
         match other.as_any().downcast_ref::<T>() {
-            Some(o) => Value::merge(self, o, crate::value::MergeFlags { overwrite: true }),
+            Some(o) => Value::merge(self, o, crate::value::MergeFlags::top(release).pointee()),
             None => Err(format!("merge type mismatch left {} right {}", T::KIND, other.kind())),
         }
     }
@@ -178,12 +192,16 @@ pub struct KindEntry {
     pub kind: &'static str,
     /// Whether the kind's `name` is part of its identity.
     pub named: bool,
+    /// The first release that registers the kind.
+    pub since: crate::Release,
     /// The Go type name in decode errors (`*network.LinkConfigV1Alpha1`).
     pub go_type: fn() -> String,
     /// Decodes a document of the kind strictly, collecting errors in the context.
     pub decode: fn(&Node, &mut DecodeCx) -> Box<dyn Document>,
     /// The keys of a node the kind does not know, as go-yaml's strict decoding reports them.
     pub unknown_keys: fn(&Node) -> Result<Option<Node>, String>,
+    /// The same check as a given release makes it.
+    pub unknown_keys_for: fn(&Node, crate::Release) -> Result<Option<Node>, String>,
     /// The YAML path of every field of the kind (see `Value::schema_paths`).
     pub schema_paths: fn() -> Vec<String>,
     /// The kind's JSON Schema (see `Value::json_schema`).
@@ -195,9 +213,11 @@ pub const fn entry<T: Kind>() -> KindEntry {
     KindEntry {
         kind: T::KIND,
         named: T::NAMED,
+        since: T::SINCE,
         go_type: go_pointer_type::<T>,
         decode: |node, cx| Box::new(T::decode(node, cx)),
         unknown_keys: T::unknown_keys,
+        unknown_keys_for: T::unknown_keys_for,
         schema_paths: schema_paths::<T>,
         json_schema: T::json_schema,
     }

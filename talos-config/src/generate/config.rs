@@ -197,7 +197,7 @@ impl Input {
         docs.extend(build.network_documents(machine));
         let mut entries = vec![Entry::Doc(Box::new(legacy))];
         entries.extend(docs.into_iter().map(Entry::Doc));
-        Config::new(entries)
+        Config::new(entries, crate::Release::DEFAULT)
     }
 }
 

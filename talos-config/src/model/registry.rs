@@ -1,9 +1,10 @@
-//! The kind registry: every document kind Talos v1.13.9 registers, with its typed decoding, looked
-//! up by the `kind:` value when a config is loaded.
+//! The kind registry: every document kind a supported Talos release registers, with its typed
+//! decoding and the first release that has it, looked up by the `kind:` value when a config is
+//! loaded.
 
 use crate::document::KindEntry;
 
-/// Every kind Talos v1.13.9 registers, the legacy `v1alpha1` document first.
+/// Every kind of every supported release, the legacy `v1alpha1` document first.
 pub fn registry() -> impl Iterator<Item = &'static KindEntry> {
     super::v1alpha1::KINDS
         .iter()
@@ -16,7 +17,18 @@ pub fn registry() -> impl Iterator<Item = &'static KindEntry> {
         .chain(super::hardware::KINDS)
 }
 
-/// Looks a kind up by its `kind:` value.
+/// Looks a kind up by its `kind:` value, among the kinds the default release registers.
+#[cfg_attr(not(feature = "testing"), allow(dead_code))]
 pub fn lookup(kind: &str) -> Option<&'static KindEntry> {
-    registry().find(|e| e.kind == kind)
+    lookup_for(kind, crate::Release::DEFAULT)
+}
+
+/// Looks a kind up by its `kind:` value, among the kinds `release` registers.
+pub fn lookup_for(kind: &str, release: crate::Release) -> Option<&'static KindEntry> {
+    registry_for(release).find(|e| e.kind == kind)
+}
+
+/// Every kind `release` registers, in registry order.
+pub fn registry_for(release: crate::Release) -> impl Iterator<Item = &'static KindEntry> {
+    registry().filter(move |e| e.since <= release)
 }

@@ -42,9 +42,21 @@ impl Patch {
     /// # Ok::<(), talos_config::Error>(())
     /// ```
     pub fn load(bytes: &[u8]) -> Result<Patch, Error> {
-        let strategic_err = match load_entries(bytes, true) {
+        Patch::load_for(bytes, crate::Release::DEFAULT)
+    }
+
+    /// [`Patch::load`] as `release` loads a patch: its kinds and fields, its YAML texts.
+    ///
+    /// ```
+    /// use talos_config::{Patch, Release};
+    /// let patch = b"apiVersion: v1alpha1\nkind: KubeSpanConfig\nenabled: true\n";
+    /// assert!(Patch::load_for(patch, Release::V1_13_9).is_ok());
+    /// assert!(Patch::load_for(patch, Release::V1_12_11).is_err());
+    /// ```
+    pub fn load_for(bytes: &[u8], release: crate::Release) -> Result<Patch, Error> {
+        let strategic_err = match load_entries(bytes, true, release) {
             Ok(entries) => {
-                let config = Config::new(entries)?;
+                let config = Config::new(entries, release)?;
                 return Ok(Patch(Loaded::Strategic(StrategicPatch { entries: config.documents() })));
             }
             Err(e) => e,
@@ -104,9 +116,17 @@ impl PatchSource {
 /// Loads patches in order (upstream `LoadPatches`); consecutive JSON6902 patches are joined
 /// into one. An error names the input it came from.
 pub fn load_patches<I: IntoIterator<Item = PatchSource>>(sources: I) -> Result<Vec<Patch>, Error> {
+    load_patches_for(sources, crate::Release::DEFAULT)
+}
+
+/// [`load_patches`] as `release` loads them.
+pub fn load_patches_for<I: IntoIterator<Item = PatchSource>>(
+    sources: I,
+    release: crate::Release,
+) -> Result<Vec<Patch>, Error> {
     let mut out: Vec<Patch> = Vec::new();
     for source in sources {
-        let patch = Patch::load(&source.bytes).map_err(|e| e.in_input(&source.name))?;
+        let patch = Patch::load_for(&source.bytes, release).map_err(|e| e.in_input(&source.name))?;
         match (out.last_mut(), patch) {
             (Some(Patch(Loaded::Json6902(prev))), Patch(Loaded::Json6902(next))) => prev.append(next),
             (_, patch) => out.push(patch),
@@ -129,24 +149,49 @@ pub fn load_patches<I: IntoIterator<Item = PatchSource>>(sources: I) -> Result<V
 /// assert_eq!(err.input(), Some("bad.yaml"));
 /// ```
 pub fn merge_sources(base: &PatchSource, patches: &[PatchSource]) -> Result<Vec<u8>, Error> {
-    let loaded = load_patches(patches.iter().cloned())?;
-    apply_patches(&base.bytes, &loaded).map_err(|e| attribute(e, base, patches, &loaded))
+    merge_sources_for(base, patches, crate::Release::DEFAULT)
+}
+
+/// [`merge_sources`] as `release`'s `talosctl machineconfig patch` merges.
+///
+/// ```
+/// use talos_config::{PatchSource, Release, merge_sources_for};
+/// let base = PatchSource::new("base.yaml", "version: v1alpha1\nmachine:\n  type: worker\n");
+/// let args = PatchSource::new("args.yaml", "machine:\n  kubelet:\n    extraArgs:\n      v: [\"2\"]\n");
+/// assert!(merge_sources_for(&base, &[args.clone()], Release::V1_13_9).is_ok());
+/// // v1.12's extraArgs are a map of strings: a list does not decode.
+/// assert_eq!(merge_sources_for(&base, &[args], Release::V1_12_11).unwrap_err().input(), Some("args.yaml"));
+/// ```
+pub fn merge_sources_for(
+    base: &PatchSource,
+    patches: &[PatchSource],
+    release: crate::Release,
+) -> Result<Vec<u8>, Error> {
+    let loaded = load_patches_for(patches.iter().cloned(), release)?;
+    apply_patches_for(&base.bytes, &loaded, release).map_err(|e| attribute(e, base, patches, &loaded, release))
 }
 
 /// Names the input of an apply error that names none.
-fn attribute(err: Error, base: &PatchSource, patches: &[PatchSource], loaded: &[Patch]) -> Error {
+fn attribute(
+    err: Error,
+    base: &PatchSource,
+    patches: &[PatchSource],
+    loaded: &[Patch],
+    release: crate::Release,
+) -> Error {
     if err.input().is_some() {
         return err;
     }
     let decode = err.kind() == ErrorKind::Decode;
-    if decode && Config::from_bytes(&base.bytes).is_err() {
+    if decode && Config::from_bytes_for(&base.bytes, release).is_err() {
         // The base is wrong. Its lines are the error's lines unless a JSON6902 step re-encoded it.
         let reencoded = loaded.first().is_some_and(Patch::is_json6902);
         let err = if reencoded { err.without_position() } else { err };
         return err.in_input(&base.name);
     }
     for k in 1..=patches.len() {
-        let step = load_patches(patches[..k].iter().cloned()).and_then(|l| apply_patches(&base.bytes, &l));
+        let step = load_patches_for(patches[..k].iter().cloned(), release)
+            .and_then(|l| apply_patches_for(&base.bytes, &l, release));
         if step.is_err() {
             // A decode error here is about an intermediate text (a JSON6902 step's output), whose
             // lines are no input's lines.
@@ -172,10 +217,10 @@ impl State<'_> {
         }
     }
 
-    fn into_config(self) -> Result<Config, Error> {
+    fn into_config(self, release: crate::Release) -> Result<Config, Error> {
         match self {
-            State::Bytes(Cow::Borrowed(b)) => Config::from_bytes(b),
-            State::Bytes(Cow::Owned(b)) => Config::from_vec(b),
+            State::Bytes(Cow::Borrowed(b)) => Config::from_bytes_for(b, release),
+            State::Bytes(Cow::Owned(b)) => Config::from_vec_for(b, release),
             State::Config(c) => Ok(c),
         }
     }
@@ -196,15 +241,23 @@ impl State<'_> {
 /// );
 /// ```
 pub fn apply_patches(config: &[u8], patches: &[Patch]) -> Result<Vec<u8>, Error> {
-    Ok(apply(State::Bytes(Cow::Borrowed(config)), patches)?.into_bytes())
+    apply_patches_for(config, patches, crate::Release::DEFAULT)
 }
 
-/// Applies patches to a loaded config (upstream `Apply(WithConfig(..))`); returns the bytes.
+/// [`apply_patches`] as `release` applies them (the config bytes are loaded as that release;
+/// load the patches with [`load_patches_for`] and the same release).
+pub fn apply_patches_for(config: &[u8], patches: &[Patch], release: crate::Release) -> Result<Vec<u8>, Error> {
+    Ok(apply(State::Bytes(Cow::Borrowed(config)), patches, release)?.into_bytes())
+}
+
+/// Applies patches to a loaded config (upstream `Apply(WithConfig(..))`), as the release the
+/// config was loaded as; returns the bytes.
 pub fn apply_patches_to_config(config: Config, patches: &[Patch]) -> Result<Vec<u8>, Error> {
-    Ok(apply(State::Config(config), patches)?.into_bytes())
+    let release = config.release();
+    Ok(apply(State::Config(config), patches, release)?.into_bytes())
 }
 
-fn apply<'a>(mut state: State<'a>, patches: &[Patch]) -> Result<State<'a>, Error> {
+fn apply<'a>(mut state: State<'a>, patches: &[Patch], release: crate::Release) -> Result<State<'a>, Error> {
     for patch in patches {
         state = match &patch.0 {
             Loaded::Json6902(p) => {
@@ -215,7 +268,7 @@ fn apply<'a>(mut state: State<'a>, patches: &[Patch]) -> Result<State<'a>, Error
                 let out = out.map_err(|message| Error::new(ErrorKind::Json6902, message))?;
                 State::Bytes(Cow::Owned(out.into_bytes()))
             }
-            Loaded::Strategic(p) => State::Config(strategic_merge(state.into_config()?, p)?),
+            Loaded::Strategic(p) => State::Config(strategic_merge(state.into_config(release)?, p)?),
         };
     }
     if let State::Config(c) = &state {

@@ -43,6 +43,7 @@ impl Slots {
 
 /// Applies a strategic patch to a config (the config is not changed on error).
 pub(crate) fn strategic_merge(config: Config, patch: &StrategicPatch) -> Result<Config, Error> {
+    let release = config.release();
     let mut left = Slots::new(config.into_documents());
     for right in &patch.entries {
         let id = right.identity();
@@ -61,7 +62,7 @@ pub(crate) fn strategic_merge(config: Config, patch: &StrategicPatch) -> Result<
                 }
             }
             (Entry::Doc(doc), Entry::Doc(patch_doc)) => {
-                doc.merge_from(patch_doc.as_ref()).map_err(Error::merge)?;
+                doc.merge_from_for(patch_doc.as_ref(), release).map_err(Error::merge)?;
             }
             // A selector an earlier patch appended (its target was absent) is a document of the
             // container to upstream: a whole-document delete of its identity removes it, any
@@ -81,5 +82,5 @@ pub(crate) fn strategic_merge(config: Config, patch: &StrategicPatch) -> Result<
             }
         }
     }
-    Config::new(left.into_entries())
+    Config::new(left.into_entries(), release)
 }

@@ -22,23 +22,45 @@ pub use crate::value::json_schema::described;
 
 /// Every document kind's name (`v1alpha1` first), as [`kind_schema`] takes them.
 pub fn kinds() -> Vec<&'static str> {
-    crate::model::registry::registry().map(|e| e.kind).collect()
+    kinds_for(crate::Release::DEFAULT)
+}
+
+/// Every document kind `release` registers (`v1alpha1` first).
+///
+/// ```
+/// use talos_config::{Release, schema::kinds_for};
+/// assert!(kinds_for(Release::V1_13_9).contains(&"VRFConfig"));
+/// assert!(!kinds_for(Release::V1_12_11).contains(&"VRFConfig"));
+/// ```
+pub fn kinds_for(release: crate::Release) -> Vec<&'static str> {
+    crate::model::registry::registry_for(release).map(|e| e.kind).collect()
 }
 
 /// The schema of one document kind as a JSON tree (no `$schema` header), to walk by key: what
 /// an editor's hover and completion read. `None` for an unknown kind.
 pub fn kind_schema_json(kind: &str, flavour: Flavour) -> Option<Json> {
-    let entry = crate::model::registry::lookup(kind)?;
-    Some((entry.json_schema)(&mut Cx::new(flavour)))
+    kind_schema_json_for(kind, flavour, crate::Release::DEFAULT)
+}
+
+/// [`kind_schema_json`] of `release`'s kind: its fields and types; `None` when `release` does not
+/// register the kind.
+pub fn kind_schema_json_for(kind: &str, flavour: Flavour, release: crate::Release) -> Option<Json> {
+    let entry = crate::model::registry::lookup_for(kind, release)?;
+    Some((entry.json_schema)(&mut Cx::new(flavour, release)))
 }
 
 /// The schema of one document kind as JSON text, `None` for an unknown kind. `v1alpha1` is the
 /// legacy document (`version`, `machine`, `cluster`).
 pub fn kind_schema(kind: &str, flavour: Flavour) -> Option<String> {
-    let entry = crate::model::registry::lookup(kind)?;
-    let mut cx = Cx::new(flavour);
+    kind_schema_for(kind, flavour, crate::Release::DEFAULT)
+}
+
+/// [`kind_schema`] as `release` has the kind; `None` when `release` does not register it.
+pub fn kind_schema_for(kind: &str, flavour: Flavour, release: crate::Release) -> Option<String> {
+    let entry = crate::model::registry::lookup_for(kind, release)?;
+    let mut cx = Cx::new(flavour, release);
     let mut root = vec![("$schema", Json::str("https://json-schema.org/draft/2020-12/schema"))];
-    root.push(("title", Json::str(format!("Talos v1.13.9 {kind}"))));
+    root.push(("title", Json::str(format!("Talos {release} {kind}"))));
     let body = (entry.json_schema)(&mut cx);
     Some(Json::obj(root).merged(body).to_text())
 }
@@ -51,11 +73,16 @@ pub fn kind_schema(kind: &str, flavour: Flavour) -> Option<String> {
 /// assert!(schema.starts_with("{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\""));
 /// ```
 pub fn config_schema(flavour: Flavour) -> String {
-    let mut cx = Cx::new(flavour);
+    config_schema_for(flavour, crate::Release::DEFAULT)
+}
+
+/// [`config_schema`] of `release`: its kinds, fields and types.
+pub fn config_schema_for(flavour: Flavour, release: crate::Release) -> String {
+    let mut cx = Cx::new(flavour, release);
     let mut defs = Vec::new();
     let mut branches = Vec::new();
     let mut kinds = Vec::new();
-    for entry in crate::model::registry::registry() {
+    for entry in crate::model::registry::registry_for(release) {
         defs.push((entry.kind.to_string(), (entry.json_schema)(&mut cx)));
         let reference = Json::obj([("$ref", Json::str(format!("#/$defs/{}", entry.kind)))]);
         if entry.kind == "v1alpha1" {
@@ -73,7 +100,7 @@ pub fn config_schema(flavour: Flavour) -> String {
     }
     Json::obj([
         ("$schema", Json::str("https://json-schema.org/draft/2020-12/schema")),
-        ("title", Json::str("Talos v1.13.9 machine configuration document")),
+        ("title", Json::str(format!("Talos {release} machine configuration document"))),
         ("type", Json::str("object")),
         ("properties", Json::obj([("kind", Json::obj([("enum", Json::Arr(kinds))]))])),
         ("allOf", Json::Arr(branches)),

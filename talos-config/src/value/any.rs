@@ -116,7 +116,7 @@ impl Value for Any {
     }
 
     /// Anything decodes into a Go `interface{}`: nothing below it is checked.
-    fn unknown_keys(_node: &Node) -> Result<Option<Node>, String> {
+    fn unknown_keys_for(_node: &Node, _release: crate::Release) -> Result<Option<Node>, String> {
         Ok(None)
     }
 
@@ -287,7 +287,7 @@ impl Value for Unstructured {
     }
 
     /// An inline `map[string]interface{}`: any key, any value.
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+    fn unknown_keys_for(node: &Node, _release: crate::Release) -> Result<Option<Node>, String> {
         match &node.value {
             NodeValue::Sequence(..) => Err(super::unexpected_shape(node, &Self::go_type())),
             _ => Ok(None),

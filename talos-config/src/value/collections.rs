@@ -29,12 +29,16 @@ impl<T: Value> Value for Vec<T> {
         T::schema_paths(&format!("{prefix}[]"), out);
     }
 
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        seq_unknown_keys::<T>(node, &Self::go_type())
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
+        seq_unknown_keys::<T>(node, &Self::go_type(), release)
     }
 
     fn encode(&self) -> Node {
-        Node::sequence(self.iter().map(Value::encode).collect())
+        self.encode_for(crate::Release::DEFAULT)
+    }
+
+    fn encode_for(&self, release: crate::Release) -> Node {
+        Node::sequence(self.iter().map(|v| v.encode_for(release)).collect())
     }
 
     fn is_empty(&self) -> bool {
@@ -74,7 +78,7 @@ pub fn decode_seq<T: Value>(node: &Node, cx: &mut DecodeCx, go_type: &str) -> Ve
 
 /// The unknown-keys summary of a sequence: only the elements that have unknown keys.
 /// `go_type` names the slice type in the error for a mapping.
-pub fn seq_unknown_keys<T: Value>(node: &Node, go_type: &str) -> Result<Option<Node>, String> {
+pub fn seq_unknown_keys<T: Value>(node: &Node, go_type: &str, release: crate::Release) -> Result<Option<Node>, String> {
     let items = match &node.value {
         NodeValue::Sequence(items, _) => items,
         NodeValue::Mapping(..) => return Err(super::unexpected_shape(node, go_type)),
@@ -82,7 +86,7 @@ pub fn seq_unknown_keys<T: Value>(node: &Node, go_type: &str) -> Result<Option<N
     };
     let mut found = Vec::new();
     for item in items {
-        if let Some(summary) = T::unknown_keys(item)? {
+        if let Some(summary) = T::unknown_keys_for(item, release)? {
             found.push(summary);
         }
     }
@@ -170,12 +174,16 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
         V::schema_paths(&format!("{prefix}{{}}"), out);
     }
 
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        map_unknown_keys::<V>(node, &Self::go_type())
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
+        map_unknown_keys::<V>(node, &Self::go_type(), release)
     }
 
     fn encode(&self) -> Node {
-        encode_map(self.iter().map(|(k, v)| (k.as_str(), v.encode())))
+        self.encode_for(crate::Release::DEFAULT)
+    }
+
+    fn encode_for(&self, release: crate::Release) -> Node {
+        encode_map(self.iter().map(|(k, v)| (k.as_str(), v.encode_for(release))))
     }
 
     fn is_empty(&self) -> bool {
@@ -186,11 +194,11 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
         false
     }
 
-    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+    fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
         for (key, rv) in right {
             match self.get_mut(key) {
                 Some(lv) if !lv.is_nil() => lv
-                    .merge(rv, MergeFlags::default())
+                    .merge(rv, flags.nested())
                     .map_err(|e| format!("merge map key {}[{key}]: {e}", Self::go_type()))?,
                 _ => {
                     self.insert(key.clone(), rv.clone());
@@ -214,7 +222,7 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
 
 /// The unknown-keys summary of a map: per key, the summaries of the values.
 /// `go_type` names the map type in the error for a sequence.
-pub fn map_unknown_keys<V: Value>(node: &Node, go_type: &str) -> Result<Option<Node>, String> {
+pub fn map_unknown_keys<V: Value>(node: &Node, go_type: &str, release: crate::Release) -> Result<Option<Node>, String> {
     let entries = match &node.value {
         NodeValue::Mapping(entries, _) => entries,
         NodeValue::Sequence(..) => return Err(super::unexpected_shape(node, go_type)),
@@ -225,7 +233,7 @@ pub fn map_unknown_keys<V: Value>(node: &Node, go_type: &str) -> Result<Option<N
         let Some(key) = k.as_scalar() else {
             return Err("unexpected mapping key type".into());
         };
-        if let Some(summary) = V::unknown_keys(v)? {
+        if let Some(summary) = V::unknown_keys_for(v, release)? {
             found.push((summary_key(k, &key.text), summary));
         }
     }
@@ -295,14 +303,18 @@ impl<T: Value> Value for Replaced<T> {
         T::schema_paths(prefix, out);
     }
 
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        T::unknown_keys(node)
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
+        T::unknown_keys_for(node, release)
     }
 
     fn encode(&self) -> Node {
+        self.encode_for(crate::Release::DEFAULT)
+    }
+
+    fn encode_for(&self, release: crate::Release) -> Node {
         match &self.0 {
-            Some(v) => v.encode(),
-            None => T::default().encode(),
+            Some(v) => v.encode_for(release),
+            None => T::default().encode_for(release),
         }
     }
 
@@ -366,12 +378,16 @@ impl<T: Value> Value for NilableVec<T> {
         T::schema_paths(&format!("{prefix}[]"), out);
     }
 
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        seq_unknown_keys::<T>(node, &Self::go_type())
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
+        seq_unknown_keys::<T>(node, &Self::go_type(), release)
     }
 
     fn encode(&self) -> Node {
-        Node::sequence(self.items().iter().map(Value::encode).collect())
+        self.encode_for(crate::Release::DEFAULT)
+    }
+
+    fn encode_for(&self, release: crate::Release) -> Node {
+        Node::sequence(self.items().iter().map(|v| v.encode_for(release)).collect())
     }
 
     fn is_empty(&self) -> bool {
@@ -402,7 +418,7 @@ impl<T: Value> Value for NilableVec<T> {
 
 /// Implements [`Value`] for a Go named slice type `$name(pub Vec<$elem>)` with its own `Merge`:
 /// decoded, checked, printed and deleted from like a slice; merged by `$merge`
-/// (`fn(&mut Vec<$elem>, &[$elem]) -> Result<(), String>`). An optional `decode_fixup` adjusts
+/// (`fn(&mut Vec<$elem>, &[$elem], MergeFlags) -> Result<(), String>`). An optional `decode_fixup` adjusts
 /// the decoded items (a custom `UnmarshalYAML`), `decode_type` names the type in decode errors.
 macro_rules! go_slice_type {
     ($name:ident, $elem:ty, $go:literal, merge = $merge:expr
@@ -434,12 +450,16 @@ macro_rules! go_slice_type {
                 <$elem as $crate::value::Value>::schema_paths(&format!("{prefix}[]"), out);
             }
 
-            fn unknown_keys(node: &$crate::yaml::Node) -> Result<Option<$crate::yaml::Node>, String> {
-                $crate::value::seq_unknown_keys::<$elem>(node, &Self::go_type())
+            fn unknown_keys_for(node: &$crate::yaml::Node, release: $crate::Release) -> Result<Option<$crate::yaml::Node>, String> {
+                $crate::value::seq_unknown_keys::<$elem>(node, &Self::go_type(), release)
             }
 
             fn encode(&self) -> $crate::yaml::Node {
-                $crate::yaml::Node::sequence(self.0.iter().map($crate::value::Value::encode).collect())
+                $crate::value::Value::encode_for(self, $crate::Release::DEFAULT)
+            }
+
+            fn encode_for(&self, release: $crate::Release) -> $crate::yaml::Node {
+                $crate::yaml::Node::sequence(self.0.iter().map(|v| $crate::value::Value::encode_for(v, release)).collect())
             }
 
             fn is_empty(&self) -> bool {
@@ -450,8 +470,8 @@ macro_rules! go_slice_type {
                 false
             }
 
-            fn merge(&mut self, right: &Self, _flags: $crate::value::MergeFlags) -> Result<(), String> {
-                ($merge)(&mut self.0, &right.0)
+            fn merge(&mut self, right: &Self, flags: $crate::value::MergeFlags) -> Result<(), String> {
+                ($merge)(&mut self.0, &right.0, flags)
             }
 
             fn delete(&mut self, path: $crate::value::DeletePath<'_>) -> Result<(), String> {

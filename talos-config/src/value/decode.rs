@@ -13,12 +13,29 @@ pub struct DecodeCx {
     /// The offsets of nodes go-yaml never decodes (nor checks the tags of): a container decoded
     /// into a scalar type, a value a custom unmarshaler refused.
     undecoded: std::collections::HashSet<usize>,
+    /// The release whose types and texts decoding follows.
+    release: crate::Release,
 }
 
 impl DecodeCx {
-    /// A fresh context.
+    /// A fresh context, decoding as the default release.
     pub fn new() -> DecodeCx {
         DecodeCx::default()
+    }
+
+    /// A fresh context decoding as `release`: its kinds, fields and go-yaml texts.
+    pub fn for_release(release: crate::Release) -> DecodeCx {
+        DecodeCx { release, ..DecodeCx::default() }
+    }
+
+    /// The release decoding follows.
+    pub fn release(&self) -> crate::Release {
+        self.release
+    }
+
+    /// A fresh context for a sub-decode of the same release.
+    pub(crate) fn sibling(&self) -> DecodeCx {
+        DecodeCx::for_release(self.release)
     }
 
     /// Records `line N: <message>` for `node`.

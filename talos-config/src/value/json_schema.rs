@@ -119,12 +119,18 @@ pub enum Flavour {
 #[derive(Debug)]
 pub struct SchemaCx {
     flavour: Flavour,
+    release: crate::Release,
 }
 
 impl SchemaCx {
-    /// The context of a schema of this flavour.
-    pub(crate) fn new(flavour: Flavour) -> SchemaCx {
-        SchemaCx { flavour }
+    /// The context of a schema of this flavour, for `release`'s fields.
+    pub(crate) fn new(flavour: Flavour, release: crate::Release) -> SchemaCx {
+        SchemaCx { flavour, release }
+    }
+
+    /// The release whose fields and types the schema describes.
+    pub fn release(&self) -> crate::Release {
+        self.release
     }
 
     /// The schema of a struct: its properties, no others (Talos decodes strictly), `null` also

@@ -34,6 +34,25 @@ use crate::yaml::Node;
 pub struct MergeFlags {
     /// Set while merging the pointee of two non-nil pointers: zero scalars then overwrite.
     pub overwrite: bool,
+    /// The release whose merge rules apply (types whose merge changed between releases).
+    pub release: crate::Release,
+}
+
+impl MergeFlags {
+    /// The flags of a top-level merge as `release` merges.
+    pub fn top(release: crate::Release) -> MergeFlags {
+        MergeFlags { overwrite: false, release }
+    }
+
+    /// The flags of a nested value's merge (a struct field, a map value).
+    pub fn nested(self) -> MergeFlags {
+        MergeFlags { overwrite: false, ..self }
+    }
+
+    /// The flags of the merge of two non-nil pointers' pointees.
+    pub fn pointee(self) -> MergeFlags {
+        MergeFlags { overwrite: true, ..self }
+    }
 }
 
 /// Where a `$patch: delete` walk is going: the remaining YAML keys, and for a list element the
@@ -97,6 +116,11 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
     /// map, a slice nor an interface: a mapping or sequence there is an error (reached only
     /// where decoding let it through: merge keys, custom decoders).
     fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+        Self::unknown_keys_for(node, crate::Release::DEFAULT)
+    }
+
+    /// [`Value::unknown_keys`] as `release` checks them: fields it does not have are unknown.
+    fn unknown_keys_for(node: &Node, _release: crate::Release) -> Result<Option<Node>, String> {
         match &node.value {
             crate::yaml::NodeValue::Scalar(_) => Ok(None),
             _ => Err(unexpected_shape(node, &Self::go_type())),
@@ -105,6 +129,12 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
 
     /// Encodes like go-yaml's `Marshal` of the Go value.
     fn encode(&self) -> Node;
+
+    /// [`Value::encode`] as `release` encodes the value: types whose encoding changed between
+    /// releases, and the structs and collections holding them, say so here.
+    fn encode_for(&self, _release: crate::Release) -> Node {
+        self.encode()
+    }
 
     /// go-yaml's `isZero`: true when an `omitempty` field holding this value is left out.
     fn is_empty(&self) -> bool;
@@ -157,6 +187,7 @@ pub fn unexpected_shape(node: &Node, go_type: &str) -> String {
 }
 
 /// Convenience: merge where both sides are fresh (top-level call flags).
+#[cfg_attr(not(feature = "testing"), allow(dead_code))]
 pub fn merge_values<T: Value>(left: &mut T, right: &T) -> Result<(), String> {
-    left.merge(right, MergeFlags::default())
+    left.merge(right, MergeFlags::top(crate::Release::DEFAULT))
 }

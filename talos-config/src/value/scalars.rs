@@ -243,13 +243,17 @@ impl<T: Value> Value for Option<T> {
         T::schema_paths(prefix, out);
     }
 
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        T::unknown_keys(node)
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
+        T::unknown_keys_for(node, release)
     }
 
     fn encode(&self) -> Node {
+        self.encode_for(crate::Release::DEFAULT)
+    }
+
+    fn encode_for(&self, release: crate::Release) -> Node {
         match self {
-            Some(v) => v.encode(),
+            Some(v) => v.encode_for(release),
             None => Node::null(),
         }
     }
@@ -262,14 +266,14 @@ impl<T: Value> Value for Option<T> {
         self.is_none()
     }
 
-    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+    fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
         match (self.as_mut(), right) {
             (_, None) => Ok(()),
             (None, Some(r)) => {
                 *self = Some(r.clone());
                 Ok(())
             }
-            (Some(l), Some(r)) => l.merge(r, MergeFlags { overwrite: true }),
+            (Some(l), Some(r)) => l.merge(r, flags.pointee()),
         }
     }
 
@@ -306,12 +310,16 @@ impl<T: Value> Value for Box<T> {
         T::schema_paths(prefix, out);
     }
 
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        T::unknown_keys(node)
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
+        T::unknown_keys_for(node, release)
     }
 
     fn encode(&self) -> Node {
         (**self).encode()
+    }
+
+    fn encode_for(&self, release: crate::Release) -> Node {
+        (**self).encode_for(release)
     }
 
     fn is_empty(&self) -> bool {

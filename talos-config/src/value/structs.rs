@@ -11,9 +11,9 @@ pub trait StructFields: Default {
     /// Decodes the field with YAML key `key`; false when no field has that key.
     fn decode_field(&mut self, key: &str, value: &Node, cx: &mut DecodeCx) -> bool;
     /// `None` when no field has that key, else the field's unknown-keys summary.
-    fn field_unknown_keys(key: &str, value: &Node) -> Result<Option<Option<Node>>, String>;
+    fn field_unknown_keys(key: &str, value: &Node, release: crate::Release) -> Result<Option<Option<Node>>, String>;
     /// Appends `key: value` pairs in Go field order, honouring `omitempty`.
-    fn encode_fields(&self, out: &mut Vec<(Node, Node)>);
+    fn encode_fields(&self, out: &mut Vec<(Node, Node)>, release: crate::Release);
     /// Walks a delete into the field named by the path's head; `None` when there is none.
     fn delete_field(&mut self, path: DeletePath<'_>) -> Option<Result<(), String>>;
     /// `None` when no field has that key, else the field's match text.
@@ -47,7 +47,10 @@ pub fn decode_struct<T: StructFields>(node: &Node, cx: &mut DecodeCx, go_type: &
 }
 
 /// `xyaml.CheckUnknownKeys` for a struct: unknown keys keep their original value node.
-pub fn struct_unknown_keys<T: StructFields + super::Value>(node: &Node) -> Result<Option<Node>, String> {
+pub fn struct_unknown_keys<T: StructFields + super::Value>(
+    node: &Node,
+    release: crate::Release,
+) -> Result<Option<Node>, String> {
     let entries = match &node.value {
         NodeValue::Mapping(entries, _) => entries,
         NodeValue::Sequence(..) => return Err(super::unexpected_shape(node, &T::go_type())),
@@ -58,7 +61,7 @@ pub fn struct_unknown_keys<T: StructFields + super::Value>(node: &Node) -> Resul
         let Some(key) = k.as_scalar() else {
             return Err("unexpected mapping key type".into());
         };
-        match T::field_unknown_keys(&key.text, v)? {
+        match T::field_unknown_keys(&key.text, v, release)? {
             None => found.push((summary_key(k, &key.text), v.clone())),
             Some(Some(summary)) => found.push((summary_key(k, &key.text), summary)),
             Some(None) => {}

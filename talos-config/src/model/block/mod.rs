@@ -318,7 +318,7 @@ pub struct ExternalVolumeConfig {
     #[talos(key = "mount", omitempty, go_name = "MountSpec")]
     pub mount: ExternalMountSpec,
 }
-crate::document::named_kind!(ExternalVolumeConfig => "ExternalVolumeConfig");
+crate::document::named_kind!(ExternalVolumeConfig => "ExternalVolumeConfig" since V1_13_9);
 
 /// Mount options of an external volume.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]

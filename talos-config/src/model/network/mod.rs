@@ -20,7 +20,7 @@ pub use other::{
 };
 
 crate::document::named_kind!(
-    BlackholeRouteConfig => "BlackholeRouteConfig",
+    BlackholeRouteConfig => "BlackholeRouteConfig" since V1_13_9,
     BondConfig => "BondConfig",
     BridgeConfig => "BridgeConfig",
     Dhcpv4Config => "DHCPv4Config",
@@ -32,17 +32,17 @@ crate::document::named_kind!(
     LinkAliasConfig => "LinkAliasConfig",
     LinkConfig => "LinkConfig",
     NetworkRuleConfig => "NetworkRuleConfig",
-    RoutingRuleConfig => "RoutingRuleConfig",
+    RoutingRuleConfig => "RoutingRuleConfig" since V1_13_9,
     StaticHostConfig => "StaticHostConfig",
-    TcpProbeConfig => "TCPProbeConfig",
+    TcpProbeConfig => "TCPProbeConfig" since V1_13_9,
     VlanConfig => "VLANConfig",
-    VrfConfig => "VRFConfig",
+    VrfConfig => "VRFConfig" since V1_13_9,
     WireguardConfig => "WireguardConfig",
 );
 
 crate::document::unnamed_kind!(
     HostnameConfig => "HostnameConfig",
-    KubeSpanConfig => "KubeSpanConfig",
+    KubeSpanConfig => "KubeSpanConfig" since V1_13_9,
     KubeSpanEndpointsConfig => "KubeSpanEndpointsConfig",
     NetworkDefaultActionConfig => "NetworkDefaultActionConfig",
     ResolverConfig => "ResolverConfig",

@@ -249,7 +249,7 @@ pub struct IngressConfig(pub Vec<IngressRule>);
 crate::value::go_slice_type!(IngressConfig, IngressRule, "network.IngressConfig", merge = append_items);
 
 /// Go's merge of a slice type without a `Merge` method: append.
-fn append_items<T: Clone>(left: &mut Vec<T>, right: &[T]) -> Result<(), String> {
+fn append_items<T: Clone>(left: &mut Vec<T>, right: &[T], _flags: crate::value::MergeFlags) -> Result<(), String> {
     left.extend_from_slice(right);
     Ok(())
 }

@@ -965,12 +965,12 @@ impl Value for PortRange {
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         // First try a uint16 (its type errors are discarded), then a string.
-        let mut probe = DecodeCx::new();
+        let mut probe = cx.sibling();
         let port = u16::decode(node, &mut probe);
         if probe.errors().is_empty() {
             return PortRange { lo: port, hi: port };
         }
-        let mut probe = DecodeCx::new();
+        let mut probe = cx.sibling();
         let text = String::decode(node, &mut probe);
         if !probe.errors().is_empty() {
             construct_error(cx, node, "string");

@@ -3,7 +3,7 @@
 use talos_config_derive::Talos;
 
 use crate::model::meta::Meta;
-use crate::value::merge_values;
+use crate::value::{MergeFlags, Value};
 
 /// `ExtensionServiceConfig` (named by `name`): config files and environment of an extension
 /// service.
@@ -48,10 +48,10 @@ crate::value::go_slice_type!(ConfigFileList, ConfigFile, "extensions.ConfigFileL
 /// Files with a known mount path are merged into the existing one (`merge.Merge(existing, &file)`:
 /// two pointers, so the generic struct rules run and an empty `content` keeps the existing one);
 /// any other is appended.
-fn merge_config_files(left: &mut Vec<ConfigFile>, right: &[ConfigFile]) -> Result<(), String> {
+fn merge_config_files(left: &mut Vec<ConfigFile>, right: &[ConfigFile], flags: MergeFlags) -> Result<(), String> {
     for file in right {
         match left.iter_mut().find(|f| f.mount_path == file.mount_path) {
-            Some(existing) => merge_values(existing, file)?,
+            Some(existing) => existing.merge(file, flags.nested())?,
             None => left.push(file.clone()),
         }
     }

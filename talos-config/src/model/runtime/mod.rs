@@ -27,7 +27,7 @@ pub struct EnvironmentConfig {
     pub variables: BTreeMap<String, String>,
 }
 
-crate::document::unnamed_kind!(EnvironmentConfig => "EnvironmentConfig");
+crate::document::unnamed_kind!(EnvironmentConfig => "EnvironmentConfig" since V1_13_9);
 
 /// `EventSinkConfig` (unnamed): the `host:port` events are streamed to.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]

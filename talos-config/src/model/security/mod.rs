@@ -17,7 +17,7 @@ pub struct ImageVerificationConfig {
     pub rules: ImageVerificationRules,
 }
 
-crate::document::unnamed_kind!(ImageVerificationConfig => "ImageVerificationConfig");
+crate::document::unnamed_kind!(ImageVerificationConfig => "ImageVerificationConfig" since V1_13_9);
 
 /// One verification rule.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -79,7 +79,11 @@ crate::value::go_slice_type!(
 );
 
 /// A patch rule whose pattern is on the left replaces that rule; others are appended.
-fn merge_rules(left: &mut Vec<ImageVerificationRule>, right: &[ImageVerificationRule]) -> Result<(), String> {
+fn merge_rules(
+    left: &mut Vec<ImageVerificationRule>,
+    right: &[ImageVerificationRule],
+    _flags: crate::value::MergeFlags,
+) -> Result<(), String> {
     // Go map semantics: a later left rule with the same pattern wins the index slot.
     let mut index: Vec<(String, usize)> = Vec::new();
     for (i, rule) in left.iter().enumerate() {

@@ -231,8 +231,8 @@ impl Value for AuthorizationConfigAuthorizerConfigList {
         Self(NilableVec(Some(decode_seq(node, cx, &Self::go_type()))))
     }
 
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        seq_unknown_keys::<Option<AuthorizationConfigAuthorizerConfig>>(node, &Self::go_type())
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
+        seq_unknown_keys::<Option<AuthorizationConfigAuthorizerConfig>>(node, &Self::go_type(), release)
     }
 
     fn schema_paths(prefix: &str, out: &mut Vec<String>) {
@@ -241,6 +241,10 @@ impl Value for AuthorizationConfigAuthorizerConfigList {
 
     fn encode(&self) -> Node {
         self.0.encode()
+    }
+
+    fn encode_for(&self, release: crate::Release) -> Node {
+        self.0.encode_for(release)
     }
 
     fn is_empty(&self) -> bool {
@@ -508,7 +512,7 @@ crate::value::go_slice_type!(
     ClusterInlineManifests,
     ClusterInlineManifest,
     "v1alpha1.ClusterInlineManifests",
-    merge = |l: &mut Vec<ClusterInlineManifest>, r: &[ClusterInlineManifest]| {
+    merge = |l: &mut Vec<ClusterInlineManifest>, r: &[ClusterInlineManifest], _flags| {
         l.extend(r.iter().cloned());
         Ok(())
     },

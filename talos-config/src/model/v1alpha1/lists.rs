@@ -11,6 +11,7 @@ pub(crate) fn merge_keyed<T: Value>(
     left: &mut Vec<Option<T>>,
     right: &[Option<T>],
     find: impl Fn(&T, &T) -> bool,
+    flags: MergeFlags,
 ) -> Result<(), String> {
     for r in right {
         let Some(rv) = r else {
@@ -19,7 +20,7 @@ pub(crate) fn merge_keyed<T: Value>(
             continue;
         };
         match left.iter_mut().flatten().find(|l| find(l, rv)) {
-            Some(l) => l.merge(rv, MergeFlags { overwrite: true })?,
+            Some(l) => l.merge(rv, flags.pointee())?,
             None => left.push(Some(rv.clone())),
         }
     }
@@ -39,7 +40,7 @@ macro_rules! keyed_list {
             }
         }
 
-        crate::value::go_slice_type!($name, Option<$elem>, $go, merge = |l: &mut Vec<Option<$elem>>, r: &[Option<$elem>]| $crate::model::v1alpha1::lists::merge_keyed(l, r, $find));
+        crate::value::go_slice_type!($name, Option<$elem>, $go, merge = |l: &mut Vec<Option<$elem>>, r: &[Option<$elem>], flags| $crate::model::v1alpha1::lists::merge_keyed(l, r, $find, flags));
     };
 }
 

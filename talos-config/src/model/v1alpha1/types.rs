@@ -67,7 +67,7 @@ impl Value for ArgValue {
             NodeValue::Scalar(_) => {
                 // A tag mismatch fails the string attempt inside the custom unmarshaler, which
                 // then reports its own text.
-                let mut sub = DecodeCx::new();
+                let mut sub = cx.sibling();
                 let s = String::decode(node, &mut sub);
                 if sub.errors().is_empty() && crate::value::tag_error(node).is_none() {
                     return ArgValue::string(s);
@@ -77,7 +77,7 @@ impl Value for ArgValue {
                 ArgValue::default()
             }
             NodeValue::Sequence(..) => {
-                let mut sub = DecodeCx::new();
+                let mut sub = cx.sibling();
                 let l = Vec::<String>::decode(node, &mut sub);
                 let tagged =
                     node.as_sequence().is_some_and(|items| items.iter().any(|i| crate::value::tag_error(i).is_some()));
@@ -99,7 +99,7 @@ impl Value for ArgValue {
     /// Go's `ArgValue` is a struct with a custom unmarshaler: xyaml lets a sequence through
     /// and checks a mapping (reached through a merge key) against the struct's two unexported
     /// fields, known by their lowercased names.
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
         let NodeValue::Mapping(entries, _) = &node.value else {
             return Ok(None);
         };
@@ -109,8 +109,8 @@ impl Value for ArgValue {
                 return Err("unexpected mapping key type".into());
             };
             let summary = match key.text.as_str() {
-                "listvalue" => Vec::<String>::unknown_keys(v)?,
-                "strvalue" => String::unknown_keys(v)?,
+                "listvalue" => Vec::<String>::unknown_keys_for(v, release)?,
+                "strvalue" => String::unknown_keys_for(v, release)?,
                 _ => Some(v.clone()),
             };
             if let Some(summary) = summary {
@@ -155,8 +155,31 @@ impl Args {
     }
 }
 
+/// Until v1.13 `extraArgs` were a plain `map[string]string`: string values only, Go's map
+/// decoding, encoding and merge.
+fn args_are_string_map(release: crate::Release) -> bool {
+    release < crate::Release::V1_13_9
+}
+
+impl Args {
+    /// v1.12's `map[string]string` decoding: every value a string.
+    fn decode_string_map(node: &Node, cx: &mut DecodeCx) -> Args {
+        let mut strings = <BTreeMap<String, String> as Value>::decode(node, cx);
+        Args(std::mem::take(&mut strings).into_iter().map(|(k, v)| (k, ArgValue::string(v))).collect())
+    }
+
+    /// v1.12's `map[string]string`, as the Go map holds it: a list (only set through the API)
+    /// counts as its joined values.
+    fn string_map(&self) -> BTreeMap<String, String> {
+        self.0.iter().map(|(k, v)| (k.clone(), v.values().join(","))).collect()
+    }
+}
+
 impl Value for Args {
     fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        if args_are_string_map(cx.release()) {
+            return <BTreeMap<String, String> as Value>::json_schema(cx);
+        }
         crate::value::json_schema::map_of(ArgValue::json_schema(cx))
     }
 
@@ -169,6 +192,9 @@ impl Value for Args {
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+        if args_are_string_map(cx.release()) {
+            return Args::decode_string_map(node, cx);
+        }
         let mut out = BTreeMap::new();
         if is_null(node) {
             return Args(out);
@@ -186,11 +212,21 @@ impl Value for Args {
         Args(out)
     }
 
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        crate::value::map_unknown_keys::<ArgValue>(node, &Self::go_type())
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
+        if args_are_string_map(release) {
+            return <BTreeMap<String, String> as Value>::unknown_keys_for(node, release);
+        }
+        crate::value::map_unknown_keys::<ArgValue>(node, &Self::go_type(), release)
     }
 
     fn encode(&self) -> Node {
+        self.encode_for(crate::Release::DEFAULT)
+    }
+
+    fn encode_for(&self, release: crate::Release) -> Node {
+        if args_are_string_map(release) {
+            return self.string_map().encode();
+        }
         encode_map(self.0.iter().map(|(k, v)| (k.as_str(), v.encode())))
     }
 
@@ -202,7 +238,14 @@ impl Value for Args {
         false
     }
 
-    fn merge(&mut self, right: &Self, _flags: MergeFlags) -> Result<(), String> {
+    fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
+        if args_are_string_map(flags.release) {
+            // Go's map merge: a key whose patch value is empty keeps the base value.
+            let mut left = self.string_map();
+            Value::merge(&mut left, &right.string_map(), flags)?;
+            *self = Args(left.into_iter().map(|(k, v)| (k, ArgValue::string(v))).collect());
+            return Ok(());
+        }
         for (k, v) in &right.0 {
             self.0.insert(k.clone(), v.clone());
         }
@@ -395,7 +438,7 @@ fn decode_pem_fields(node: &Node, cx: &mut DecodeCx, aux_type: &str, keys: &[&st
     out
 }
 
-fn pem_unknown_keys(node: &Node, keys: &[&str]) -> Result<Option<Node>, String> {
+fn pem_unknown_keys(node: &Node, keys: &[&str], _release: crate::Release) -> Result<Option<Node>, String> {
     let NodeValue::Mapping(entries, _) = &node.value else {
         return Ok(None);
     };
@@ -459,8 +502,8 @@ impl Value for PEMEncodedCertificateAndKey {
         Self { crt: f.next(), key: f.next() }
     }
 
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        pem_unknown_keys(node, &["crt", "key"])
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
+        pem_unknown_keys(node, &["crt", "key"], release)
     }
 
     fn encode(&self) -> Node {
@@ -507,8 +550,8 @@ impl Value for PEMEncodedCertificate {
         Self { crt: decode_pem_fields(node, cx, CERT_AUX, &["crt"]).into_iter().next() }
     }
 
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        pem_unknown_keys(node, &["crt"])
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
+        pem_unknown_keys(node, &["crt"], release)
     }
 
     fn encode(&self) -> Node {
@@ -583,8 +626,8 @@ impl Value for PEMEncodedKey {
         Self { key: decode_pem_fields(node, cx, KEY_AUX, &["key"]).into_iter().next() }
     }
 
-    fn unknown_keys(node: &Node) -> Result<Option<Node>, String> {
-        pem_unknown_keys(node, &["key"])
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
+        pem_unknown_keys(node, &["key"], release)
     }
 
     fn encode(&self) -> Node {

@@ -32,6 +32,23 @@ pub struct YamlError {
     pub line: Option<usize>,
     /// 1-based column of the problem, when known.
     pub column: Option<usize>,
+    /// The scanner or parser problem behind the text, to word it in another dialect.
+    failure: Option<Failure>,
+}
+
+impl YamlError {
+    /// A syntax error with go-yaml's whole text and the problem's position.
+    pub fn new(message: String, line: Option<usize>, column: Option<usize>) -> YamlError {
+        YamlError { message, line, column, failure: None }
+    }
+
+    /// The same error worded as `dialect`'s go-yaml words it.
+    pub fn in_dialect(self, dialect: crate::Dialect) -> YamlError {
+        match (dialect, &self.failure) {
+            (crate::Dialect::V4Rc3, Some(failure)) => YamlError { message: failure.rc3_text(), ..self },
+            _ => self,
+        }
+    }
 }
 
 /// Text that aliases may repeat beyond the input's own size: an alias copies its anchor's
@@ -97,6 +114,11 @@ fn mark_string((line, column, _): (usize, usize, usize)) -> String {
 }
 
 impl Failure {
+    /// go-yaml v4.0.0-rc.3's text of the problem.
+    fn rc3_text(&self) -> String {
+        self.clone().into_error().message
+    }
+
     fn into_error(self) -> YamlError {
         let problem_mark = go_mark(self.kind, self.mark);
         let mut message = String::from("yaml: ");
@@ -110,12 +132,13 @@ impl Failure {
             message.push_str(&format!("{}: ", mark_string(problem_mark)));
         }
         message.push_str(&self.problem);
-        YamlError { message, line: Some(self.mark.line + 1), column: Some(self.mark.column + 1) }
+        let (line, column) = (Some(self.mark.line + 1), Some(self.mark.column + 1));
+        YamlError { message, line, column, failure: Some(self) }
     }
 }
 
 fn plain_error(message: String, at: Option<Pos>) -> YamlError {
-    YamlError { message, line: at.map(|p| p.line + 1), column: at.map(|p| p.column + 1) }
+    YamlError::new(message, at.map(|p| p.line + 1), at.map(|p| p.column + 1))
 }
 
 /// Parses every document of a YAML stream, as go-yaml v4's decoder yields them: one root node
@@ -190,11 +213,7 @@ fn parse_up_to(input: &[u8], max_docs: usize) -> (Vec<ParsedDocument>, Option<Ya
         let surfaced = parser.scanner.max_seen.get() >= problem.surfaces_at;
         let read_all = result.is_ok() && docs.len() < max_docs;
         if read_all || surfaced {
-            let error = YamlError {
-                message: format!("yaml: offset {}: {}", problem.offset, problem.problem),
-                line: None,
-                column: None,
-            };
+            let error = YamlError::new(format!("yaml: offset {}: {}", problem.offset, problem.problem), None, None);
             return (Vec::new(), Some(error));
         }
     }

@@ -1,0 +1,146 @@
+//! The Talos release whose behaviour the engine reproduces, chosen per call (docs/versions.md).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A Talos release the engine answers as: loading, patching, encoding, validation, the schema,
+/// generation and lint follow that release's own code, text for text.
+///
+/// The default is [`Release::V1_13_9`]. A release is named as Talos tags it (`v1.12.11`), with
+/// or without the `v`; a minor version alone (`v1.12`, `1.12`) picks the newest patch release
+/// of that line the engine supports.
+///
+/// ```
+/// use talos_config::Release;
+/// assert_eq!("v1.12".parse::<Release>(), Ok(Release::V1_12_11));
+/// assert_eq!("1.13.9".parse::<Release>(), Ok(Release::V1_13_9));
+/// assert_eq!(Release::default(), Release::V1_13_9);
+/// assert_eq!(Release::V1_12_11.to_string(), "v1.12.11");
+/// assert!(Release::V1_12_11 < Release::V1_13_9);
+/// assert_eq!(
+///     "v1.11".parse::<Release>().unwrap_err().to_string(),
+///     "unknown Talos release \"v1.11\": supported releases are v1.12.11 and v1.13.9 (v1.12 and v1.13 name them too)"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Release {
+    /// Talos v1.12.11, the v1.12 line's newest release here.
+    V1_12_11,
+    /// Talos v1.13.9, the default.
+    #[default]
+    V1_13_9,
+}
+
+impl Release {
+    /// Every supported release, oldest first.
+    pub const ALL: &'static [Release] = &[Release::V1_12_11, Release::V1_13_9];
+
+    /// The release used when none is named.
+    pub const DEFAULT: Release = Release::V1_13_9;
+
+    /// The oldest supported release: what a kind or field exists since when it says nothing.
+    pub(crate) const OLDEST: Release = Release::V1_12_11;
+
+    /// The release's tag, `v1.13.9`.
+    pub const fn tag(self) -> &'static str {
+        match self {
+            Release::V1_12_11 => "v1.12.11",
+            Release::V1_13_9 => "v1.13.9",
+        }
+    }
+
+    /// The tag without its `v` (`1.13.9`), as Talos's own texts print it.
+    pub(crate) fn number(self) -> &'static str {
+        &self.tag()[1..]
+    }
+
+    /// The `major.minor` line (`v1.13`).
+    pub fn line(self) -> &'static str {
+        match self {
+            Release::V1_12_11 => "v1.12",
+            Release::V1_13_9 => "v1.13",
+        }
+    }
+
+    /// The go-yaml v4 release the Talos release pins, which words YAML errors its own way.
+    pub(crate) fn yaml(self) -> crate::yaml::Dialect {
+        match self {
+            Release::V1_12_11 => crate::yaml::Dialect::V4Rc3,
+            Release::V1_13_9 => crate::yaml::Dialect::V4Rc4,
+        }
+    }
+}
+
+impl fmt::Display for Release {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.tag())
+    }
+}
+
+impl FromStr for Release {
+    type Err = UnknownRelease;
+
+    fn from_str(text: &str) -> Result<Release, UnknownRelease> {
+        let bare = text.trim().strip_prefix('v').unwrap_or(text.trim());
+        Release::ALL
+            .iter()
+            .copied()
+            .find(|r| r.number() == bare || &r.line()[1..] == bare)
+            .ok_or_else(|| UnknownRelease { text: text.to_string() })
+    }
+}
+
+/// A release name the engine does not support; its text lists the ones it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRelease {
+    text: String,
+}
+
+impl fmt::Display for UnknownRelease {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tags: Vec<&str> = Release::ALL.iter().map(|r| r.tag()).collect();
+        let lines: Vec<&str> = Release::ALL.iter().map(|r| r.line()).collect();
+        write!(
+            f,
+            "unknown Talos release {:?}: supported releases are {} ({} name them too)",
+            self.text,
+            english_list(&tags),
+            english_list(&lines)
+        )
+    }
+}
+
+impl std::error::Error for UnknownRelease {}
+
+/// `a`, `a and b`, `a, b and c`.
+fn english_list(items: &[&str]) -> String {
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        for (text, want) in [
+            ("v1.12.11", Some(Release::V1_12_11)),
+            ("1.12.11", Some(Release::V1_12_11)),
+            ("v1.12", Some(Release::V1_12_11)),
+            ("1.12", Some(Release::V1_12_11)),
+            ("v1.13.9", Some(Release::V1_13_9)),
+            ("v1.13", Some(Release::V1_13_9)),
+            ("v1.13.8", None),
+            ("v1.1", None),
+            ("", None),
+            ("latest", None),
+        ] {
+            assert_eq!(text.parse::<Release>().ok(), want, "{text}");
+        }
+    }
+}
