@@ -539,7 +539,9 @@ fn decode_document(root: &Node, release: crate::Release) -> Result<Box<dyn Docum
     let mut cx = DecodeCx::for_release(release);
     let doc = (entry.decode)(root, &mut cx);
     // go-yaml checks a tagged scalar when it decodes it, and that failure ends decoding alone.
-    if let Some((message, mark)) = crate::value::explicit_tag_error(root, summary, cx.undecoded_offsets()) {
+    if let Some((message, mark)) =
+        crate::value::explicit_tag_error(root, summary, cx.undecoded_offsets(), release.yaml())
+    {
         return Err((format!("error decoding {kind} to {}: yaml: {message}", (entry.go_type)()), Some(mark)));
     }
     let first = cx.first_mark();

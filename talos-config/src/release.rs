@@ -72,6 +72,65 @@ impl Release {
     }
 }
 
+/// What varies between releases beyond their kinds and fields: one row per release
+/// (docs/versions.md says where each is used).
+#[derive(Debug)]
+pub(crate) struct Rules {
+    /// `role.All`: the roles `kubernetesTalosAPIAccess.allowedRoles` may name.
+    pub talos_roles: &'static [&'static str],
+    /// The warning for `.machine.install.extensions`.
+    pub extensions_deprecated: &'static str,
+    /// v1.13: `hostDNS.forwardKubeDNSToHost` needs `hostDNS.enabled` in every mode.
+    pub forward_kube_dns_needs_host_dns: bool,
+    /// v1.13: a `LinkAliasConfig` name may hold `%` only as a `%d` suffix.
+    pub link_alias_format_verb: bool,
+    /// v1.13: volume sizes may be negative (`-10GB`, `-10%`: all but that much).
+    pub negative_sizes: bool,
+    /// `RuntimeValidate`'s Kubernetes window: the oldest supported version and the first one
+    /// too new (`MinimumKubernetesVersion`, `MaximumKubernetesVersion`).
+    pub kubernetes_window: ((u64, u64, u64), (u64, u64, u64)),
+    /// `constants.DefaultKubernetesVersion`.
+    pub default_kubernetes: &'static str,
+}
+
+const V1_12_RULES: Rules = Rules {
+    talos_roles: &["os:admin", "os:operator", "os:reader", "os:etcd:backup", "os:impersonator"],
+    extensions_deprecated: ".machine.install.extensions is deprecated, please see https://www.talos.dev/latest/talos-guides/install/boot-assets/",
+    forward_kube_dns_needs_host_dns: false,
+    link_alias_format_verb: false,
+    negative_sizes: false,
+    kubernetes_window: ((1, 30, 0), (1, 35, 99)),
+    default_kubernetes: "1.35.4",
+};
+
+const V1_13_RULES: Rules = Rules {
+    talos_roles: &[
+        "os:admin",
+        "os:operator",
+        "os:reader",
+        "os:etcd:backup",
+        "os:image:verifier",
+        "os:meta:writer",
+        "os:impersonator",
+    ],
+    extensions_deprecated: ".machine.install.extensions is deprecated, please see https://docs.siderolabs.com/talos/latest/platform-specific-installations/boot-assets",
+    forward_kube_dns_needs_host_dns: true,
+    link_alias_format_verb: true,
+    negative_sizes: true,
+    kubernetes_window: ((1, 31, 0), (1, 36, 99)),
+    default_kubernetes: crate::kubelet::DEFAULT_KUBERNETES_VERSION,
+};
+
+impl Release {
+    /// The release's row of the rules table.
+    pub(crate) fn rules(self) -> &'static Rules {
+        match self {
+            Release::V1_12_11 => &V1_12_RULES,
+            Release::V1_13_9 => &V1_13_RULES,
+        }
+    }
+}
+
 impl fmt::Display for Release {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.tag())

@@ -111,7 +111,7 @@ impl Config {
     /// ```
     pub fn validate(&self, mode: Mode, options: Options) -> Report {
         let docs: Vec<&dyn Document> = self.docs().collect();
-        let cx = Context { mode, options, docs: &docs };
+        let cx = Context { mode, options, docs: &docs, release: self.release };
         let mut issues = Vec::new();
         let mut warnings = Vec::new();
         for doc in docs.iter().filter(|d| d.kind() == "v1alpha1") {

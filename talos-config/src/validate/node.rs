@@ -55,7 +55,17 @@ pub(crate) const NO_V1ALPHA1: &str = "the applied machine configuration doesn't 
 /// assert_eq!(err.message, "1 error occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* machine instructions are required\n\n\n\n");
 /// ```
 pub fn check_apply(bytes: &[u8], mode: Mode, installed: bool) -> Result<Vec<String>, Rejection> {
-    let config = Config::from_bytes(bytes).map_err(|e| Rejection {
+    check_apply_for(bytes, mode, installed, crate::Release::DEFAULT)
+}
+
+/// [`check_apply`] as a node running `release` checks the config.
+pub fn check_apply_for(
+    bytes: &[u8],
+    mode: Mode,
+    installed: bool,
+    release: crate::Release,
+) -> Result<Vec<String>, Rejection> {
+    let config = Config::from_bytes_for(bytes, release).map_err(|e| Rejection {
         code: Code::InvalidArgument,
         message: e.to_string(),
         validation: None,
@@ -67,7 +77,7 @@ pub fn check_apply(bytes: &[u8], mode: Mode, installed: bool) -> Result<Vec<Stri
     if let Some(err) = report.error {
         return Err(Rejection { code: Code::InvalidArgument, message: err.to_string(), validation: Some(err) });
     }
-    let runtime = super::v1alpha1::runtime_validate(v1, mode, installed);
+    let runtime = super::v1alpha1::runtime_validate_for(v1, mode, installed, config.release());
     if !runtime.errors.is_empty() {
         let err = ValidationError { issues: vec![Issue::list("v1alpha1.Config", None, runtime.errors)] };
         return Err(Rejection { code: Code::InvalidArgument, message: err.to_string(), validation: Some(err) });

@@ -124,9 +124,12 @@ fn decode_int(node: &Node, cx: &mut DecodeCx, go_type: &str, min: i128, max: i12
     if is_null(node) {
         return 0;
     }
+    // go-yaml rc.3 truncates a float toward zero (`1500.5` is 1500); rc.4 takes whole floats only.
+    let truncates = cx.release().yaml() == crate::yaml::Dialect::V4Rc3;
     let parsed = match scalar_of(node) {
         Some((_, Resolved::Int(text))) => text.parse::<i128>().ok(),
         Some((_, Resolved::Float(f))) if f.is_finite() && f.fract() == 0.0 => Some(f as i128),
+        Some((_, Resolved::Float(f))) if truncates && f.is_finite() && (min < 0 || f >= 0.0) => Some(f.trunc() as i128),
         _ => None,
     };
     match parsed {
@@ -404,8 +407,12 @@ impl Value for Duration {
                 }
             },
             // go-yaml v4 rc.4 takes the integer zero (`0`, `0x0`, `!!int 0`) as a zero duration;
-            // any other integer is refused.
-            Some((_, Resolved::Int(n))) if n == "0" || n == "-0" => Duration::default(),
+            // any other integer is refused (every integer by rc.3).
+            Some((_, Resolved::Int(n)))
+                if (n == "0" || n == "-0") && cx.release().yaml() != crate::yaml::Dialect::V4Rc3 =>
+            {
+                Duration::default()
+            }
             _ => {
                 construct_error(cx, node, "time.Duration");
                 Duration::default()

@@ -25,6 +25,42 @@ pub fn peer_dir() -> Option<PathBuf> {
     }
 }
 
+/// One release's peer folder (Talos's own test data at that tag).
+#[derive(Clone, Debug)]
+pub struct Peer {
+    /// The folder (`.../talos-v1.12.11`).
+    pub dir: PathBuf,
+    /// The release the data belongs to.
+    pub release: talos_config::Release,
+}
+
+/// Every supported release's peer folder: `TALOS_PEER_DIR` names the default release's
+/// (`talos-v1.13.9`), the others are its siblings named `talos-<tag>`. A missing folder is said
+/// loudly, and is a failure under `CI=true`.
+pub fn peers() -> Vec<Peer> {
+    let Some(default_dir) = peer_dir() else { return Vec::new() };
+    let root = default_dir.parent().map(PathBuf::from).unwrap_or_default();
+    let mut out = Vec::new();
+    for &release in talos_config::Release::ALL {
+        let dir = if release == talos_config::Release::DEFAULT {
+            default_dir.clone()
+        } else {
+            root.join(format!("talos-{release}"))
+        };
+        if dir.is_dir() {
+            out.push(Peer { dir, release });
+            continue;
+        }
+        let msg =
+            format!("peer data of Talos {release} ({}) is missing: its conformance tests did NOT run", dir.display());
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("{msg}");
+        }
+        eprintln!("\n!!!!!!!! {msg} !!!!!!!!\n");
+    }
+    out
+}
+
 /// Diagnostics as `(path, message)` pairs, a path in a new-style document written
 /// `Kind/name:path` (the form the validation snapshots keep).
 pub fn fields_of(diagnostics: &[talos_config::Diagnostic]) -> Vec<(Option<String>, String)> {

@@ -1,145 +1,188 @@
-//! Conformance with Talos v1.13.9's own test data (`../shared/peer/talos-v1.13.9`), read from
-//! the folder named by `TALOS_PEER_DIR`. Never copied into this repository.
+//! Conformance with Talos's own test data for every supported release
+//! (`../shared/peer/talos-<release>`: `TALOS_PEER_DIR` names v1.13.9's folder, the other
+//! releases' are its siblings). Never copied into this repository. Each case runs for every
+//! release, as that release (its kinds, fields, texts).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use talos_config::testing::apply_patches_to_config;
-use talos_config::{Config, Patch, PatchSource, apply_patches, load_patches};
+use talos_config::{Config, Patch, PatchSource, apply_patches_for, load_patches_for};
 
-use crate::common;
+use crate::common::{self, Peer};
 use talos_yaml::Node;
 use talos_yaml::parse::parse_documents;
 
-/// The peer folder, or `None` (loudly; a failure under `CI=true`) when it is not available.
-fn peer() -> Option<PathBuf> {
-    common::peer_dir()
+/// Every release's peer folder (loudly none, a failure under `CI=true`, when missing).
+fn peers() -> Vec<Peer> {
+    common::peers()
 }
 
 fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
-fn patches(dir: &Path, files: &[&str]) -> Vec<Patch> {
+fn load(peer: &Peer, bytes: &[u8]) -> Result<Config, talos_config::Error> {
+    Config::from_bytes_for(bytes, peer.release)
+}
+
+fn patches(peer: &Peer, dir: &Path, files: &[&str]) -> Vec<Patch> {
     let sources = files.iter().map(|f| PatchSource::new(*f, read(&dir.join(f))));
-    load_patches(sources).unwrap_or_else(|e| panic!("loading {files:?}: {e}"))
+    load_patches_for(sources, peer.release).unwrap_or_else(|e| panic!("{}: loading {files:?}: {e}", peer.release))
 }
 
 /// Runs one configpatcher case both ways upstream does (WithBytes and WithConfig).
-fn patch_case(case: &str, config: &str, files: &[&str]) -> Result<String, String> {
-    let Some(peer) = peer() else { return Ok(String::new()) };
-    let dir = peer.join("configpatcher/testdata").join(case);
+fn patch_case(peer: &Peer, case: &str, config: &str, files: &[&str]) -> Result<String, String> {
+    let dir = peer.dir.join("configpatcher/testdata").join(case);
     let base = read(&dir.join(config));
-    let patches = patches(&dir, files);
-    let from_bytes = apply_patches(&base, &patches).map(|b| String::from_utf8_lossy(&b).into_owned());
-    let from_config = Config::from_bytes(&base)
+    let patches = patches(peer, &dir, files);
+    let from_bytes = apply_patches_for(&base, &patches, peer.release).map(|b| String::from_utf8_lossy(&b).into_owned());
+    let from_config = load(peer, &base)
         .and_then(|c| apply_patches_to_config(c, &patches))
         .map(|b| String::from_utf8_lossy(&b).into_owned());
     assert_eq!(
         from_bytes.as_ref().map_err(ToString::to_string),
         from_config.as_ref().map_err(ToString::to_string),
-        "WithBytes and WithConfig differ for {case}"
+        "{}: WithBytes and WithConfig differ for {case}",
+        peer.release
     );
     from_bytes.map_err(|e| e.to_string())
 }
 
-fn expected(case: &str, file: &str) -> String {
-    match peer() {
-        Some(p) => String::from_utf8_lossy(&read(&p.join("configpatcher/testdata").join(case).join(file))).into_owned(),
-        None => String::new(),
+fn expected(peer: &Peer, case: &str, file: &str) -> String {
+    String::from_utf8_lossy(&read(&peer.dir.join("configpatcher/testdata").join(case).join(file))).into_owned()
+}
+
+/// Asserts one configpatcher case for every release.
+fn each_release(case: impl Fn(&Peer)) {
+    for peer in peers() {
+        case(&peer);
     }
 }
 
 #[test]
 fn configpatcher_apply() {
     let files = ["strategic1.yaml", "jsonpatch1.yaml", "jsonpatch2.yaml", "strategic2.yaml", "strategic3.yaml"];
-    assert_eq!(patch_case("apply", "config.yaml", &files), Ok(expected("apply", "expected.yaml")));
-    if let Some(p) = peer() {
-        let dir = p.join("configpatcher/testdata/apply");
-        assert_eq!(patches(&dir, &files).len(), 4, "the two JSON patches are coalesced");
-    }
+    each_release(|p| {
+        assert_eq!(
+            patch_case(p, "apply", "config.yaml", &files),
+            Ok(expected(p, "apply", "expected.yaml")),
+            "{}",
+            p.release
+        );
+        let dir = p.dir.join("configpatcher/testdata/apply");
+        assert_eq!(patches(p, &dir, &files).len(), 4, "the two JSON patches are coalesced");
+    });
 }
 
 #[test]
 fn configpatcher_apply_multidoc_fail() {
-    if peer().is_none() {
-        return;
-    }
-    assert_eq!(
-        patch_case("multidoc", "config.yaml", &["jsonpatch.yaml", "strategic1.yaml"]),
-        Err("JSON6902 patches are not supported for multi-document machine configuration".into())
-    );
+    each_release(|p| {
+        assert_eq!(
+            patch_case(p, "multidoc", "config.yaml", &["jsonpatch.yaml", "strategic1.yaml"]),
+            Err("JSON6902 patches are not supported for multi-document machine configuration".into()),
+            "{}",
+            p.release
+        );
+    });
 }
 
 #[test]
 fn configpatcher_apply_multidoc() {
-    assert_eq!(
-        patch_case("multidoc", "config.yaml", &["strategic1.yaml", "strategic2.yaml"]),
-        Ok(expected("multidoc", "expected.yaml"))
-    );
+    each_release(|p| {
+        assert_eq!(
+            patch_case(p, "multidoc", "config.yaml", &["strategic1.yaml", "strategic2.yaml"]),
+            Ok(expected(p, "multidoc", "expected.yaml")),
+            "{}",
+            p.release
+        );
+    });
 }
 
 #[test]
 fn configpatcher_apply_audit_policy() {
-    assert_eq!(
-        patch_case("auditpolicy", "config.yaml", &["patch1.yaml"]),
-        Ok(expected("auditpolicy", "expected.yaml"))
-    );
+    each_release(|p| {
+        assert_eq!(
+            patch_case(p, "auditpolicy", "config.yaml", &["patch1.yaml"]),
+            Ok(expected(p, "auditpolicy", "expected.yaml")),
+            "{}",
+            p.release
+        );
+    });
 }
 
 #[test]
 fn configpatcher_apply_with_manifest_newline() {
-    if peer().is_none() {
-        return;
-    }
-    let out = patch_case("apply", "config.yaml", &["strategic4.yaml"]);
-    assert_eq!(out, Ok(expected("apply", "expected_manifests.yaml")));
-    if let Ok(bytes) = out {
-        assert!(Config::from_bytes(bytes.as_bytes()).is_ok(), "the result loads again");
-    }
+    each_release(|p| {
+        let out = patch_case(p, "apply", "config.yaml", &["strategic4.yaml"]);
+        assert_eq!(out, Ok(expected(p, "apply", "expected_manifests.yaml")), "{}", p.release);
+        if let Ok(bytes) = out {
+            assert!(load(p, bytes.as_bytes()).is_ok(), "the result loads again");
+        }
+    });
 }
 
 #[test]
 fn configpatcher_apply_multidoc_delete() {
-    assert_eq!(
-        patch_case("patchdelete", "config.yaml", &["strategic1.yaml"]),
-        Ok(expected("patchdelete", "expected.yaml"))
-    );
+    each_release(|p| {
+        assert_eq!(
+            patch_case(p, "patchdelete", "config.yaml", &["strategic1.yaml"]),
+            Ok(expected(p, "patchdelete", "expected.yaml")),
+            "{}",
+            p.release
+        );
+    });
 }
 
 #[test]
 fn configpatcher_apply_multidoc_cp_delete() {
-    assert_eq!(
-        patch_case("patchdelete", "controlplane_orig.yaml", &["strategic2.yaml", "strategic3.yaml", "strategic4.yaml"]),
-        Ok(expected("patchdelete", "controlplane_expected.yaml"))
-    );
+    let files = ["strategic2.yaml", "strategic3.yaml", "strategic4.yaml"];
+    each_release(|p| {
+        assert_eq!(
+            patch_case(p, "patchdelete", "controlplane_orig.yaml", &files),
+            Ok(expected(p, "patchdelete", "controlplane_expected.yaml")),
+            "{}",
+            p.release
+        );
+    });
 }
 
 #[test]
 fn configpatcher_patch_delete_missing() {
-    if peer().is_none() {
-        return;
-    }
-    assert_eq!(
-        patch_case("patchdeletemissing", "config.yaml", &["strategic1.yaml"]),
-        Err("patch delete: path 'machine.network.hostname' in document '/v1alpha1': failed to delete path 'machine.network.hostname': lookup failed".into())
-    );
+    each_release(|p| {
+        assert_eq!(
+            patch_case(p, "patchdeletemissing", "config.yaml", &["strategic1.yaml"]),
+            Err("patch delete: path 'machine.network.hostname' in document '/v1alpha1': failed to delete path 'machine.network.hostname': lookup failed".into()),
+            "{}",
+            p.release
+        );
+    });
 }
 
 #[test]
 fn configpatcher_patch_link() {
-    assert_eq!(patch_case("patchlink", "base.yaml", &["patch.yaml"]), Ok(expected("patchlink", "expected.yaml")));
+    each_release(|p| {
+        assert_eq!(
+            patch_case(p, "patchlink", "base.yaml", &["patch.yaml"]),
+            Ok(expected(p, "patchlink", "expected.yaml")),
+            "{}",
+            p.release
+        );
+    });
 }
 
 #[test]
 fn configpatcher_load_classification() {
-    let Some(p) = peer() else { return };
-    let dir = p.join("configpatcher/testdata");
+    each_release(load_classification);
+}
+
+fn load_classification(p: &Peer) {
+    let dir = p.dir.join("configpatcher/testdata");
     let kinds = |files: &[&str], extra: Option<&str>| -> Vec<(bool, usize)> {
         let mut sources: Vec<PatchSource> = files.iter().map(|f| PatchSource::new(*f, read(&dir.join(f)))).collect();
         if let Some(text) = extra {
             sources.push(PatchSource::new("inline", text));
         }
-        load_patches(sources)
+        load_patches_for(sources, p.release)
             .unwrap()
             .iter()
             .map(|p| (p.is_json6902(), talos_config::testing::json6902_len(p)))
@@ -155,19 +198,22 @@ fn configpatcher_load_classification() {
 
 #[test]
 fn configloader_accepts_every_test_file() {
-    let Some(p) = peer() else { return };
-    let dir = p.join("configloader/testdata");
+    each_release(configloader_files);
+}
+
+fn configloader_files(p: &Peer) {
+    let dir = p.dir.join("configloader/testdata");
     let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
     names.sort();
     let mut checked = 0;
     for path in names.iter().filter(|p| p.extension().is_some_and(|e| e == "test")) {
-        let config = match Config::from_bytes(&read(path)) {
+        let config = match load(p, &read(path)) {
             Ok(c) => c,
             Err(e) => panic!("{}: {e}", path.display()),
         };
         // The encoding loads again and is a fixed point: encoding that gives the same bytes.
         let encoded = config.encode();
-        let again = match Config::from_bytes(encoded.as_bytes()) {
+        let again = match load(p, encoded.as_bytes()) {
             Ok(c) => c,
             Err(e) => panic!(
                 "{}: the re-encoding does not load: {e}
@@ -189,20 +235,25 @@ fn configloader_accepts_every_test_file() {
     // The fuzz corpus entry: a SideroLinkConfig without apiUrl loads (validation is separate).
     let fuzz = read(&dir.join("fuzz/FuzzConfigLoader/dfd1adfe630cffc2"));
     assert!(String::from_utf8_lossy(&fuzz).contains(r#"[]byte("apiVersion: v1alpha1\nkind: SideroLinkConfig")"#));
-    assert!(Config::from_bytes(b"apiVersion: v1alpha1\nkind: SideroLinkConfig").is_ok());
+    assert!(load(p, b"apiVersion: v1alpha1\nkind: SideroLinkConfig").is_ok());
 }
 
 #[test]
 fn stability_files_round_trip() {
-    let Some(p) = peer() else { return };
-    let dir = p.join("types/v1alpha1/testdata/stability");
+    each_release(stability_files);
+}
+
+/// Every release's stability folder holds the generated configs of v1.3 up to itself.
+fn stability_files(p: &Peer) {
+    let dir = p.dir.join("types/v1alpha1/testdata/stability");
     let mut failures = Vec::new();
     let mut checked = 0;
-    for minor in 3..=13 {
+    let newest: u32 = p.release.line()[3..].parse().unwrap();
+    for minor in 3..=newest {
         for file in ["base-controlplane", "base-worker", "overrides-controlplane", "overrides-worker"] {
             let path = dir.join(format!("v1.{minor}/{file}.yaml"));
             let bytes = read(&path);
-            match Config::from_bytes(&bytes) {
+            match load(p, &bytes) {
                 Ok(c) if c.encode().as_bytes() == bytes.as_slice() => {}
                 Ok(c) => failures.push(format!(
                     "{}: re-encoding differs:\n{}",
@@ -214,22 +265,25 @@ fn stability_files_round_trip() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 44);
+    assert_eq!(checked, (newest as usize - 2) * 4, "{}", p.release);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
 fn v1alpha1_strategic_cases() {
-    let Some(p) = peer() else { return };
-    let dir = p.join("types/v1alpha1/testdata/strategic");
+    each_release(strategic_cases);
+}
+
+fn strategic_cases(p: &Peer) {
+    let dir = p.dir.join("types/v1alpha1/testdata/strategic");
     let mut failures = Vec::new();
     for case in 1..=6 {
         let case_dir = dir.join(format!("{case:03}"));
-        let result = Config::from_bytes(&read(&case_dir.join("left.yaml"))).and_then(|left| {
-            let right = Patch::load(&read(&case_dir.join("right.yaml")))?;
+        let result = load(p, &read(&case_dir.join("left.yaml"))).and_then(|left| {
+            let right = Patch::load_for(&read(&case_dir.join("right.yaml")), p.release)?;
             apply_patches_to_config(left, &[right])
         });
-        let want = Config::from_bytes(&read(&case_dir.join("expected.yaml"))).map(|c| c.encode());
+        let want = load(p, &read(&case_dir.join("expected.yaml"))).map(|c| c.encode());
         match (result, want) {
             (Ok(got), Ok(want)) if got == want.as_bytes() => {}
             (got, want) => failures.push(format!(
@@ -244,11 +298,19 @@ fn v1alpha1_strategic_cases() {
 
 #[test]
 fn per_kind_encoding_files_round_trip() {
-    let Some(p) = peer() else { return };
+    each_release(per_kind_files);
+}
+
+/// How many per-kind files each release's peer data has (v1.13 added nine).
+fn per_kind_count(release: talos_config::Release) -> usize {
+    if release < talos_config::Release::V1_13_9 { 47 } else { 56 }
+}
+
+fn per_kind_files(p: &Peer) {
     let mut failures = Vec::new();
     let mut checked = 0;
     for area in ["block", "cri", "hardware", "network", "runtime", "security", "siderolink"] {
-        let dir = p.join("types").join(area).join("testdata");
+        let dir = p.dir.join("types").join(area).join("testdata");
         let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
         files.sort();
         for path in files {
@@ -257,13 +319,13 @@ fn per_kind_encoding_files_round_trip() {
             if DECODE_ONLY.contains(&name) {
                 // Not canonical encoder output (flow lists, 2-space nesting): upstream only
                 // decodes these; their exact re-encoding is pinned in tests/model_kinds.rs.
-                if let Err(e) = Config::from_bytes(&bytes) {
+                if let Err(e) = load(p, &bytes) {
                     failures.push(format!("{}: {e}", path.display()));
                 }
                 checked += 1;
                 continue;
             }
-            match Config::from_bytes(&bytes) {
+            match load(p, &bytes) {
                 Ok(c) if c.encode().as_bytes() == bytes.as_slice() => {}
                 Ok(c) => failures.push(format!(
                     "{}:\n{}",
@@ -275,7 +337,7 @@ fn per_kind_encoding_files_round_trip() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 56);
+    assert_eq!(checked, per_kind_count(p.release), "{}", p.release);
     assert!(failures.is_empty(), "{} of {checked} failed:\n{}", failures.len(), failures.join("\n"));
 }
 

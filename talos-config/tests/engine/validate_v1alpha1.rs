@@ -16,7 +16,7 @@ fn run(yaml: &str, mode: Mode, strict: bool) -> (String, Vec<String>) {
     let cfg = Config::from_bytes(yaml.as_bytes()).unwrap_or_else(|e| panic!("load failed: {e}\n{yaml}"));
     let doc = cfg.get::<v1alpha1::Config>().expect("a v1alpha1 document");
     let docs: Vec<&dyn talos_config::Document> = cfg.docs().collect();
-    let cx = Context { mode, options: Options { strict, installed: false }, docs: &docs };
+    let cx = Context { mode, options: Options { strict, installed: false }, docs: &docs, release: Default::default() };
     let found = Validate::validate(doc, &cx);
     let text = if found.errors.is_empty() { String::new() } else { render_list(&found.errors) };
     (text, found.warnings.into_iter().map(|w| w.message).collect())
@@ -933,7 +933,12 @@ fn metal_installed_does_not_require_install() {
     let cfg = Config::from_bytes(worker("", "").as_bytes()).unwrap();
     let doc = cfg.get::<v1alpha1::Config>().unwrap();
     let docs: Vec<&dyn talos_config::Document> = cfg.docs().collect();
-    let cx = Context { mode: METAL, options: Options { strict: false, installed: true }, docs: &docs };
+    let cx = Context {
+        mode: METAL,
+        options: Options { strict: false, installed: true },
+        docs: &docs,
+        release: Default::default(),
+    };
     assert_eq!(Validate::validate(doc, &cx).errors, vec![]);
 }
 case!(

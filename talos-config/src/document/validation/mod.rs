@@ -39,6 +39,8 @@ pub struct Context<'a> {
     pub options: Options,
     /// Every document of the config, legacy document first (for checks that look at others).
     pub docs: &'a [&'a dyn Document],
+    /// The release whose checks and texts apply.
+    pub release: crate::Release,
 }
 
 impl<'a> Context<'a> {

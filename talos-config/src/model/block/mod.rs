@@ -26,7 +26,7 @@ pub struct VolumeConfig {
     #[talos(key = "encryption", omitempty, go_name = "EncryptionSpec")]
     pub encryption: EncryptionSpec,
     /// How the volume is mounted.
-    #[talos(key = "mount", omitempty, go_name = "MountSpec")]
+    #[talos(key = "mount", omitempty, go_name = "MountSpec", since = V1_13_9)]
     pub mount: VolumeMountSpec,
 }
 crate::document::named_kind!(VolumeConfig => "VolumeConfig");
@@ -182,7 +182,7 @@ pub struct UserVolumeConfig {
     #[talos(key = "encryption", omitempty, go_name = "EncryptionSpec")]
     pub encryption: EncryptionSpec,
     /// How the volume is mounted.
-    #[talos(key = "mount", omitempty, go_name = "MountSpec")]
+    #[talos(key = "mount", omitempty, go_name = "MountSpec", since = V1_13_9)]
     pub mount: UserMountSpec,
 }
 crate::document::named_kind!(UserVolumeConfig => "UserVolumeConfig");
@@ -294,10 +294,10 @@ pub struct MountSpec {
     #[talos(key = "readOnly", omitempty, go_name = "MountReadOnly")]
     pub read_only: Option<bool>,
     /// Mounts with `noatime`.
-    #[talos(key = "disableAccessTime", omitempty, go_name = "MountDisableAccessTime")]
+    #[talos(key = "disableAccessTime", omitempty, go_name = "MountDisableAccessTime", since = V1_13_9)]
     pub disable_access_time: Option<bool>,
     /// Mounts with `nosuid,nodev` (on unless set to false).
-    #[talos(key = "secure", omitempty, go_name = "MountSecure")]
+    #[talos(key = "secure", omitempty, go_name = "MountSecure", since = V1_13_9)]
     pub secure: Option<bool>,
 }
 

@@ -7,7 +7,13 @@ use crate::yaml::Node;
 
 /// `humanize.ParseBytes`, accepting a leading `-` as Talos's sizes do. Returns the magnitude.
 pub(crate) fn parse_bytes(text: &str) -> Result<f64, String> {
-    let body = text.strip_prefix('-').unwrap_or(text);
+    parse_bytes_in(text, true)
+}
+
+/// `humanize.ParseBytes`, with a leading `-` stripped first where the release allows negative
+/// sizes (v1.13 on; before, `-` fails as a number).
+fn parse_bytes_in(text: &str, negative: bool) -> Result<f64, String> {
+    let body = if negative { text.strip_prefix('-').unwrap_or(text) } else { text };
     let split = body.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).unwrap_or(body.len());
     let (num, unit) = body.split_at(split);
     let num: String = num.chars().filter(|&c| c != ',').collect();
@@ -74,10 +80,15 @@ pub struct ByteSize {
 impl ByteSize {
     /// Parses size text (`""` is the zero value).
     pub(crate) fn parse(text: &str) -> Result<ByteSize, String> {
+        ByteSize::parse_in(text, crate::Release::DEFAULT)
+    }
+
+    /// Parses size text as `release` does (negative sizes from v1.13 on).
+    pub(crate) fn parse_in(text: &str, release: crate::Release) -> Result<ByteSize, String> {
         if text.is_empty() {
             return Ok(ByteSize::default());
         }
-        parse_bytes(text)?;
+        parse_bytes_in(text, release.rules().negative_sizes)?;
         Ok(ByteSize { raw: Some(text.to_string()) })
     }
 }
@@ -137,7 +148,8 @@ macro_rules! raw_text_value {
             }
 
             fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-                decode_text(node, cx, $go, $name::parse)
+                let release = cx.release();
+                decode_text(node, cx, $go, |text| $name::parse_in(text, release))
             }
 
             fn encode(&self) -> Node {
@@ -168,13 +180,18 @@ pub struct PercentageSize {
 impl PercentageSize {
     /// Parses `N%` text (`""` is the zero value).
     pub(crate) fn parse(text: &str) -> Result<PercentageSize, String> {
+        PercentageSize::parse_in(text, crate::Release::DEFAULT)
+    }
+
+    /// Parses `N%` text as `release` does (negative percentages from v1.13 on).
+    pub(crate) fn parse_in(text: &str, release: crate::Release) -> Result<PercentageSize, String> {
         if text.is_empty() {
             return Ok(PercentageSize::default());
         }
         let Some(num) = text.strip_suffix('%') else {
             return Err("percentage must end with '%'".into());
         };
-        let num = num.strip_prefix('-').unwrap_or(num);
+        let num = if release.rules().negative_sizes { num.strip_prefix('-').unwrap_or(num) } else { num };
         let value = go_parse_float(num).map_err(|e| format!("invalid percentage value: {e}"))?;
         // NaN passes, as Go's `value < 0 || value > 100` lets it.
         if !value.is_nan() && !(0.0..=100.0).contains(&value) {
@@ -217,14 +234,19 @@ pub struct Size {
 impl Size {
     /// Parses `80%` or byte-size text (`""` is the zero value).
     pub(crate) fn parse(text: &str) -> Result<Size, String> {
+        Size::parse_in(text, crate::Release::DEFAULT)
+    }
+
+    /// Parses `80%` or byte-size text as `release` does.
+    pub(crate) fn parse_in(text: &str, release: crate::Release) -> Result<Size, String> {
         if text.is_empty() {
             return Ok(Size::default());
         }
         // Upstream picks the percentage form for any text with a `%` in it.
         if text.contains('%') {
-            Ok(Size { percentage: Some(PercentageSize::parse(text)?), bytes: None })
+            Ok(Size { percentage: Some(PercentageSize::parse_in(text, release)?), bytes: None })
         } else {
-            Ok(Size { percentage: None, bytes: Some(ByteSize::parse(text)?) })
+            Ok(Size { percentage: None, bytes: Some(ByteSize::parse_in(text, release)?) })
         }
     }
 
@@ -271,7 +293,8 @@ impl Value for Size {
     }
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        decode_text(node, cx, "block.Size", Size::parse)
+        let release = cx.release();
+        decode_text(node, cx, "block.Size", |text| Size::parse_in(text, release))
     }
 
     fn encode(&self) -> Node {
@@ -330,31 +353,52 @@ impl Value for CelExpression {
 }
 
 /// An enumer-generated Go enum read and printed through its name (`-text`); the first name is
-/// the zero value.
+/// the zero value. `v1_12 = [...]` gives the names of releases before v1.13, where they differ.
 macro_rules! text_enum {
-    ($(#[$m:meta])* $name:ident, $go:literal, $short:literal, [$($text:literal),* $(,)?]) => {
+    ($(#[$m:meta])* $name:ident, $go:literal, $short:literal, [$($text:literal),* $(,)?]
+        $(, v1_12 = [$($old:literal),* $(,)?])?) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name(pub u32);
 
         impl $name {
-            /// Names in value order.
+            /// Names in value order (the default release's).
             pub const NAMES: &'static [&'static str] = &[$($text),*];
+
+            /// The names `release` knows, in value order.
+            pub fn names_for(release: crate::Release) -> &'static [&'static str] {
+                $(if release < crate::Release::V1_13_9 {
+                    return &[$($old),*];
+                })?
+                let _ = release;
+                Self::NAMES
+            }
 
             /// The value named `text` (exact, then case-insensitive).
             pub fn parse(text: &str) -> Option<Self> {
-                let pos = Self::NAMES
+                Self::parse_for(text, crate::Release::DEFAULT)
+            }
+
+            /// The value named `text` among `release`'s names.
+            pub fn parse_for(text: &str, release: crate::Release) -> Option<Self> {
+                let names = Self::names_for(release);
+                let pos = names
                     .iter()
                     .position(|n| *n == text)
-                    .or_else(|| Self::NAMES.iter().position(|n| n.eq_ignore_ascii_case(text)))?;
+                    .or_else(|| names.iter().position(|n| n.eq_ignore_ascii_case(text)))?;
                 u32::try_from(pos).ok().map($name)
             }
 
             /// The name (`<Short>(N)` for an unknown value).
             pub fn text(&self) -> String {
+                self.text_for(crate::Release::DEFAULT)
+            }
+
+            /// The name as `release` prints it.
+            pub fn text_for(&self, release: crate::Release) -> String {
                 usize::try_from(self.0)
                     .ok()
-                    .and_then(|i| Self::NAMES.get(i))
+                    .and_then(|i| Self::names_for(release).get(i))
                     .map(|n| (*n).to_string())
                     .unwrap_or_else(|| format!("{}({})", $short, self.0))
             }
@@ -365,8 +409,8 @@ macro_rules! text_enum {
                 $go.into()
             }
 
-            fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
-                crate::value::json_schema::enum_names(Self::NAMES)
+            fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+                crate::value::json_schema::enum_names(Self::names_for(cx.release()))
             }
 
             fn text_unmarshaler() -> bool {
@@ -374,13 +418,18 @@ macro_rules! text_enum {
             }
 
             fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
+                let release = cx.release();
                 decode_text(node, cx, $go, |t| {
-                    Self::parse(t).ok_or_else(|| format!("{} does not belong to {} values", t, $short))
+                    Self::parse_for(t, release).ok_or_else(|| format!("{} does not belong to {} values", t, $short))
                 })
             }
 
             fn encode(&self) -> Node {
                 Node::go_string(self.text())
+            }
+
+            fn encode_for(&self, release: crate::Release) -> Node {
+                Node::go_string(self.text_for(release))
             }
 
             fn is_empty(&self) -> bool {
@@ -406,7 +455,8 @@ text_enum!(
     VolumeType,
     "block.VolumeType",
     "VolumeType",
-    ["partition", "disk", "tmpfs", "directory", "symlink", "overlay", "external"]
+    ["partition", "disk", "tmpfs", "directory", "symlink", "overlay", "external"],
+    v1_12 = ["partition", "disk", "tmpfs", "directory", "symlink", "overlay"]
 );
 
 text_enum!(
@@ -414,7 +464,8 @@ text_enum!(
     FilesystemType,
     "block.FilesystemType",
     "FilesystemType",
-    ["none", "xfs", "vfat", "ext4", "iso9660", "swapi", "virtiofs"]
+    ["none", "xfs", "vfat", "ext4", "iso9660", "swapi", "virtiofs"],
+    v1_12 = ["none", "xfs", "vfat", "ext4", "iso9660", "swap"]
 );
 
 text_enum!(

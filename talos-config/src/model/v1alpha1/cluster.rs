@@ -150,7 +150,7 @@ pub struct FlannelCNIConfig {
     #[talos(key = "extraArgs", omitempty, go_name = "FlanneldExtraArgs")]
     pub extra_args: Vec<String>,
     /// Deploys kube-network-policies next to Flannel to enforce NetworkPolicies.
-    #[talos(key = "kubeNetworkPoliciesEnabled", omitempty, go_name = "FlannelKubeNetworkPoliciesEnabled")]
+    #[talos(key = "kubeNetworkPoliciesEnabled", omitempty, go_name = "FlannelKubeNetworkPoliciesEnabled", since = V1_13_9)]
     pub kube_network_policies_enabled: Option<bool>,
 }
 

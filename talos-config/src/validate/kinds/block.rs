@@ -166,7 +166,7 @@ impl Validate for VolumeConfig {
 }
 
 impl Validate for UserVolumeConfig {
-    fn validate(&self, _cx: &Context<'_>) -> Findings {
+    fn validate(&self, cx: &Context<'_>) -> Findings {
         let mut out = Vec::new();
         volume_name(&self.name, &mut out);
         let vtype = self.volume_type.unwrap_or_default();
@@ -174,7 +174,7 @@ impl Validate for UserVolumeConfig {
             // partition
             0 | 1 => {
                 provisioning(&self.provisioning, true, vtype.0 == 0, &mut out);
-                filesystem(&self.filesystem, &mut out);
+                filesystem(&self.filesystem, cx.release, &mut out);
                 encryption(&self.encryption, &mut out);
             }
             // directory
@@ -192,17 +192,20 @@ impl Validate for UserVolumeConfig {
                     out.push(err("mount spec is invalid for volumeType directory", "mount"));
                 }
             }
-            _ => out.push(err(format!("unsupported volume type {}", crate::gofmt::quote(&vtype.text())), "volumeType")),
+            _ => out.push(err(
+                format!("unsupported volume type {}", crate::gofmt::quote(&vtype.text_for(cx.release))),
+                "volumeType",
+            )),
         }
         errors(out)
     }
 }
 
 /// `FilesystemSpec.Validate` (first problem only): none (defaults to xfs), xfs and ext4.
-fn filesystem(f: &FilesystemSpec, out: &mut Vec<Issue>) {
+fn filesystem(f: &FilesystemSpec, release: crate::Release, out: &mut Vec<Issue>) {
     // FilesystemType: none = 0, xfs = 1, ext4 = 3.
     if !matches!(f.r#type.0, 0 | 1 | 3) {
-        out.push(err(format!("unsupported filesystem type: {}", f.r#type.text()), "filesystem.type"));
+        out.push(err(format!("unsupported filesystem type: {}", f.r#type.text_for(release)), "filesystem.type"));
         return;
     }
     let effective_xfs = matches!(f.r#type.0, 0 | 1);

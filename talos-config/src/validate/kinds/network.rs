@@ -199,11 +199,11 @@ impl Validate for WireguardConfig {
 const LINK_LOCATOR: &[&str] = &["link"];
 
 impl Validate for LinkAliasConfig {
-    fn validate(&self, _cx: &Context<'_>) -> Findings {
+    fn validate(&self, cx: &Context<'_>) -> Findings {
         let mut out = Vec::new();
         if self.name.is_empty() {
             out.push(err("name must be specified", "name"));
-        } else if self.name.contains('%') {
+        } else if cx.release.rules().link_alias_format_verb && self.name.contains('%') {
             let (prefix, suffix) = self.name.split_once('%').unwrap_or((self.name.as_str(), ""));
             if suffix != "d" || prefix.is_empty() {
                 out.push(err(

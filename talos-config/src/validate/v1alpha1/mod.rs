@@ -21,11 +21,6 @@ use std::collections::BTreeSet;
 use super::{Context, Findings, Issue, Mode, Validate};
 use crate::model::v1alpha1::{Config, MachineConfig};
 
-/// Talos's version, as `RuntimeValidate` prints it.
-pub const TALOS_VERSION: &str = "1.13.9";
-/// `constants.DefaultKubernetesVersion` of Talos v1.13.9.
-pub const DEFAULT_KUBERNETES_VERSION: &str = crate::kubelet::DEFAULT_KUBERNETES_VERSION;
-
 /// `machine.Type` as `ParseType` gives it (`join` and `""` are workers; anything unknown is
 /// `Unknown`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,19 +76,6 @@ fn q(s: &str) -> String {
     crate::gofmt::quote(s)
 }
 
-/// The roles `features.kubernetesTalosAPIAccess.allowedRoles` may name (`role.All`).
-const TALOS_ROLES: &[&str] = &[
-    "os:admin",
-    "os:operator",
-    "os:reader",
-    "os:etcd:backup",
-    "os:image:verifier",
-    "os:meta:writer",
-    "os:impersonator",
-];
-
-const EXTENSIONS_DEPRECATED: &str = ".machine.install.extensions is deprecated, please see https://docs.siderolabs.com/talos/latest/platform-specific-installations/boot-assets";
-
 impl Validate for Config {
     fn validate(&self, cx: &Context<'_>) -> Findings {
         let mut out = Out::default();
@@ -112,7 +94,7 @@ impl Validate for Config {
         }
 
         // 4.3 container mode, 4.4 any mode
-        validate_host_dns(machine, cx.mode, &mut out);
+        validate_host_dns(machine, cx.mode, cx.release, &mut out);
 
         // 4.5 machine type warning
         if mtype != MachineType::Unknown && mtype.name() != machine.r#type {
@@ -145,9 +127,9 @@ impl Validate for Config {
         validate_encryption(machine, &mut out);
         validate_legacy_kubespan(self, machine, &mut out);
         validate_logging(machine, &mut out);
-        validate_extensions(machine, &mut out);
+        validate_extensions(machine, cx.release, &mut out);
         validate_node_metadata(machine, &mut out);
-        validate_features(machine, mtype, &mut out);
+        validate_features(machine, mtype, cx.release, &mut out);
         if self.persist == Some(false) {
             out.err(".persist should be enabled", "persist");
         }
@@ -166,7 +148,7 @@ impl Validate for Config {
 
 /// Host DNS: container mode needs it enabled and forwarding kube-dns (4.3); forwarding needs it
 /// enabled in any mode (4.4).
-fn validate_host_dns(machine: &MachineConfig, mode: Mode, out: &mut Out) {
+fn validate_host_dns(machine: &MachineConfig, mode: Mode, release: crate::Release, out: &mut Out) {
     let host_dns = machine.features.as_ref().and_then(|f| f.host_dns.as_ref());
     let dns_enabled = host_dns.and_then(|h| h.enabled).unwrap_or(false);
     let dns_forward = host_dns.and_then(|h| h.forward_kube_dns_to_host).unwrap_or(false);
@@ -184,7 +166,7 @@ fn validate_host_dns(machine: &MachineConfig, mode: Mode, out: &mut Out) {
             );
         }
     }
-    if host_dns.is_some() && dns_forward && !dns_enabled {
+    if release.rules().forward_kube_dns_needs_host_dns && host_dns.is_some() && dns_forward && !dns_enabled {
         out.err(
             "feature hostDNS.forwardKubeDNSToHost requires hostDNS.enabled to be true (.machine.features.hostDNS)",
             "machine.features.hostDNS",
@@ -241,7 +223,7 @@ fn validate_kubelet(machine: &MachineConfig, out: &mut Out) {
 }
 
 /// `machine.install.extensions`: no image twice, and any at all is deprecated.
-fn validate_extensions(machine: &MachineConfig, out: &mut Out) {
+fn validate_extensions(machine: &MachineConfig, release: crate::Release, out: &mut Out) {
     let Some(install) = &machine.install else { return };
     let mut seen = BTreeSet::new();
     for (i, ext) in install.extensions.iter().enumerate() {
@@ -253,7 +235,7 @@ fn validate_extensions(machine: &MachineConfig, out: &mut Out) {
         }
     }
     if !seen.is_empty() {
-        out.warn(EXTENSIONS_DEPRECATED, "machine.install.extensions");
+        out.warn(release.rules().extensions_deprecated, "machine.install.extensions");
     }
 }
 
@@ -490,7 +472,7 @@ fn validate_node_metadata(machine: &MachineConfig, out: &mut Out) {
     }
 }
 
-fn validate_features(machine: &MachineConfig, mtype: MachineType, out: &mut Out) {
+fn validate_features(machine: &MachineConfig, mtype: MachineType, release: crate::Release, out: &mut Out) {
     let Some(features) = &machine.features else {
         return;
     };
@@ -502,7 +484,7 @@ fn validate_features(machine: &MachineConfig, mtype: MachineType, out: &mut Out)
             );
         }
         for r in &access.allowed_roles {
-            if !TALOS_ROLES.contains(&r.as_str()) {
+            if !release.rules().talos_roles.contains(&r.as_str()) {
                 out.err(
                     format!("invalid role {} in allowed roles for Kubernetes Talos API Access", q(r)),
                     "machine.features.kubernetesTalosAPIAccess.allowedRoles",
@@ -581,7 +563,15 @@ fn validate_base_runtime_spec(machine: &MachineConfig, out: &mut Out) {
 /// node's disks (`no disks matched the expression: …` and matching errors), the SDBoot
 /// `extra kernel arguments are not supported when booting using SDBoot` warning (an EFI
 /// variable), and `PCIDriverRebindConfig`'s IOMMU warning (`/sys/class/iommu`).
+#[cfg(test)]
 pub fn runtime_validate(config: &Config, mode: Mode, installed: bool) -> Findings {
+    runtime_validate_for(config, mode, installed, crate::Release::DEFAULT)
+}
+
+/// [`runtime_validate`] as `release` runs it (its Kubernetes window and texts).
+pub fn runtime_validate_for(config: &Config, mode: Mode, installed: bool, release: crate::Release) -> Findings {
+    let rules = release.rules();
+    let default_kubernetes = rules.default_kubernetes;
     let mut out = Out::default();
     if let Some(machine) = &config.machine {
         if mode.requires_install()
@@ -592,15 +582,15 @@ pub fn runtime_validate(config: &Config, mode: Mode, installed: bool) -> Finding
             out.err(format!("install disk selector is invalid: {e}"), "machine.install.diskSelector");
         }
         if machine.install.as_ref().is_some_and(|i| !i.extensions.is_empty()) {
-            out.warn(EXTENSIONS_DEPRECATED, "machine.install.extensions");
+            out.warn(rules.extensions_deprecated, "machine.install.extensions");
         }
         let kubelet_image = machine
             .kubelet
             .as_ref()
             .map(|k| k.image.clone())
             .filter(|i| !i.is_empty())
-            .unwrap_or_else(|| format!("ghcr.io/siderolabs/kubelet:v{DEFAULT_KUBERNETES_VERSION}"));
-        if let Err(e) = validate_kubernetes_image_tag(&kubelet_image) {
+            .unwrap_or_else(|| format!("ghcr.io/siderolabs/kubelet:v{default_kubernetes}"));
+        if let Err(e) = validate_kubernetes_image_tag(&kubelet_image, release) {
             out.err(format!("kubelet image is not valid: {e}"), "machine.kubelet.image");
         }
         if let Some(cluster) = &config.cluster
@@ -609,7 +599,7 @@ pub fn runtime_validate(config: &Config, mode: Mode, installed: bool) -> Finding
             let image = |set: Option<&String>, repo: &str| {
                 set.filter(|i| !i.is_empty())
                     .cloned()
-                    .unwrap_or_else(|| format!("registry.k8s.io/{repo}:v{DEFAULT_KUBERNETES_VERSION}"))
+                    .unwrap_or_else(|| format!("registry.k8s.io/{repo}:v{default_kubernetes}"))
             };
             let specs = [
                 (
@@ -629,7 +619,7 @@ pub fn runtime_validate(config: &Config, mode: Mode, installed: bool) -> Finding
                 ),
             ];
             for (name, image, path) in specs {
-                if let Err(e) = validate_kubernetes_image_tag(&image) {
+                if let Err(e) = validate_kubernetes_image_tag(&image, release) {
                     out.err(format!("{name} image is not valid: {e}"), path);
                 }
             }
@@ -651,17 +641,19 @@ pub fn kubernetes_version_from_image_ref(image_ref: &str) -> Result<String, Stri
     goparse::semver_parse_tolerant(version).map(|v| v.to_string())
 }
 
-/// Talos's `ValidateKubernetesImageTag` as Talos 1.13.9 runs it.
-fn validate_kubernetes_image_tag(image_ref: &str) -> Result<(), String> {
+/// Talos's `ValidateKubernetesImageTag` as `release` runs it.
+fn validate_kubernetes_image_tag(image_ref: &str, release: crate::Release) -> Result<(), String> {
+    let (oldest, too_new) = release.rules().kubernetes_window;
+    let talos = release.number();
     let v = kubernetes_version_from_image_ref(image_ref)
         .map_err(|e| format!("failed to parse Kubernetes version from image reference {}: {e}", q(image_ref)))?;
     let parsed = goparse::semver_parse_tolerant(&v).map_err(|e| e.to_string())?;
     let core = (parsed.major, parsed.minor, parsed.patch);
-    if core < (1, 31, 0) {
-        return Err(format!("version of Kubernetes {v} is too old to be used with Talos {TALOS_VERSION}"));
+    if core < oldest {
+        return Err(format!("version of Kubernetes {v} is too old to be used with Talos {talos}"));
     }
-    if core >= (1, 36, 99) {
-        return Err(format!("version of Kubernetes {v} is too new to be used with Talos {TALOS_VERSION}"));
+    if core >= too_new {
+        return Err(format!("version of Kubernetes {v} is too new to be used with Talos {talos}"));
     }
     Ok(())
 }
@@ -738,7 +730,7 @@ mod tests {
             "1 error occurred:\n\t* install disk selector is invalid: selector on name is not supported\n\n"
         );
         let messages: Vec<&str> = found.warnings.iter().map(|w| w.message.as_str()).collect();
-        assert_eq!(messages, [EXTENSIONS_DEPRECATED]);
+        assert_eq!(messages, [crate::Release::DEFAULT.rules().extensions_deprecated]);
         let found = runtime_validate(cfg.get::<Config>().unwrap(), Mode::Metal, true);
         assert!(found.errors.is_empty());
     }
