@@ -10,6 +10,12 @@
 //! * parser errors: the same form, but go-yaml prints the line of a parser mark 0-based (a
 //!   go-yaml quirk reproduced here), and a line 0 prints as `<unknown position>`;
 //! * the context mark is omitted when it equals the problem mark.
+//!
+//! v4.0.0-rc.3 ([`Dialect::V4Rc3`], Talos v1.12) words the same problems differently: one
+//! position at most (`yaml: line L: <problem>`, see [`YamlError::in_dialect`]), reader errors
+//! and unknown anchors without one; it also accepts slightly different inputs (control
+//! characters, tag characters, 1024-character implicit keys, `[:x]`). The `_in` functions take
+//! the dialect.
 
 mod parser;
 mod reader;
@@ -17,6 +23,7 @@ mod scanner;
 
 use std::collections::HashMap;
 
+use super::Dialect;
 use super::node::{CollectionStyle, Comments, Mark, Node, NodeValue, Origin, Scalar, ScalarStyle};
 use parser::{Event, Parser};
 use scanner::{Scanner, Style};
@@ -32,8 +39,20 @@ pub struct YamlError {
     pub line: Option<usize>,
     /// 1-based column of the problem, when known.
     pub column: Option<usize>,
-    /// The scanner or parser problem behind the text, to word it in another dialect.
-    failure: Option<Failure>,
+    /// The problem behind the text, to word it in another dialect.
+    failure: Option<Box<Cause>>,
+}
+
+/// What an error was made from, kept to word it as another go-yaml release does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Cause {
+    /// A scanner or parser problem.
+    Syntax(Failure),
+    /// An input decoding problem (go-yaml's reader): its text and byte offset.
+    Reader { problem: &'static str, offset: usize },
+    /// An alias to an anchor not defined before it: the anchor's name and the alias's
+    /// position.
+    UnknownAnchor { name: String, at: Pos },
 }
 
 impl YamlError {
@@ -42,12 +61,35 @@ impl YamlError {
         YamlError { message, line, column, failure: None }
     }
 
-    /// The same error worded as `dialect`'s go-yaml words it.
-    pub fn in_dialect(self, dialect: crate::Dialect) -> YamlError {
-        match (dialect, &self.failure) {
-            (crate::Dialect::V4Rc3, Some(failure)) => YamlError { message: failure.rc3_text(), ..self },
-            _ => self,
-        }
+    /// The same error worded as `dialect`'s go-yaml words it. An error made by the `_in`
+    /// functions is already worded in their dialect; errors without a go-yaml counterpart
+    /// keep their text.
+    ///
+    /// ```
+    /// use talos_yaml::Dialect;
+    /// use talos_yaml::parse::parse_documents;
+    ///
+    /// let e = parse_documents(b"a: b: c\n").unwrap_err();
+    /// assert_eq!(e.message, "yaml: line 1, column 5: mapping values are not allowed in this context");
+    /// let e = e.in_dialect(Dialect::V4Rc3);
+    /// assert_eq!(e.message, "yaml: mapping values are not allowed in this context");
+    /// ```
+    pub fn in_dialect(self, dialect: Dialect) -> YamlError {
+        let rc3 = dialect == Dialect::V4Rc3;
+        let message = match self.failure.as_deref() {
+            Some(Cause::Syntax(failure)) if rc3 => failure.rc3_text(),
+            Some(Cause::Syntax(failure)) => failure.rc4_text(),
+            Some(Cause::Reader { problem, .. }) if rc3 => format!("yaml: {problem}"),
+            Some(Cause::Reader { problem, offset }) => format!("yaml: offset {offset}: {problem}"),
+            Some(Cause::UnknownAnchor { name, .. }) if rc3 => format!("yaml: unknown anchor '{name}' referenced"),
+            // go-yaml rc.4's composer gives this error the alias node's 1-based line and
+            // column, and its error text then prints the column plus one.
+            Some(Cause::UnknownAnchor { name, at }) => {
+                format!("yaml: line {}, column {}: unknown anchor '{name}' referenced", at.line + 1, at.column + 2)
+            }
+            None => return self,
+        };
+        YamlError { message, ..self }
     }
 }
 
@@ -114,12 +156,24 @@ fn mark_string((line, column, _): (usize, usize, usize)) -> String {
 }
 
 impl Failure {
-    /// go-yaml v4.0.0-rc.3's text of the problem.
+    /// go-yaml v4.0.0-rc.3's text of the problem: its `(*parser).fail` prints one line at most
+    /// (the context mark's line when that 0-based line is not 0, else the problem mark's; a
+    /// scanner's line 1-based, a parser's as it stands), never a column or the context text.
     fn rc3_text(&self) -> String {
-        self.clone().into_error().message
+        let raw = match self.context {
+            Some((_, context)) if context.line != 0 => context.line,
+            _ => self.mark.line,
+        };
+        let shown = match self.kind {
+            FailureKind::Scanner if raw != 0 => raw + 1,
+            FailureKind::Scanner => 0,
+            FailureKind::Parser => raw,
+        };
+        if shown != 0 { format!("yaml: line {shown}: {}", self.problem) } else { format!("yaml: {}", self.problem) }
     }
 
-    fn into_error(self) -> YamlError {
+    /// go-yaml v4.0.0-rc.4's text of the problem.
+    fn rc4_text(&self) -> String {
         let problem_mark = go_mark(self.kind, self.mark);
         let mut message = String::from("yaml: ");
         let mut show_problem_mark = true;
@@ -132,8 +186,14 @@ impl Failure {
             message.push_str(&format!("{}: ", mark_string(problem_mark)));
         }
         message.push_str(&self.problem);
+        message
+    }
+
+    /// The error with rc.4's text ([`YamlError::in_dialect`] rewords it).
+    fn into_error(self) -> YamlError {
+        let message = self.rc4_text();
         let (line, column) = (Some(self.mark.line + 1), Some(self.mark.column + 1));
-        YamlError { message, line, column, failure: Some(self) }
+        YamlError { message, line, column, failure: Some(Box::new(Cause::Syntax(self))) }
     }
 }
 
@@ -143,9 +203,22 @@ fn plain_error(message: String, at: Option<Pos>) -> YamlError {
 
 /// Parses every document of a YAML stream, as go-yaml v4's decoder yields them: one root node
 /// per document (an empty document, e.g. after a trailing `---`, is a plain empty scalar).
-/// Aliases are expanded. Invalid UTF-8 is an error.
+/// Aliases are expanded. Invalid UTF-8 is an error. go-yaml v4.0.0-rc.4's rules and texts.
 pub fn parse_documents(input: &[u8]) -> Result<Vec<Node>, YamlError> {
-    Ok(parse_stream(input)?.into_iter().map(|d| d.root).collect())
+    parse_documents_in(input, Dialect::V4Rc4)
+}
+
+/// [`parse_documents`] with the acceptance rules and error texts of `dialect`.
+///
+/// ```
+/// use talos_yaml::Dialect;
+/// use talos_yaml::parse::parse_documents_in;
+///
+/// let e = parse_documents_in(b"a: *x\n", Dialect::V4Rc3).unwrap_err();
+/// assert_eq!(e.message, "yaml: unknown anchor 'x' referenced");
+/// ```
+pub fn parse_documents_in(input: &[u8], dialect: Dialect) -> Result<Vec<Node>, YamlError> {
+    Ok(parse_stream_in(input, dialect)?.into_iter().map(|d| d.root).collect())
 }
 
 /// One document of a stream: its root node and where the document starts, as go-yaml's
@@ -165,7 +238,12 @@ pub struct ParsedDocument {
 /// assert_eq!((docs[0].start.line, docs[0].root.mark.line), (1, 2));
 /// ```
 pub fn parse_stream(input: &[u8]) -> Result<Vec<ParsedDocument>, YamlError> {
-    match parse_up_to(input, usize::MAX) {
+    parse_stream_in(input, Dialect::V4Rc4)
+}
+
+/// [`parse_stream`] with the acceptance rules and error texts of `dialect`.
+pub fn parse_stream_in(input: &[u8], dialect: Dialect) -> Result<Vec<ParsedDocument>, YamlError> {
+    match parse_up_to(input, usize::MAX, dialect) {
         (docs, None) => Ok(docs),
         (_, Some(e)) => Err(e),
     }
@@ -182,7 +260,21 @@ pub fn parse_stream(input: &[u8]) -> Result<Vec<ParsedDocument>, YamlError> {
 /// assert!(err.is_some());
 /// ```
 pub fn parse_stream_partial(input: &[u8]) -> (Vec<ParsedDocument>, Option<YamlError>) {
-    parse_up_to(input, usize::MAX)
+    parse_stream_partial_in(input, Dialect::V4Rc4)
+}
+
+/// [`parse_stream_partial`] with the acceptance rules and error texts of `dialect`.
+///
+/// ```
+/// use talos_yaml::Dialect;
+/// use talos_yaml::parse::parse_stream_partial_in;
+///
+/// let (docs, err) = parse_stream_partial_in(b"a: 1\n---\nb: [:x]\n", Dialect::V4Rc3);
+/// assert_eq!(docs.len(), 1);
+/// assert_eq!(err.map(|e| e.message).as_deref(), Some("yaml: line 2: did not find expected node content"));
+/// ```
+pub fn parse_stream_partial_in(input: &[u8], dialect: Dialect) -> (Vec<ParsedDocument>, Option<YamlError>) {
+    parse_up_to(input, usize::MAX, dialect)
 }
 
 /// The first document only, as go-yaml's `Unmarshal` reads it: what follows it is not parsed,
@@ -193,16 +285,21 @@ pub fn parse_stream_partial(input: &[u8]) -> (Vec<ParsedDocument>, Option<YamlEr
 /// assert_eq!(first.map(|d| d.root.get("a").is_some()), Some(true));
 /// ```
 pub fn parse_first_document(input: &[u8]) -> Result<Option<ParsedDocument>, YamlError> {
-    match parse_up_to(input, 1) {
+    parse_first_document_in(input, Dialect::V4Rc4)
+}
+
+/// [`parse_first_document`] with the acceptance rules and error texts of `dialect`.
+pub fn parse_first_document_in(input: &[u8], dialect: Dialect) -> Result<Option<ParsedDocument>, YamlError> {
+    match parse_up_to(input, 1, dialect) {
         (docs, None) => Ok(docs.into_iter().next()),
         (_, Some(e)) => Err(e),
     }
 }
 
 /// Parses at most `max_docs` documents: those completed, and the error that stopped parsing.
-fn parse_up_to(input: &[u8], max_docs: usize) -> (Vec<ParsedDocument>, Option<YamlError>) {
-    let decoded = reader::decode(input);
-    let scanner = Scanner::new(&decoded.text, decoded.start_offset);
+fn parse_up_to(input: &[u8], max_docs: usize, dialect: Dialect) -> (Vec<ParsedDocument>, Option<YamlError>) {
+    let decoded = reader::decode(input, dialect);
+    let scanner = Scanner::new(&decoded.text, decoded.start_offset, dialect);
     let mut parser = Parser::new(scanner);
     let mut docs = Vec::new();
     let result = compose(&mut parser, input.len(), max_docs, &mut docs);
@@ -213,11 +310,12 @@ fn parse_up_to(input: &[u8], max_docs: usize) -> (Vec<ParsedDocument>, Option<Ya
         let surfaced = parser.scanner.max_seen.get() >= problem.surfaces_at;
         let read_all = result.is_ok() && docs.len() < max_docs;
         if read_all || surfaced {
-            let error = YamlError::new(format!("yaml: offset {}: {}", problem.offset, problem.problem), None, None);
-            return (Vec::new(), Some(error));
+            let cause = Cause::Reader { problem: problem.problem, offset: problem.offset };
+            let error = YamlError { message: String::new(), line: None, column: None, failure: Some(Box::new(cause)) };
+            return (Vec::new(), Some(error.in_dialect(dialect)));
         }
     }
-    (docs, result.err())
+    (docs, result.err().map(|e| e.in_dialect(dialect)))
 }
 
 /// An open collection while building a document.
@@ -387,16 +485,9 @@ fn compose(
                     return Err(plain_error(format!("yaml: anchor '{name}' value contains itself"), Some(start)));
                 }
                 let Some((node, size)) = composer.anchors.get(&name) else {
-                    // go-yaml's composer gives this error the alias node's 1-based line and
-                    // column, and its error text then prints the column plus one.
-                    return Err(plain_error(
-                        format!(
-                            "yaml: line {}, column {}: unknown anchor '{name}' referenced",
-                            start.line + 1,
-                            start.column + 2
-                        ),
-                        Some(start),
-                    ));
+                    let error = plain_error(String::new(), Some(start));
+                    let cause = Cause::UnknownAnchor { name, at: start };
+                    return Err(YamlError { failure: Some(Box::new(cause)), ..error }.in_dialect(Dialect::V4Rc4));
                 };
                 let (mut node, size) = (node.clone(), *size);
                 composer.expand_alias(size, start)?;

@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 
+use crate::Dialect;
+
 /// Size of go-yaml's raw input buffer: the reader decodes the input in chunks of this size.
 const RAW_CHUNK: usize = 512;
 
@@ -26,33 +28,44 @@ pub(super) struct Decoded<'a> {
     pub problem: Option<ReaderProblem>,
 }
 
-fn allowed(value: u32) -> bool {
+fn allowed(value: u32, dialect: Dialect) -> bool {
     value == 0x09
         || value == 0x0A
         || value == 0x0D
         || (0x20..=0x7E).contains(&value)
-        // go-yaml v4 rc.4 allows DEL and the C1 controls (YAML 1.2).
-        || (0x7F..=0x9F).contains(&value)
+        // go-yaml v4 rc.4 allows DEL and the C1 controls (YAML 1.2); rc.3 only NEL.
+        || match dialect {
+            Dialect::V4Rc3 => value == 0x85,
+            _ => (0x7F..=0x9F).contains(&value),
+        }
         || (0xA0..=0xD7FF).contains(&value)
         || (0xE000..=0xFFFD).contains(&value)
         || (0x10000..=0x10FFFF).contains(&value)
 }
 
 /// Whether every character is one YAML allows (bytes first: most configs are ASCII).
-fn all_allowed(text: &str) -> bool {
-    let ascii_allowed_or_wide = |b: u8| matches!(b, b'\t' | b'\n' | b'\r' | 0x20..=0xFF);
-    text.bytes().all(ascii_allowed_or_wide) && (text.is_ascii() || text.chars().all(|c| allowed(u32::from(c))))
+fn all_allowed(text: &str, dialect: Dialect) -> bool {
+    let ascii_allowed_or_wide = |b: u8| match b {
+        b'\t' | b'\n' | b'\r' | 0x20..=0x7E | 0x80..=0xFF => true,
+        0x7F => dialect != Dialect::V4Rc3,
+        _ => false,
+    };
+    text.bytes().all(ascii_allowed_or_wide) && (text.is_ascii() || text.chars().all(|c| allowed(u32::from(c), dialect)))
 }
 
 /// Checks one character at `pos` (which is `< input.len()`); `end` is the end of the bytes
 /// available in the current chunk. Returns its width, or `Ok(None)` when the character is cut
 /// by the chunk end (and more input follows).
-fn check_one(input: &[u8], pos: usize, end: usize) -> Result<Option<usize>, (usize, &'static str)> {
+fn check_one(input: &[u8], pos: usize, end: usize, dialect: Dialect) -> Result<Option<usize>, (usize, &'static str)> {
     let Some(&first) = input.get(pos) else {
         return Ok(None);
     };
     if first.is_ascii() {
-        return if allowed(u32::from(first)) { Ok(Some(1)) } else { Err((pos, "control characters are not allowed")) };
+        return if allowed(u32::from(first), dialect) {
+            Ok(Some(1))
+        } else {
+            Err((pos, "control characters are not allowed"))
+        };
     }
     let width = if first & 0x80 == 0 {
         1
@@ -97,21 +110,22 @@ fn check_one(input: &[u8], pos: usize, end: usize) -> Result<Option<usize>, (usi
     if (0xD800..=0xDFFF).contains(&value) || value > 0x10FFFF {
         return Err((pos, "invalid Unicode character"));
     }
-    if !allowed(value) {
+    if !allowed(value, dialect) {
         return Err((pos, "control characters are not allowed"));
     }
     Ok(Some(width))
 }
 
-/// Checks the whole input; stops at the first problem.
-pub(super) fn decode(input: &[u8]) -> Decoded<'_> {
+/// Checks the whole input with `dialect`'s set of allowed characters; stops at the first
+/// problem.
+pub(super) fn decode(input: &[u8], dialect: Dialect) -> Decoded<'_> {
     if let Some(little_endian) = utf16_bom(input) {
-        return decode_utf16(input, little_endian);
+        return decode_utf16(input, little_endian, dialect);
     }
     let start_offset = if input.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
     // The common case, checked fast: valid UTF-8 with only characters YAML allows.
     if let Some(text) = input.get(start_offset..).and_then(|b| std::str::from_utf8(b).ok())
-        && all_allowed(text)
+        && all_allowed(text, dialect)
     {
         return Decoded { text: Cow::Borrowed(text), start_offset, problem: None };
     }
@@ -126,7 +140,7 @@ pub(super) fn decode(input: &[u8]) -> Decoded<'_> {
             chunk_start = pos;
             chunk_end = (pos + RAW_CHUNK).min(input.len());
         }
-        match check_one(input, pos, chunk_end) {
+        match check_one(input, pos, chunk_end, dialect) {
             Ok(Some(width)) => pos += width,
             Ok(None) => {
                 // A character cut by the chunk end: the leftover bytes start the next chunk.
@@ -157,7 +171,7 @@ fn utf16_bom(input: &[u8]) -> Option<bool> {
 /// UTF-16 input, as go-yaml reads it after its byte order mark: transcoded to UTF-8 up to the
 /// first problem, with go-yaml's texts and byte offsets. The problem surfaces at once (go-yaml
 /// would report it when the scanner reaches its 512-byte chunk; see KNOWN_GAPS.md).
-fn decode_utf16(input: &[u8], little_endian: bool) -> Decoded<'static> {
+fn decode_utf16(input: &[u8], little_endian: bool, dialect: Dialect) -> Decoded<'static> {
     let unit = |at: usize| -> Option<u32> {
         let pair = [*input.get(at)?, *input.get(at + 1)?];
         Some(u32::from(if little_endian { u16::from_le_bytes(pair) } else { u16::from_be_bytes(pair) }))
@@ -188,7 +202,7 @@ fn decode_utf16(input: &[u8], little_endian: bool) -> Decoded<'static> {
             },
             _ => (first, 2),
         };
-        match char::from_u32(value).filter(|_| allowed(value)) {
+        match char::from_u32(value).filter(|_| allowed(value, dialect)) {
             Some(c) => text.push(c),
             None => {
                 problem = Some((pos, "control characters are not allowed"));

@@ -1,12 +1,18 @@
 //! The tokenizer: libyaml's scanning algorithm (indentation stack, flow levels) with go-yaml v4
 //! rc.4's simple keys (one current key and a stack for outer flow levels, valid on its own line
 //! whatever its length), its two-token lookahead, its limits and problem/context texts.
+//!
+//! With [`Dialect::V4Rc3`] it scans as go-yaml v4.0.0-rc.3 does: an implicit key's `:` must
+//! come within 1024 characters of the key's start and a required key that went stale fails at
+//! the `:` (yaml.v3's `simpleKeyIsValid`), a `:` in a flow collection is always a value
+//! indicator, and tags use libyaml's URI characters (`,` `[` `]` included, `{` `}` not).
 
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::{Failure, FailureKind, Pos};
+use crate::Dialect;
 
 /// Maximum flow nesting and block indentation depth (go-yaml's `max_flow_level`/`max_indents`).
 const MAX_DEPTH: usize = 10000;
@@ -80,6 +86,8 @@ struct SimpleKey {
 }
 
 pub(super) struct Scanner<'a> {
+    /// The go-yaml release whose scanning rules apply.
+    dialect: Dialect,
     /// The input (already checked by the reader); `pos` is a byte position in it.
     text: &'a str,
     pos: usize,
@@ -148,8 +156,9 @@ fn utf8_width(first: u8) -> usize {
 }
 
 impl<'a> Scanner<'a> {
-    pub fn new(text: &'a str, start_offset: usize) -> Self {
+    pub fn new(text: &'a str, start_offset: usize, dialect: Dialect) -> Self {
         Scanner {
+            dialect,
             text,
             pos: 0,
             mark: Pos { index: 0, line: 0, column: 0, offset: start_offset },
@@ -309,7 +318,11 @@ impl<'a> Scanner<'a> {
     /// current token), and more while the first queued token may start a simple key.
     fn fetch_more_tokens(&mut self) -> R<()> {
         loop {
-            if self.tokens.len() > 2 {
+            if self.tokens.len() > 2 && self.dialect == Dialect::V4Rc3 {
+                if !self.head_key_still_valid()? {
+                    return Ok(());
+                }
+            } else if self.tokens.len() > 2 {
                 let first_key = match self.simple_key_stack.first() {
                     Some(key) => Some(key.token_number),
                     None if self.simple_key_possible => Some(self.simple_key.token_number),
@@ -324,6 +337,47 @@ impl<'a> Scanner<'a> {
             }
             self.fetch_next_token()?;
         }
+    }
+
+    /// go-yaml rc.3's look-ahead rule: whether a possible simple key (of any flow level)
+    /// starts at the first queued token and is still valid, so that more tokens are needed.
+    /// A key gone stale is no longer possible, or an error when it is required.
+    fn head_key_still_valid(&mut self) -> R<bool> {
+        let head = self.tokens_parsed;
+        if self.simple_key_possible && self.simple_key.token_number == head {
+            let key = self.simple_key;
+            if self.is_stale(&key) {
+                self.stale_key(key)?;
+                self.simple_key_possible = false;
+                return Ok(false);
+            }
+            return Ok(true);
+        }
+        let Some(at) = self.simple_key_stack.iter().position(|k| k.token_number == head) else {
+            return Ok(false);
+        };
+        let key = self.simple_key_stack.get(at).copied().unwrap_or_default();
+        if self.is_stale(&key) {
+            self.stale_key(key)?;
+            // No longer possible: the level gets no key back when it closes.
+            self.simple_key_stack.remove(at);
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// go-yaml rc.3's staleness of a possible simple key: the scanner has left its line, or
+    /// is more than 1024 characters past its start.
+    fn is_stale(&self, key: &SimpleKey) -> bool {
+        key.mark.line < self.mark.line || key.mark.index + 1024 < self.mark.index
+    }
+
+    /// A stale key that was required is an error.
+    fn stale_key(&self, key: SimpleKey) -> R<()> {
+        if key.required {
+            return Err(self.ctx_err("while scanning a simple key", key.mark, "could not find expected ':'"));
+        }
+        Ok(())
     }
 
     fn push(&mut self, tok: Tok, start: Pos, end: Pos) {
@@ -384,8 +438,11 @@ impl<'a> Scanner<'a> {
             ',' => return self.fetch_flow_entry(),
             '-' if is_blankz(n) => return self.fetch_block_entry(),
             '?' if is_blankz(n) => return self.fetch_key(),
-            // In a flow sequence, a `:` right after `[` or `,` starts a plain scalar.
-            ':' if self.flow_level > 0 && !self.after_flow_sequence_entry() || is_blankz(n) => {
+            // In a flow sequence, a `:` right after `[` or `,` starts a plain scalar (rc.4; in
+            // rc.3 any `:` in a flow collection is a value indicator).
+            ':' if self.flow_level > 0 && (self.dialect == Dialect::V4Rc3 || !self.after_flow_sequence_entry())
+                || is_blankz(n) =>
+            {
                 return self.fetch_value();
             }
             '*' => return self.fetch_anchor(true),
@@ -530,7 +587,8 @@ impl<'a> Scanner<'a> {
     fn increase_flow_level(&mut self) -> R<()> {
         self.flow_level += 1;
         if self.flow_level > MAX_DEPTH {
-            let m = self.simple_key.mark;
+            // rc.3 gives the error the new level's key mark: where the collection starts.
+            let m = if self.dialect == Dialect::V4Rc3 { self.mark } else { self.simple_key.mark };
             return Err(self.ctx_err("while increasing flow level", m, format!("exceeded max depth of {MAX_DEPTH}")));
         }
         if self.simple_key_possible {
@@ -642,8 +700,18 @@ impl<'a> Scanner<'a> {
 
     fn fetch_value(&mut self) -> R<()> {
         let sk = self.simple_key;
-        // A simple key ends on its own line; its length does not matter.
-        if self.simple_key_possible && sk.mark.line == self.mark.line {
+        // rc.4: a simple key ends on its own line; its length does not matter. rc.3: also
+        // within 1024 characters, and a required key gone stale is an error here.
+        let valid = match self.dialect {
+            Dialect::V4Rc3 if self.simple_key_possible && self.is_stale(&sk) => {
+                self.stale_key(sk)?;
+                self.simple_key_possible = false;
+                false
+            }
+            Dialect::V4Rc3 => self.simple_key_possible,
+            _ => self.simple_key_possible && sk.mark.line == self.mark.line,
+        };
+        if valid {
             self.insert_token(Some(sk.token_number), Token { tok: Tok::Key, start: sk.mark, end: sk.mark });
             self.roll_indent(sk.mark.column, Some(sk.token_number), Tok::BlockMappingStart, sk.mark)?;
             self.simple_key_possible = false;
@@ -713,7 +781,8 @@ impl<'a> Scanner<'a> {
             }
         }
         let c = self.ch(0);
-        if !is_blankz(c) && (self.flow_level == 0 || c != ',') {
+        let flow_comma = self.flow_level > 0 && c == ',' && self.dialect != Dialect::V4Rc3;
+        if !is_blankz(c) && !flow_comma {
             return Err(self.ctx_err("while scanning a tag", start, "did not find expected whitespace or line break"));
         }
         let end = self.mark;
@@ -739,7 +808,9 @@ impl<'a> Scanner<'a> {
         Ok(s)
     }
 
-    /// `verbatim`: a `!<...>` tag or a `%TAG` prefix, where flow indicators are URI characters.
+    /// `verbatim`: a `!<...>` tag or a `%TAG` prefix, where flow indicators are URI characters
+    /// (rc.4). rc.3 has one set for every tag: `,` `[` `]` but not `{` `}`, and no error for
+    /// the character that ends a short tag.
     fn scan_tag_uri(&mut self, directive: bool, verbatim: bool, head: Option<&str>, start: Pos) -> R<String> {
         let ctx = if directive { "while parsing a %TAG directive" } else { "while parsing a tag" };
         let mut s = String::new();
@@ -750,9 +821,12 @@ impl<'a> Scanner<'a> {
         }
         loop {
             let c = self.ch(0);
-            let ok = is_alpha(c)
-                || ";/?:@&=+$.!~*'()%".contains(c) && c != '\0'
-                || verbatim && ",[]{}".contains(c) && c != '\0';
+            let flow_chars = match self.dialect {
+                Dialect::V4Rc3 => ",[]",
+                _ if verbatim => ",[]{}",
+                _ => "",
+            };
+            let ok = is_alpha(c) || (";/?:@&=+$.!~*'()%".contains(c) || flow_chars.contains(c)) && c != '\0';
             if !ok {
                 break;
             }
@@ -765,7 +839,7 @@ impl<'a> Scanner<'a> {
         }
         // go-yaml v4: a printable ASCII character that ends a short tag is named.
         let c = self.ch(0);
-        if !verbatim && (' '..='~').contains(&c) && c != ' ' {
+        if !verbatim && self.dialect != Dialect::V4Rc3 && (' '..='~').contains(&c) && c != ' ' {
             return Err(self.ctx_err(ctx, start, format!("found character '{c}' that is not allowed in a YAML tag")));
         }
         if length == 0 {
