@@ -9,20 +9,48 @@ use std::cmp::Ordering;
 
 use super::node::{CollectionStyle, Comments, Node, NodeValue, ScalarStyle, deep};
 use super::resolve::{
-    key_cmp_v2, key_cmp_v4, needs_quotes_v2, needs_quotes_v4, resolve_v4, resolve_v11, resolves_to_non_str_v4,
+    Resolved, key_cmp_v2, key_cmp_v4, needs_quotes_v2, needs_quotes_v4, resolve_v4, resolve_v11, resolves_to_non_str_v4,
 };
 
-/// Emits one document (no `---`), ending with a line break.
+/// Emits one document (no `---`), ending with a line break, as go-yaml v4.0.0-rc.4 does.
 pub fn emit_v4(doc: &Node) -> String {
+    emit_v4_in(doc, crate::Dialect::V4Rc4)
+}
+
+/// [`emit_v4`] as `release` of go-yaml v4 emits it. v4.0.0-rc.3 differs in two places: a
+/// block scalar that starts with a line break gets the indentation indicator (`|4`, `>4`), as
+/// one that starts with a space does in both; and a `yaml.Node` scalar tagged `!!str` with
+/// the text `<<` is written plain (rc.3 resolves a plain `<<` to `!!str`, rc.4 to `!!merge`).
+///
+/// ```
+/// use talos_yaml::emit_v4::emit_v4_in;
+/// use talos_yaml::{Dialect, Node};
+///
+/// let doc = Node::mapping(vec![(
+///     Node::plain("content"),
+///     Node::go_string("\nfoo\n"),
+/// )]);
+/// assert_eq!(emit_v4_in(&doc, Dialect::V4Rc3), "content: |4\n\n    foo\n");
+/// assert_eq!(emit_v4_in(&doc, Dialect::V4Rc4), "content: |\n\n    foo\n");
+/// ```
+pub fn emit_v4_in(doc: &Node, release: crate::Dialect) -> String {
     let mut out = String::new();
-    emit_v4_into(doc, &mut out);
+    emit_v4_into_in(doc, &mut out, release);
     out
 }
 
 /// Emits one document (no `---`), ending with a line break, at the end of `out`: several
-/// documents are written into one buffer without copying.
+/// documents are written into one buffer without copying (go-yaml v4.0.0-rc.4).
 pub fn emit_v4_into(doc: &Node, out: &mut String) {
-    emit_document_into(doc, Dialect::V4, out);
+    emit_v4_into_in(doc, out, crate::Dialect::V4Rc4);
+}
+
+/// [`emit_v4_into`] as `release` of go-yaml v4 emits it (see [`emit_v4_in`]).
+pub fn emit_v4_into_in(doc: &Node, out: &mut String, release: crate::Dialect) {
+    let mut e = Emitter::new(Dialect::V4, std::mem::take(out));
+    e.release = release;
+    e.emit_document(doc);
+    *out = e.out;
 }
 
 /// Emits one document as [`emit_v4`] does, with the comments parsed nodes carry, placed as
@@ -36,7 +64,13 @@ pub fn emit_v4_into(doc: &Node, out: &mut String) {
 /// assert_eq!(emit_v4_with_comments(&docs[0]), "# head\nkey: value # line\n");
 /// ```
 pub fn emit_v4_with_comments(doc: &Node) -> String {
+    emit_v4_with_comments_in(doc, crate::Dialect::V4Rc4)
+}
+
+/// [`emit_v4_with_comments`] as `release` of go-yaml v4 emits it (see [`emit_v4_in`]).
+pub fn emit_v4_with_comments_in(doc: &Node, release: crate::Dialect) -> String {
     let mut e = Emitter::new(Dialect::V4, String::new());
+    e.release = release;
     e.comments = true;
     e.emit_document(doc);
     e.out
@@ -196,6 +230,8 @@ fn has_non_whitespace(s: &str) -> bool {
 
 struct Emitter {
     dialect: Dialect,
+    /// Which go-yaml v4 release (for [`Dialect::V4`]): rc.3 and rc.4 differ in two rules.
+    release: crate::Dialect,
     best_indent: i64,
     best_width: i64,
     out: String,
@@ -237,6 +273,7 @@ impl Emitter {
         };
         Emitter {
             dialect,
+            release: crate::Dialect::V4Rc4,
             best_indent,
             best_width,
             out,
@@ -252,6 +289,11 @@ impl Emitter {
             key_line: String::new(),
             foot_indent: -1,
         }
+    }
+
+    /// Whether this is go-yaml v4.0.0-rc.3's emitter.
+    fn is_rc3(&self) -> bool {
+        self.dialect == Dialect::V4 && self.release == crate::Dialect::V4Rc3
     }
 
     // --- low-level writing -------------------------------------------------------------------
@@ -395,6 +437,7 @@ impl Emitter {
             }
             ScalarStyle::GoNode => {
                 let force = match self.dialect {
+                    Dialect::V4 if self.is_rc3() => resolve_v4(text) != Resolved::Str,
                     Dialect::V4 => resolves_to_non_str_v4(text),
                     Dialect::V2 => needs_quotes_v2(text),
                 };
@@ -449,11 +492,8 @@ impl Emitter {
     fn resolved_tag(&self, text: &str) -> &'static str {
         match self.dialect {
             Dialect::V4 => {
-                if text == "<<" {
-                    "!!merge"
-                } else {
-                    resolve_v4(text).tag()
-                }
+                // go-yaml rc.4's resolver reads a plain `<<` as a merge key, rc.3's as a string.
+                if text == "<<" && !self.is_rc3() { "!!merge" } else { resolve_v4(text).tag() }
             }
             Dialect::V2 => resolve_v11(text).tag(),
         }
@@ -1190,8 +1230,9 @@ impl Emitter {
     fn write_block_hints(&mut self, value: &str) {
         let first = value.chars().next();
         let hint = match self.dialect {
-            Dialect::V4 => first == Some(' '),
-            Dialect::V2 => first == Some(' ') || first.is_some_and(is_break),
+            // go-yaml rc.3 (and yaml.v2) also write the hint before a leading line break.
+            Dialect::V4 if !self.is_rc3() => first == Some(' '),
+            Dialect::V4 | Dialect::V2 => first == Some(' ') || first.is_some_and(is_break),
         };
         if hint {
             let d = char::from_digit(self.best_indent as u32, 10).unwrap_or('4');
