@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod comments;
+mod dialects;
 mod emit_v2_probes;
 mod emit_v4_probes;
 mod parse_yaml;
