@@ -86,7 +86,7 @@ are replaced by REDACTED; removed values and documents are listed at the end. `-
     #[command(subcommand)]
     Sim(sim::SimCommand),
     /// Serve the Language Server Protocol on stdio: Talos's checks, docs and keys in the editor.
-    Lsp,
+    Lsp(lsp::LspArgs),
     /// Print the JSON Schema of Talos machine config documents (for editors and check-jsonschema).
     Schema(schema::SchemaArgs),
     /// Generate a secrets bundle and machine configs as talosctl gen does (`labctl gen --help`).
@@ -206,7 +206,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(&args),
         Command::Gen(args) => generate::run(&args.args),
         Command::Schema(args) => schema::run(&args),
-        Command::Lsp => lsp::run(),
+        Command::Lsp(args) => lsp::run(args.talos.release),
         #[cfg(feature = "lab")]
         Command::Lab(LabCommand::Run(args)) => lab::run(&args),
         #[cfg(feature = "lab")]

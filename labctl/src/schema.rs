@@ -1,5 +1,5 @@
-//! `labctl schema`: the JSON Schema of Talos v1.13.9's machine config documents (or of one kind),
-//! for yaml-language-server and `check-jsonschema`.
+//! `labctl schema`: the JSON Schema of a Talos release's machine config documents (or of one
+//! kind), for yaml-language-server and `check-jsonschema`.
 
 use std::path::PathBuf;
 
@@ -22,16 +22,19 @@ pub struct SchemaArgs {
     /// Write the schema to FILE (atomically) instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub talos: crate::input::ReleaseArg,
 }
 
 /// Runs `labctl schema`.
 pub fn run(args: &SchemaArgs) -> Result<(), CliError> {
     let flavour = if args.patch { Flavour::Patch } else { Flavour::Config };
+    let release = args.talos.release;
     let text = match &args.kind {
-        None => schema::config_schema(flavour),
-        Some(kind) => schema::kind_schema(kind, flavour).ok_or_else(|| CliError {
-            message: format!("labctl schema: unknown document kind {kind:?}"),
-            notes: vec![format!("known kinds: {}", schema::kinds().join(", "))],
+        None => schema::config_schema_for(flavour, release),
+        Some(kind) => schema::kind_schema_for(kind, flavour, release).ok_or_else(|| CliError {
+            message: format!("labctl schema: unknown document kind {kind:?} in Talos {release}"),
+            notes: vec![format!("known kinds: {}", schema::kinds_for(release).join(", "))],
             exit_code: None,
         })?,
     };

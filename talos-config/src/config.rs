@@ -8,8 +8,8 @@ use crate::document::Document;
 use crate::error::Error;
 use crate::model::registry::lookup_for;
 use crate::value::DecodeCx;
-use crate::yaml::emit_v4::{emit_v4_into, emit_v4_with_comments};
-use crate::yaml::parse::{ParsedDocument, parse_stream_partial};
+use crate::yaml::emit_v4::{emit_v4_in, emit_v4_into_in, emit_v4_with_comments_in};
+use crate::yaml::parse::{ParsedDocument, parse_stream_partial_in};
 use crate::yaml::{Node, NodeValue};
 
 /// One entry of a container: a typed document, or a delete selector (only in loaded patches,
@@ -305,7 +305,7 @@ impl Config {
             // The encoder writes an absent value as a plain `null` (a string "null" is quoted).
             NodeValue::Scalar(s) if s.style == crate::yaml::node::ScalarStyle::Plain && s.text == "null" => None,
             NodeValue::Scalar(s) => Some(s.text.clone()),
-            _ => Some(crate::yaml::emit_v4::emit_v4(node)),
+            _ => Some(emit_v4_in(node, self.release.yaml())),
         }
     }
 
@@ -315,7 +315,7 @@ impl Config {
     pub fn encode(&self) -> String {
         let mut out = String::new();
         for entry in self.encode_order() {
-            Self::emit_entry(entry.map(|d| d.encode_for(self.release)), &mut out);
+            Self::emit_entry(entry.map(|d| d.encode_for(self.release)), &mut out, self.release);
         }
         out
     }
@@ -340,7 +340,7 @@ impl Config {
                 crate::redact::redact_document(d.kind(), &mut tree);
                 tree
             });
-            Self::emit_entry(tree, &mut out);
+            Self::emit_entry(tree, &mut out, self.release);
         }
         out
     }
@@ -354,7 +354,7 @@ impl Config {
         drop(self);
         let mut out = String::new();
         for tree in trees {
-            Self::emit_entry(tree, &mut out);
+            Self::emit_entry(tree, &mut out, release);
         }
         out
     }
@@ -386,12 +386,12 @@ impl Config {
         Config::new(entries_from_roots((roots, None), false, crate::Release::DEFAULT)?, crate::Release::DEFAULT)
     }
 
-    fn emit_entry(tree: Option<Node>, out: &mut String) {
+    fn emit_entry(tree: Option<Node>, out: &mut String, release: crate::Release) {
         if !out.is_empty() {
             out.push_str("---\n");
         }
         match tree {
-            Some(tree) => emit_v4_into(&tree, out),
+            Some(tree) => emit_v4_into_in(&tree, out, release.yaml()),
             // Upstream marshals an unmatched unnamed selector as an empty struct.
             None => out.push_str("{}\n"),
         }
@@ -450,8 +450,7 @@ pub(crate) fn load_entries(
 
 /// The YAML documents of a config or patch text up to the first syntax error, and that error.
 fn parse_roots(bytes: &[u8], release: crate::Release) -> (Vec<ParsedDocument>, Option<Error>) {
-    let (docs, error) = parse_stream_partial(bytes);
-    let error = error.map(|e| e.in_dialect(release.yaml()));
+    let (docs, error) = parse_stream_partial_in(bytes, release.yaml());
     (docs, error.map(|e| Error::decode(format!("decode error: {e}"), e.line, e.column)))
 }
 
@@ -550,7 +549,7 @@ fn decode_document(root: &Node, release: crate::Release) -> Result<Box<dyn Docum
     }
     match unknown.map_err(|e| (e, None))? {
         Some(summary) => Err((
-            format!("unknown keys found during decoding:\n{}", emit_v4_with_comments(&summary)),
+            format!("unknown keys found during decoding:\n{}", emit_v4_with_comments_in(&summary, release.yaml())),
             first_unknown(&summary),
         )),
         None => Ok(doc),

@@ -53,8 +53,9 @@ pub(crate) fn context(
     name: &str,
     text: &str,
     buffer: &dyn Fn(&Path) -> Option<String>,
+    release: talos_config::Release,
 ) -> Context {
-    let options = CheckOptions { checks: Checks::Lint, ..CheckOptions::default() };
+    let options = CheckOptions { checks: Checks::Lint, release, ..CheckOptions::default() };
     let project = path.and_then(|p| Project::find(p).map(|found| (p, found)));
     if let Some((path, Ok(project))) = project
         && let Some(set) = project.set_of(path)
@@ -73,6 +74,7 @@ pub(crate) fn context(
             options.mode = mode;
         }
         options.host_ranges = project.host_ranges.iter().filter_map(|r| r.parse().ok()).collect();
+        options.release = project.release.unwrap_or(release);
         let how = format!(
             "checked with {} ({}, then {} patches)",
             project.file.display(),
@@ -186,9 +188,15 @@ fn descend(node: &Node, line: usize, column: usize, here: &FieldPath) -> Option<
     }
 }
 
-/// The schema of `kind` walked down `keys` (list items transparent).
-pub(crate) fn schema_at(kind: &str, keys: &[String], flavour: Flavour) -> Option<Json> {
-    let mut node = schema::kind_schema_json(kind, flavour)?;
+/// The release a file is checked as: its project file's `talos_release`, else `fallback`
+/// (`labctl lsp --talos-release`).
+pub(crate) fn release_of(path: Option<&Path>, fallback: talos_config::Release) -> talos_config::Release {
+    path.and_then(Project::find).and_then(Result::ok).and_then(|p| p.release).unwrap_or(fallback)
+}
+
+/// The schema of `kind` in `release` walked down `keys` (list items transparent).
+pub(crate) fn schema_at(kind: &str, keys: &[String], flavour: Flavour, release: talos_config::Release) -> Option<Json> {
+    let mut node = schema::kind_schema_json_for(kind, flavour, release)?;
     for key in keys {
         node = items_of(node);
         node = property(&node, key)?;

@@ -31,8 +31,17 @@ use talos_config::schema::Flavour;
 
 use crate::CliError;
 
-/// Runs the server on stdin/stdout until the client says `exit`.
-pub fn run() -> Result<(), CliError> {
+/// `labctl lsp`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct LspArgs {
+    /// The release files are checked as when no `.labctl.toml` names one (`talos_release`).
+    #[command(flatten)]
+    pub talos: crate::input::ReleaseArg,
+}
+
+/// Runs the server on stdin/stdout until the client says `exit`; files are checked as
+/// `release` unless their project file names another.
+pub fn run(release: talos_config::Release) -> Result<(), CliError> {
     let (connection, io_threads) = Connection::stdio();
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
@@ -45,7 +54,7 @@ pub fn run() -> Result<(), CliError> {
     let failed = |e: &dyn std::fmt::Display| CliError::new(format!("labctl lsp: {e}"));
     let capabilities = serde_json::to_value(capabilities).map_err(|e| failed(&e))?;
     connection.initialize(capabilities).map_err(|e| failed(&e))?;
-    let mut server = Server { connection: &connection, documents: HashMap::new() };
+    let mut server = Server { connection: &connection, documents: HashMap::new(), release };
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
@@ -66,6 +75,8 @@ pub fn run() -> Result<(), CliError> {
 struct Server<'a> {
     connection: &'a Connection,
     documents: HashMap<String, String>,
+    /// The release files are checked as unless their project file names another.
+    release: talos_config::Release,
 }
 
 impl Server<'_> {
@@ -223,7 +234,8 @@ impl Server<'_> {
         let place = analysis::path_at(text, line, column)?;
         let keys = place.keys();
         let kind = place.document.kind();
-        let node = analysis::schema_at(kind, &keys, Flavour::Patch)?;
+        let release = analysis::release_of(uri_path(&position.text_document.uri).as_deref(), self.release);
+        let node = analysis::schema_at(kind, &keys, Flavour::Patch, release)?;
         let doc = analysis::description(&node).unwrap_or_default();
         let mut value = format!("**{}** ({kind})", keys.join("."));
         if !doc.is_empty() {
@@ -266,7 +278,7 @@ impl Server<'_> {
     fn context(&self, uri: &Uri, text: &str) -> analysis::Context {
         let path = uri_path(uri);
         let buffer = |p: &Path| path_uri(p).and_then(|u| self.documents.get(u.as_str()).cloned());
-        analysis::context(path.as_deref(), &file_name(uri), text, &buffer)
+        analysis::context(path.as_deref(), &file_name(uri), text, &buffer, self.release)
     }
 
     fn completion(&self, params: &CompletionParams) -> Option<CompletionResponse> {
@@ -277,7 +289,8 @@ impl Server<'_> {
         if let Some(key) = text::key_before_cursor(text, line, column) {
             let (kind, mut keys) = text::parent_keys(text, line, text::indentation(text, line));
             keys.push(key);
-            let node = analysis::schema_at(&kind, &keys, Flavour::Patch)?;
+            let release = analysis::release_of(uri_path(&position.text_document.uri).as_deref(), self.release);
+            let node = analysis::schema_at(&kind, &keys, Flavour::Patch, release)?;
             let items = analysis::values_of(&node)
                 .into_iter()
                 .map(|value| CompletionItem {
@@ -308,7 +321,8 @@ impl Server<'_> {
                 .collect();
             return Some(CompletionResponse::Array(items));
         }
-        let node = analysis::schema_at(&kind, &keys, Flavour::Patch)?;
+        let release = analysis::release_of(uri_path(&position.text_document.uri).as_deref(), self.release);
+        let node = analysis::schema_at(&kind, &keys, Flavour::Patch, release)?;
         let items = analysis::keys_of(&node).into_iter().map(|(key, doc)| field(key, doc)).collect();
         Some(CompletionResponse::Array(items))
     }

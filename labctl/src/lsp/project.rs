@@ -4,6 +4,7 @@
 //!
 //! ```toml
 //! mode = "metal"                 # Talos's validation mode (default container)
+//! talos_release = "v1.12.11"     # the Talos release the nodes run (default v1.13.9)
 //! host_ranges = ["192.168.0.0/16"]   # ranges pod and service subnets must not overlap
 //! [[config]]
 //! base = "controlplane.yaml"
@@ -27,6 +28,8 @@ pub(crate) struct ConfigSet {
 pub(crate) struct Project {
     pub file: PathBuf,
     pub mode: Option<String>,
+    /// The Talos release to answer as (`talos_release`), when the file names one.
+    pub release: Option<talos_config::Release>,
     /// Address ranges the cluster must not use (`subnet-overlap`), as written.
     pub host_ranges: Vec<String>,
     pub configs: Vec<ConfigSet>,
@@ -51,6 +54,16 @@ impl Project {
         let table: toml::Table = text.parse().map_err(|e| format!("{}: {e}", file.display()))?;
         let root = file.parent().unwrap_or(Path::new("."));
         let mode = table.get("mode").and_then(|m| m.as_str()).map(str::to_string);
+        let release = match table.get("talos_release") {
+            None => None,
+            Some(value) => Some(
+                value
+                    .as_str()
+                    .ok_or_else(|| "talos_release must be a string such as \"v1.12.11\"".to_string())
+                    .and_then(crate::input::parse_release)
+                    .map_err(|e| format!("{}: {e}", file.display()))?,
+            ),
+        };
         let host_ranges = table
             .get("host_ranges")
             .and_then(|r| r.as_array())
@@ -71,7 +84,7 @@ impl Project {
             }
             configs.push(ConfigSet { base: root.join(base), patches });
         }
-        Ok(Project { file: file.to_path_buf(), mode, host_ranges, configs })
+        Ok(Project { file: file.to_path_buf(), mode, release, host_ranges, configs })
     }
 
     /// The config set a file is the base or a patch of.

@@ -14,7 +14,9 @@
 //! `omitempty`, `inline` (an embedded struct whose fields appear at this position),
 //! `go_name = "ClusterConfig"` (the Go field name used in merge errors; default: UpperCamelCase),
 //! `since = V1_13_9` (the first `talos_config::Release` that has the field: decoding as an older
-//! release treats its key as unknown, as that release's Go struct has no such field).
+//! release treats its key as unknown, as that release's Go struct has no such field),
+//! `schema = "path::to::fn"` (`fn(&mut SchemaCx) -> Json`: the field's JSON Schema when
+//! validation narrows its type, e.g. the values every mode refuses).
 
 #![deny(missing_docs)]
 
@@ -33,6 +35,8 @@ struct FieldSpec {
     doc: String,
     /// The first release that has the field (`since = V1_13_9`); `None`: every release.
     since: Option<syn::Ident>,
+    /// A schema of the field's own, narrower than its type's (`schema = "path::to::fn"`).
+    schema: Option<syn::Path>,
 }
 
 /// The `///` comment of an item as one line of text.
@@ -165,6 +169,7 @@ fn field_spec(f: &syn::Field) -> syn::Result<Option<FieldSpec>> {
         inline: false,
         doc: doc_text(&f.attrs),
         since: None,
+        schema: None,
     };
     for attr in &f.attrs {
         if !attr.path().is_ident("talos") {
@@ -181,6 +186,8 @@ fn field_spec(f: &syn::Field) -> syn::Result<Option<FieldSpec>> {
                 spec.inline = true;
             } else if meta.path.is_ident("since") {
                 spec.since = Some(meta.value()?.parse::<syn::Ident>()?);
+            } else if meta.path.is_ident("schema") {
+                spec.schema = Some(meta.value()?.parse::<LitStr>()?.parse()?);
             } else {
                 return Err(meta.error("unknown talos field attribute"));
             }
@@ -293,9 +300,13 @@ fn json_property_step(f: &FieldSpec) -> TokenStream2 {
     if f.inline {
         quote! { if #has { <#ty as #v::StructFields>::json_properties(cx, props); } }
     } else {
+        let schema = match &f.schema {
+            Some(path) => quote! { #path(cx) },
+            None => quote! { <#ty as #v::Value>::json_schema(cx) },
+        };
         quote! {
             if #has {
-            let schema = <#ty as #v::Value>::json_schema(cx);
+            let schema = #schema;
             let go_type = <#ty as #v::Value>::go_type();
             props.push((#key.to_string(), ::talos_config::schema::described(schema, #doc, &go_type)));
             }

@@ -65,11 +65,12 @@ pub fn patch_between(a: &Config, b: &Config) -> Result<String, Unexpressible> {
     let left = documents(a);
     let right = documents(b);
     let mut out = String::new();
+    let dialect = a.release().yaml();
     let mut push = |node: Node| {
         if !out.is_empty() {
             out.push_str("---\n");
         }
-        out.push_str(&crate::yaml::emit_v4::emit_v4(&node));
+        out.push_str(&crate::yaml::emit_v4::emit_v4_in(&node, dialect));
     };
     for l in &left {
         match right.iter().find(|r| r.id == l.id) {

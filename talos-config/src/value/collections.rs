@@ -141,7 +141,8 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
     }
 
     fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
-        crate::value::json_schema::map_of(V::json_schema(cx))
+        let values = V::json_schema(cx);
+        cx.map_of(values)
     }
 
     fn go_nillable() -> bool {

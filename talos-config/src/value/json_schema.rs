@@ -208,6 +208,34 @@ pub fn map_of(values: Json) -> Json {
     Json::obj([("type", Json::arr([Json::str("object"), Json::str("null")])), ("additionalProperties", values)])
 }
 
+impl SchemaCx {
+    /// [`map_of`] in this flavour: a patch may also delete an entry
+    /// (`key: {$patch: delete}`), which Talos's patcher applies to any map.
+    pub fn map_of(&self, values: Json) -> Json {
+        if self.flavour != Flavour::Patch {
+            return map_of(values);
+        }
+        let delete = Json::obj([
+            ("type", Json::str("object")),
+            ("properties", Json::obj([("$patch", Json::obj([("const", Json::str("delete"))]))])),
+            ("required", Json::arr([Json::str("$patch")])),
+            ("additionalProperties", Json::Bool(false)),
+        ]);
+        map_of(Json::obj([("anyOf", Json::arr([values, delete]))]))
+    }
+}
+
+/// `machine.type`: the values validation takes in every mode (`init`, `controlplane`, `worker`,
+/// and `join` or empty, which Talos reads as a worker), exactly as written: Talos refuses any
+/// other (`unknown machine type "Worker"`).
+pub fn machine_type(_cx: &mut SchemaCx) -> Json {
+    let names = ["init", "controlplane", "worker", "join", ""];
+    Json::obj([
+        ("type", Json::arr([Json::str("string"), Json::str("null")])),
+        ("enum", Json::Arr(names.iter().map(|n| Json::str(*n)).chain([Json::Null]).collect())),
+    ])
+}
+
 /// Names matched in any letter case, as Talos's enum parsing matches them.
 pub fn enum_names(names: &[&str]) -> Json {
     let alternatives: Vec<String> = names.iter().map(|n| case_insensitive(n)).collect();

@@ -31,6 +31,7 @@ mod model_network_roundtrip;
 mod model_network_types;
 mod model_network_util;
 mod model_v1alpha1;
+mod releases;
 mod module_graph;
 mod net;
 mod plan;

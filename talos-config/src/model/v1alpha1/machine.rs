@@ -16,7 +16,7 @@ use super::types::{Args, Endpoint, Env, PEMEncodedCertificate, PEMEncodedCertifi
 #[talos(go = "v1alpha1.MachineConfig")]
 pub struct MachineConfig {
     /// The node's role: `controlplane` or `worker`.
-    #[talos(key = "type", go_name = "MachineType")]
+    #[talos(key = "type", go_name = "MachineType", schema = "crate::value::json_schema::machine_type")]
     pub r#type: String,
     /// The shared secret a node presents to join the cluster's machine PKI (trustd); a secret.
     #[talos(key = "token", go_name = "MachineToken")]

@@ -180,7 +180,8 @@ impl Value for Args {
         if args_are_string_map(cx.release()) {
             return <BTreeMap<String, String> as Value>::json_schema(cx);
         }
-        crate::value::json_schema::map_of(ArgValue::json_schema(cx))
+        let values = ArgValue::json_schema(cx);
+        cx.map_of(values)
     }
 
     fn go_type() -> String {

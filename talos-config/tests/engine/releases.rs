@@ -1,0 +1,90 @@
+//! The same inputs answered as each release: what Talos v1.12.11's and v1.13.9's own code
+//! printed for them (recorded with the reference programs, `data/releases/README.md`).
+//! `data/releases/<case>/` holds a patch onto the lab's worker config and, per release, the
+//! merged config (`<tag>.yaml`) or the error (`<tag>.err`); `data/releases/validate/<case>/`
+//! holds a patch, a mode and what `talosctl validate` printed on stderr with its exit code.
+
+use std::path::{Path, PathBuf};
+
+use talos_config::{Config, Mode, Options, PatchSource, Release, merge_sources_for};
+
+fn data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engine/data/releases")
+}
+
+fn worker() -> PatchSource {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/worker.yaml");
+    PatchSource::new("worker.yaml", std::fs::read(path).unwrap())
+}
+
+fn read(path: &Path) -> Option<String> {
+    std::fs::read(path).ok().map(|b| String::from_utf8(b).unwrap())
+}
+
+fn cases(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("patch.yaml").is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The merge as a release gives it: the config talosctl printed (its stdout ends with one
+/// newline more) or its error text (its stderr ends with a newline).
+fn merged(case: &Path, release: Release) -> Result<String, String> {
+    let patch = PatchSource::new("patch.yaml", read(&case.join("patch.yaml")).unwrap());
+    merge_sources_for(&worker(), &[patch], release)
+        .map(|bytes| String::from_utf8(bytes).unwrap())
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn merges_answer_as_each_release() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for case in cases(&data()) {
+        for &release in Release::ALL {
+            let want = match (read(&case.join(format!("{release}.yaml"))), read(&case.join(format!("{release}.err")))) {
+                (Some(out), _) => Ok(out.strip_suffix('\n').unwrap().to_string()),
+                (None, Some(err)) => Err(err.strip_suffix('\n').unwrap().to_string()),
+                (None, None) => panic!("{}: nothing recorded for {release}", case.display()),
+            };
+            let got = merged(&case, release);
+            if got != want {
+                failures.push(format!("{} as {release}:\n got  {got:?}\n want {want:?}", case.display()));
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 36);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn validation_answers_as_each_release() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for case in cases(&data().join("validate")) {
+        let mode: Mode = read(&case.join("mode")).unwrap().trim().parse().unwrap();
+        for &release in Release::ALL {
+            let Some(stderr) = read(&case.join(format!("{release}.stderr"))) else { continue };
+            let code: i32 = read(&case.join(format!("{release}.rc"))).unwrap().trim().parse().unwrap();
+            let merged = merged(&case, release).unwrap();
+            let report = Config::from_bytes_for(merged.as_bytes(), release).unwrap().validate(mode, Options::default());
+            let mut got: String = report.warnings.iter().map(|w| format!("WARNING: {w}\n")).collect();
+            if let Some(error) = &report.error {
+                got.push_str(&format!("{error}\n"));
+            }
+            if (got.as_str(), i32::from(report.error.is_some())) != (stderr.as_str(), code) {
+                failures
+                    .push(format!("{} as {release}:\n got  {got:?}\n want {stderr:?} (exit {code})", case.display()));
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 11);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
