@@ -91,6 +91,14 @@ pub(crate) struct Rules {
     pub kubernetes_window: ((u64, u64, u64), (u64, u64, u64)),
     /// `constants.DefaultKubernetesVersion`.
     pub default_kubernetes: &'static str,
+    /// The installer image `talosctl gen config` defaults to (`TAG` unset).
+    pub default_installer_image: &'static str,
+    /// v1.12: `gen config` takes `-p/--persist` (`generate.WithPersist`); v1.13 always writes
+    /// `persist: true`.
+    pub gen_persist: bool,
+    /// v1.13: generated configs of contracts above v1.12 carry KubeSpan as a `KubeSpanConfig`
+    /// document and no `machine.network`; v1.12 always writes `machine.network`, KubeSpan in it.
+    pub gen_kubespan_document: bool,
 }
 
 const V1_12_RULES: Rules = Rules {
@@ -101,6 +109,9 @@ const V1_12_RULES: Rules = Rules {
     negative_sizes: false,
     kubernetes_window: ((1, 30, 0), (1, 35, 99)),
     default_kubernetes: "1.35.4",
+    default_installer_image: "ghcr.io/siderolabs/installer:v1.12.11",
+    gen_persist: true,
+    gen_kubespan_document: false,
 };
 
 const V1_13_RULES: Rules = Rules {
@@ -119,6 +130,9 @@ const V1_13_RULES: Rules = Rules {
     negative_sizes: true,
     kubernetes_window: ((1, 31, 0), (1, 36, 99)),
     default_kubernetes: crate::kubelet::DEFAULT_KUBERNETES_VERSION,
+    default_installer_image: "ghcr.io/siderolabs/installer:v1.13.9",
+    gen_persist: false,
+    gen_kubespan_document: true,
 };
 
 impl Release {

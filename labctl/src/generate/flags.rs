@@ -19,9 +19,12 @@ pub(crate) enum Kind {
     Slice,
     /// One value per use, commas kept.
     Array,
+    /// A Talos release (`v1.12.11`, `v1.12`): one value, checked when given.
+    Release,
 }
 
 /// One flag a command takes.
+#[derive(Clone, Copy)]
 pub(crate) struct Spec {
     pub long: &'static str,
     pub short: Option<char>,
@@ -77,7 +80,7 @@ pub(crate) fn parse(args: &[String], specs: &[Spec]) -> Result<Parsed, String> {
                 (None, Kind::Bool) => "true".into(),
                 (None, _) => rest.next().cloned().ok_or_else(|| format!("flag needs an argument: --{name}"))?,
             };
-            set(&mut parsed, spec, &value, &format!("--{name}"))?;
+            set(&mut parsed, spec, &value)?;
         } else if let Some(shorts) = arg.strip_prefix('-').filter(|s| !s.is_empty() && !s.starts_with('-')) {
             parse_shorts(&mut parsed, shorts, &mut rest, specs)?;
         } else {
@@ -113,7 +116,7 @@ fn parse_shorts<'a>(
         } else {
             rest.next().cloned().ok_or_else(|| format!("flag needs an argument: '{c}' in -{shorts}"))?
         };
-        set(parsed, spec, &value, &format!("-{c}, --{}", spec.long))?;
+        set(parsed, spec, &value)?;
         if spec.kind != Kind::Bool || after.starts_with('=') {
             return Ok(());
         }
@@ -121,9 +124,15 @@ fn parse_shorts<'a>(
     Ok(())
 }
 
-fn set(parsed: &mut Parsed, spec: &Spec, value: &str, shown: &str) -> Result<(), String> {
+/// Sets a flag; a value it refuses is named as pflag names the flag (`-f, --force` when it has
+/// a shorthand, however it was given).
+fn set(parsed: &mut Parsed, spec: &Spec, value: &str) -> Result<(), String> {
+    let shown = match spec.short {
+        Some(c) => format!("-{c}, --{}", spec.long),
+        None => format!("--{}", spec.long),
+    };
     let invalid =
-        |reason: String| format!("invalid argument {} for {} flag: {reason}", go_quote(value), go_quote(shown));
+        |reason: String| format!("invalid argument {} for {} flag: {reason}", go_quote(value), go_quote(&shown));
     let values = parsed.values.entry(spec.long).or_default();
     match spec.kind {
         Kind::Bool => {
@@ -132,6 +141,10 @@ fn set(parsed: &mut Parsed, spec: &Spec, value: &str, shown: &str) -> Result<(),
             *values = vec![b.to_string()];
         }
         Kind::String => *values = vec![value.to_string()],
+        Kind::Release => {
+            value.parse::<talos_config::Release>().map_err(|e| invalid(e.to_string()))?;
+            *values = vec![value.to_string()];
+        }
         Kind::Slice => values.extend(read_csv(value).map_err(invalid)?),
         Kind::Array => values.push(value.to_string()),
     }
@@ -230,7 +243,7 @@ mod tests {
             (&["-o"], "flag needs an argument: 'o' in -o"),
             (
                 &["--force=maybe"],
-                "invalid argument \"maybe\" for \"--force\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax",
+                "invalid argument \"maybe\" for \"-f, --force\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax",
             ),
             (
                 &["-f=no"],

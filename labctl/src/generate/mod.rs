@@ -1,17 +1,20 @@
-//! `labctl gen secrets` and `labctl gen config`: talosctl v1.13.9's `gen` commands, flag for
-//! flag and text for text, except that files holding secrets are written 0600, nothing is
-//! written unless everything can be, and Talos's documentation comments are not reproduced.
+//! `labctl gen secrets` and `labctl gen config`: talosctl v1.13.9's `gen` commands, or
+//! v1.12.11's (`--talos-release v1.12.11` after `config`/`secrets`), flag for flag and text for
+//! text, except that files holding secrets are written 0600, nothing is written unless
+//! everything can be, and Talos's documentation comments are not reproduced.
 
 mod flags;
+mod help;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use talos_config::generate::{self, GenOptions, GenPatches, Input, SecretsBundle, VersionContract};
-use talos_config::{Config, PatchSource, load_patches};
+use talos_config::{Config, PatchSource, Release, load_patches_for};
 
 use self::flags::{Kind, Spec, go_quote};
+use self::help::{GEN_HELP, config_help, secrets_help};
 use crate::CliError;
 use crate::atomic::{AtomicWrite, FileMode};
 
@@ -27,61 +30,6 @@ pub(crate) fn run(args: &[String]) -> Result<(), CliError> {
         Some(other) => Err(usage_error(format!("unknown command {} for \"labctl gen\"", go_quote(other)), GEN_HELP)),
     }
 }
-
-const GEN_HELP: &str = "Generate a secrets bundle and machine configs as talosctl gen does.
-
-Usage:
-  labctl gen secrets [flags]
-  labctl gen config <cluster name> <cluster endpoint> [flags]
-
-Run `labctl gen secrets --help` or `labctl gen config --help` for the flags.
-";
-
-const CONFIG_HELP: &str = "Generate controlplane.yaml, worker.yaml and talosconfig for a cluster, byte for byte as
-talosctl v1.13.9's `gen config` does (without Talos's documentation comments). The endpoint is
-the Kubernetes API URL, e.g. https://10.5.0.2:6443. Files are written 0600.
-
-Usage:
-  labctl gen config <cluster name> <cluster endpoint> [flags]
-
-Flags:
-      --additional-sans strings                  extra names for the API server certificate
-      --config-patch stringArray                 patch for every config (inline, or @file)
-      --config-patch-control-plane stringArray   patch for the control-plane config
-      --config-patch-worker stringArray          patch for the worker config
-      --dns-domain string                        cluster DNS domain (default \"cluster.local\")
-  -f, --force                                    overwrite existing files
-  -h, --help                                     this help
-      --install-disk string                      install disk (default \"/dev/sda\")
-      --install-image string                     installer image (default from the TAG environment variable, else \"ghcr.io/siderolabs/installer:v1.13.9\")
-      --kubernetes-version string                Kubernetes version (default \"1.36.3\")
-  -o, --output string                            output directory; a file, or \"-\" for stdout, with one output type
-  -t, --output-types strings                     controlplane, worker, talosconfig (default all three)
-      --registry-mirror strings                  <registry host>=<mirror URL>
-      --talos-version string                     Talos version contract, e.g. v1.11 (default current)
-      --version string                           machine config version (default \"v1alpha1\")
-      --with-cluster-discovery                   cluster discovery (default true)
-      --with-docs                                must be false: Talos's documentation comments are not reproduced
-      --with-examples                            must be false: Talos's examples are not reproduced
-      --with-kubespan                            enable KubeSpan
-      --with-secrets string                      secrets bundle from `labctl gen secrets`
-";
-
-const SECRETS_HELP: &str = "Generate a secrets bundle (keys, certificates and tokens) as talosctl v1.13.9's
-`gen secrets` does. The file is written 0600.
-
-Usage:
-  labctl gen secrets [flags]
-
-Flags:
-  -f, --force                               overwrite an existing file
-      --from-controlplane-config string     take the secrets of this control-plane config
-  -p, --from-kubernetes-pki string          take the CAs and key of a Kubernetes PKI directory
-  -h, --help                                this help
-  -t, --kubernetes-bootstrap-token string   bootstrap token for --from-kubernetes-pki
-  -o, --output-file string                  output file, or \"-\" for stdout (default \"secrets.yaml\")
-      --talos-version string                Talos version contract, e.g. v1.6 (default current)
-";
 
 /// A flag or argument error: talosctl's text, then where to find the usage.
 fn usage_error(message: String, help: &str) -> CliError {
@@ -113,7 +61,9 @@ const CONFIG_FLAGS: &[Spec] = &[
     Spec { long: "output", short: Some('o'), kind: Kind::String },
     Spec { long: "output-dir", short: None, kind: Kind::String },
     Spec { long: "output-types", short: Some('t'), kind: Kind::Slice },
+    Spec { long: "persist", short: Some('p'), kind: Kind::Bool },
     Spec { long: "registry-mirror", short: None, kind: Kind::Slice },
+    Spec { long: "talos-release", short: None, kind: Kind::Release },
     Spec { long: "talos-version", short: None, kind: Kind::String },
     Spec { long: "version", short: None, kind: Kind::String },
     Spec { long: "with-cluster-discovery", short: None, kind: Kind::Bool },
@@ -123,16 +73,52 @@ const CONFIG_FLAGS: &[Spec] = &[
     Spec { long: "with-secrets", short: None, kind: Kind::String },
 ];
 
+/// `gen config`'s flags in `release`: `-p/--persist` is v1.12.11's only.
+fn config_flags(release: Release) -> Vec<Spec> {
+    CONFIG_FLAGS.iter().filter(|s| release == Release::V1_12_11 || s.long != "persist").copied().collect()
+}
+
+/// Parses `args` with the flags of the release they name (`--talos-release`), which is read
+/// first with every release's flags, or, when they do not parse, from the last
+/// `--talos-release` word.
+fn parse_for_release(
+    args: &[String],
+    flags_of: fn(Release) -> Vec<Spec>,
+    help_of: fn(Release) -> String,
+) -> Result<(flags::Parsed, Release), CliError> {
+    let release = match flags::parse(args, &flags_of(Release::V1_12_11)) {
+        Ok(parsed) => parsed.string("talos-release").and_then(|r| r.parse().ok()).unwrap_or_default(),
+        Err(_) => scan_release(args),
+    };
+    let parsed = flags::parse(args, &flags_of(release)).map_err(|e| usage_error(e, &help_of(release)))?;
+    Ok((parsed, release))
+}
+
+/// The release the last `--talos-release` word names, before any `--`.
+fn scan_release(args: &[String]) -> Release {
+    let mut release = Release::DEFAULT;
+    let mut words = args.iter().take_while(|a| *a != "--");
+    while let Some(word) = words.next() {
+        let value = match word.strip_prefix("--talos-release") {
+            Some("") => words.next().map(String::as_str),
+            Some(rest) => rest.strip_prefix('='),
+            None => None,
+        };
+        release = value.and_then(|v| v.parse().ok()).unwrap_or(release);
+    }
+    release
+}
+
 const OUTPUT_TYPES: [&str; 3] = ["controlplane", "worker", "talosconfig"];
 
 fn config(args: &[String]) -> Result<(), CliError> {
-    let parsed = flags::parse(args, CONFIG_FLAGS).map_err(|e| usage_error(e, CONFIG_HELP))?;
+    let (parsed, release) = parse_for_release(args, config_flags, config_help)?;
     if parsed.help {
-        return print_stdout(CONFIG_HELP.as_bytes());
+        return print_stdout(config_help(release).as_bytes());
     }
     if parsed.positional.len() != 2 {
         let text = format!("accepts 2 arg(s), received {}", parsed.positional.len());
-        return Err(usage_error(text, CONFIG_HELP));
+        return Err(usage_error(text, &config_help(release)));
     }
     let (cluster_name, endpoint) = (&parsed.positional[0], &parsed.positional[1]);
     generate::check_endpoint(endpoint).map_err(|e| CliError::new(e.to_string()))?;
@@ -155,12 +141,12 @@ fn config(args: &[String]) -> Result<(), CliError> {
         });
     }
     let paths = output_paths(&output, &types, parsed.string("output-dir").is_some())?;
-    let options = gen_options(&parsed)?;
+    let options = gen_options(&parsed, release)?;
     let secrets = match parsed.string("with-secrets").filter(|s| !s.is_empty()) {
-        Some(path) => Some(load_bundle(path)?),
+        Some(path) => Some(load_bundle(path, release)?),
         None => None,
     };
-    let patches = read_gen_patches(&parsed)?;
+    let patches = read_gen_patches(&parsed, release)?;
     stderr_line("generating PKI and tokens");
     let now = SystemTime::now();
     let secrets = match secrets {
@@ -231,9 +217,9 @@ fn output_paths(output: &str, types: &[String], output_dir: bool) -> Result<(Pat
     Ok((dir.join("controlplane.yaml"), dir.join("worker.yaml"), dir.join("talosconfig")))
 }
 
-/// The generation options the flags choose.
-fn gen_options(parsed: &flags::Parsed) -> Result<GenOptions, CliError> {
-    let mut options = GenOptions::default();
+/// The generation options the flags choose, from `release`'s defaults.
+fn gen_options(parsed: &flags::Parsed, release: Release) -> Result<GenOptions, CliError> {
+    let mut options = GenOptions::for_release(release);
     for mirror in parsed.list("registry-mirror").unwrap_or_default() {
         let (host, url) = mirror
             .split_once('=')
@@ -252,18 +238,17 @@ fn gen_options(parsed: &flags::Parsed) -> Result<GenOptions, CliError> {
     if let Some(disk) = parsed.string("install-disk") {
         options.install_disk = disk.to_string();
     }
-    options.install_image = match parsed.string("install-image") {
-        Some(image) => image.to_string(),
-        None => match std::env::var("TAG") {
-            Ok(tag) => format!("ghcr.io/siderolabs/installer:{tag}"),
-            Err(_) => generate::DEFAULT_INSTALL_IMAGE.to_string(),
-        },
-    };
+    if let Some(image) = parsed.string("install-image") {
+        options.install_image = image.to_string();
+    } else if let Ok(tag) = std::env::var("TAG") {
+        options.install_image = format!("ghcr.io/siderolabs/installer:{tag}");
+    }
     options.additional_sans = parsed.list("additional-sans").unwrap_or_default().to_vec();
     if let Some(domain) = parsed.string("dns-domain") {
         options.dns_domain = domain.to_string();
     }
     options.cluster_discovery = parsed.bool("with-cluster-discovery", true);
+    options.persist = parsed.bool("persist", true);
     Ok(options)
 }
 
@@ -272,17 +257,17 @@ fn contract(version: &str) -> Result<VersionContract, CliError> {
 }
 
 /// Reads and checks `--with-secrets` as talosctl does.
-fn load_bundle(path: &str) -> Result<SecretsBundle, CliError> {
+fn load_bundle(path: &str, release: Release) -> Result<SecretsBundle, CliError> {
     let bytes = crate::input::read_file(Path::new(path))
         .map_err(|e| CliError::new(format!("failed to load secrets bundle: {}", e.message)))?;
-    let bundle =
-        SecretsBundle::from_yaml(&bytes).map_err(|e| CliError::new(format!("failed to load secrets bundle: {e}")))?;
+    let bundle = SecretsBundle::from_yaml_for(&bytes, release)
+        .map_err(|e| CliError::new(format!("failed to load secrets bundle: {e}")))?;
     bundle.validate().map_err(|e| CliError::new(format!("failed to validate secrets bundle: {e}")))?;
     Ok(bundle)
 }
 
 /// The three patch flags, loaded as talosctl loads them (`@file` or inline text).
-fn read_gen_patches(parsed: &flags::Parsed) -> Result<GenPatches, CliError> {
+fn read_gen_patches(parsed: &flags::Parsed, release: Release) -> Result<GenPatches, CliError> {
     let load = |flag: &str| -> Result<Vec<talos_config::Patch>, CliError> {
         let mut sources = Vec::new();
         for arg in parsed.list(flag).unwrap_or_default() {
@@ -296,7 +281,7 @@ fn read_gen_patches(parsed: &flags::Parsed) -> Result<GenPatches, CliError> {
             };
             sources.push(source);
         }
-        load_patches(sources).map_err(|e| CliError::new(format!("error parsing config JSON patch: {e}")))
+        load_patches_for(sources, release).map_err(|e| CliError::new(format!("error parsing config JSON patch: {e}")))
     };
     let mut patches = GenPatches::default();
     patches.all = load("config-patch")?;
@@ -388,17 +373,23 @@ const SECRETS_FLAGS: &[Spec] = &[
     Spec { long: "from-kubernetes-pki", short: Some('p'), kind: Kind::String },
     Spec { long: "kubernetes-bootstrap-token", short: Some('t'), kind: Kind::String },
     Spec { long: "output-file", short: Some('o'), kind: Kind::String },
+    Spec { long: "talos-release", short: None, kind: Kind::Release },
     Spec { long: "talos-version", short: None, kind: Kind::String },
 ];
 
+/// `gen secrets`'s flags, the same in every release.
+fn secrets_flags(_: Release) -> Vec<Spec> {
+    SECRETS_FLAGS.to_vec()
+}
+
 fn secrets(args: &[String]) -> Result<(), CliError> {
-    let parsed = flags::parse(args, SECRETS_FLAGS).map_err(|e| usage_error(e, SECRETS_HELP))?;
+    let (parsed, release) = parse_for_release(args, secrets_flags, secrets_help)?;
     if parsed.help {
-        return print_stdout(SECRETS_HELP.as_bytes());
+        return print_stdout(secrets_help(release).as_bytes());
     }
     if let Some(extra) = parsed.positional.first() {
         let text = format!("unknown command {} for \"labctl gen secrets\"", go_quote(extra));
-        return Err(usage_error(text, SECRETS_HELP));
+        return Err(usage_error(text, &secrets_help(release)));
     }
     let contract = match parsed.string("talos-version").filter(|v| !v.is_empty()) {
         Some(version) => contract(version)?,
@@ -411,7 +402,7 @@ fn secrets(args: &[String]) -> Result<(), CliError> {
     } else if let Some(path) = parsed.string("from-controlplane-config").filter(|p| !p.is_empty()) {
         let load_error = |text: String| CliError::new(format!("failed to load controlplane config: {text}"));
         let bytes = crate::input::read_file(Path::new(path)).map_err(|e| load_error(e.message))?;
-        let config = Config::from_bytes(&bytes).map_err(|e| load_error(e.to_string()))?;
+        let config = Config::from_bytes_for(&bytes, release).map_err(|e| load_error(e.to_string()))?;
         // talosctl crashes on a config without the v1alpha1 document.
         SecretsBundle::from_config(&config).ok_or_else(|| CliError {
             message: format!(
@@ -424,7 +415,7 @@ fn secrets(args: &[String]) -> Result<(), CliError> {
         SecretsBundle::generate(contract, SystemTime::now())
             .map_err(|e| CliError::new(format!("failed to create secrets bundle: {e}")))?
     };
-    let text = bundle.to_yaml();
+    let text = bundle.to_yaml_for(release);
     let output = parsed.string("output-file").unwrap_or("secrets.yaml");
     write_outputs(&[(PathBuf::from(output), text.into_bytes())], parsed.bool("force", false), false)
 }

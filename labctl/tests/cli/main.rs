@@ -5,6 +5,7 @@
 
 mod diff_cli;
 mod gen_cli;
+mod gen_v1_12_cli;
 #[cfg(feature = "lab")]
 mod lab_cli;
 #[cfg(feature = "lab")]

@@ -14,11 +14,13 @@ use crate::model::network::{HostnameConfig, KubeSpanConfig};
 use crate::model::siderolink::MetaUrl;
 use crate::model::v1alpha1 as v1;
 use crate::value::{DecodeCx, Replaced, Unstructured, Value};
-use crate::{Config, Error, ErrorKind};
+use crate::{Config, Error, ErrorKind, Release};
 
-/// The Kubernetes version `talosctl gen config` v1.13.9 defaults to.
+/// The Kubernetes version `talosctl gen config` v1.13.9 defaults to (another release's:
+/// [`GenOptions::for_release`]).
 pub const DEFAULT_KUBERNETES_VERSION: &str = crate::kubelet::DEFAULT_KUBERNETES_VERSION;
-/// The installer image `talosctl gen config` v1.13.9 defaults to.
+/// The installer image `talosctl gen config` v1.13.9 defaults to (another release's:
+/// [`GenOptions::for_release`]).
 pub const DEFAULT_INSTALL_IMAGE: &str = "ghcr.io/siderolabs/installer:v1.13.9";
 
 const KUBELET_IMAGE: &str = "ghcr.io/siderolabs/kubelet";
@@ -54,7 +56,8 @@ impl MachineType {
 
 /// What `talosctl gen config`'s flags choose, with its defaults: Kubernetes
 /// [`DEFAULT_KUBERNETES_VERSION`], install disk `/dev/sda`, image [`DEFAULT_INSTALL_IMAGE`],
-/// DNS domain `cluster.local`, cluster discovery on, the current version contract.
+/// DNS domain `cluster.local`, cluster discovery on, the current version contract, as Talos
+/// [`Release::DEFAULT`] makes configs; [`GenOptions::for_release`] gives another release's.
 ///
 /// ```
 /// use talos_config::generate::{GenOptions, VersionContract};
@@ -66,6 +69,10 @@ impl MachineType {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct GenOptions {
+    /// The Talos release whose `gen config` makes the configs (labctl's `--talos-release`); the
+    /// configs carry it ([`Config::release`]). Set it with [`GenOptions::for_release`], which
+    /// also picks that release's default Kubernetes version and installer image.
+    pub release: Release,
     /// The Talos release the configs are for (`--talos-version`).
     pub contract: VersionContract,
     /// The Kubernetes version without a leading `v` (`--kubernetes-version`); empty leaves
@@ -95,6 +102,9 @@ pub struct GenOptions {
     pub registry_insecure: BTreeSet<String>,
     /// `debug`.
     pub debug: bool,
+    /// `persist` (`--persist` of talosctl v1.12.11, default true). Talos v1.13.9 dropped the
+    /// option and always writes `persist: true`: with that release this is not read.
+    pub persist: bool,
     /// Lets workloads run on control-plane nodes.
     pub allow_scheduling_on_control_planes: bool,
     /// `cluster.controlPlane.localAPIServerPort` (0: unset).
@@ -111,11 +121,29 @@ pub struct GenOptions {
 
 impl Default for GenOptions {
     fn default() -> GenOptions {
+        GenOptions::for_release(Release::DEFAULT)
+    }
+}
+
+impl GenOptions {
+    /// The defaults of `release`'s `talosctl gen config`: its Kubernetes version and installer
+    /// image, the rest as [`GenOptions::default`].
+    ///
+    /// ```
+    /// use talos_config::Release;
+    /// use talos_config::generate::GenOptions;
+    /// let options = GenOptions::for_release(Release::V1_12_11);
+    /// assert_eq!(options.kubernetes_version, "1.35.4");
+    /// assert_eq!(options.install_image, "ghcr.io/siderolabs/installer:v1.12.11");
+    /// ```
+    pub fn for_release(release: Release) -> GenOptions {
+        let rules = release.rules();
         GenOptions {
+            release,
             contract: VersionContract::CURRENT,
-            kubernetes_version: DEFAULT_KUBERNETES_VERSION.into(),
+            kubernetes_version: rules.default_kubernetes.into(),
             install_disk: "/dev/sda".into(),
-            install_image: DEFAULT_INSTALL_IMAGE.into(),
+            install_image: rules.default_installer_image.into(),
             install_extra_kernel_args: Vec::new(),
             additional_sans: Vec::new(),
             dns_domain: "cluster.local".into(),
@@ -126,6 +154,7 @@ impl Default for GenOptions {
             registry_ca_certs: BTreeMap::new(),
             registry_insecure: BTreeSet::new(),
             debug: false,
+            persist: true,
             allow_scheduling_on_control_planes: false,
             local_api_server_port: 0,
             kube_prism_port: None,
@@ -181,7 +210,8 @@ impl Input {
         &self.cluster_name
     }
 
-    /// The config of one machine type, as Talos generates it before any patch. Fails when the
+    /// The config of one machine type, as Talos (the options' release) generates it before any
+    /// patch; the config carries that release. Fails when the
     /// endpoint is not a URL (Go's `url.Parse` text), or when the bundle lacks a section
     /// (checked as `talosctl gen config --with-secrets` does).
     pub fn config(&self, machine_type: MachineType) -> Result<Config, Error> {
@@ -197,7 +227,7 @@ impl Input {
         docs.extend(build.network_documents(machine));
         let mut entries = vec![Entry::Doc(Box::new(legacy))];
         entries.extend(docs.into_iter().map(Entry::Doc));
-        Config::new(entries, crate::Release::DEFAULT)
+        Config::new(entries, self.options.release)
     }
 }
 
@@ -220,10 +250,11 @@ impl Build<'_> {
     }
 
     fn header(&self) -> v1::Config {
+        let options = self.options();
         v1::Config {
             version: "v1alpha1".into(),
-            debug: Some(self.options().debug),
-            persist: Some(true),
+            debug: Some(options.debug),
+            persist: Some(!options.release.rules().gen_persist || options.persist),
             machine: None,
             cluster: None,
         }
@@ -468,11 +499,13 @@ impl Build<'_> {
         Ok(docs)
     }
 
-    /// Hostname and KubeSpan settings: legacy fields up to their contracts, documents after.
+    /// Hostname and KubeSpan settings: legacy fields up to their contracts, documents after
+    /// (Talos v1.12 writes KubeSpan, and `machine.network`, in the legacy document always).
     fn network_documents(&self, machine: &mut v1::MachineConfig) -> Vec<Box<dyn Document>> {
         let contract = self.contract;
+        let kubespan_document = self.options().release.rules().gen_kubespan_document && contract.kubespan_multidoc();
         let mut docs: Vec<Box<dyn Document>> = Vec::new();
-        if machine.network.is_none() && !contract.kubespan_multidoc() {
+        if machine.network.is_none() && !kubespan_document {
             machine.network = Some(v1::NetworkConfig::default());
         }
         if contract.stable_hostname() && !contract.multidoc_network_config() {
@@ -486,7 +519,7 @@ impl Build<'_> {
             }));
         }
         if let Some(enabled) = self.options().kubespan {
-            if contract.kubespan_multidoc() {
+            if kubespan_document {
                 docs.push(Box::new(KubeSpanConfig {
                     meta: meta("KubeSpanConfig"),
                     enabled: Some(enabled),
@@ -593,8 +626,9 @@ impl Input {
             if patches.is_empty() {
                 return Ok(config);
             }
+            let release = config.release();
             crate::patch::apply_patches_to_config(config, patches)
-                .and_then(Config::from_vec)
+                .and_then(|bytes| Config::from_vec_for(bytes, release))
                 .map_err(|e| Error::new(e.kind(), format!("{what}: {}", e.message())))
         };
         control_plane = stage(control_plane, &patches.all, "error patching configs")?;

@@ -1,5 +1,7 @@
 //! Making configs: the secrets bundle (`talosctl gen secrets`, `secrets.yaml`) and the machine
-//! configs made from it (`talosctl gen config`), as Talos v1.13.9 makes them.
+//! configs made from it (`talosctl gen config`), as Talos v1.13.9 makes them, or Talos v1.12.11
+//! ([`GenOptions::release`], [`GenOptions::for_release`]: its defaults, `persist`, KubeSpan and
+//! `machine.network` in the legacy document).
 //!
 //! - [`SecretsBundle`]: made fresh ([`SecretsBundle::generate`]), read and written byte for
 //!   byte as Talos reads and writes `secrets.yaml`, taken from a control-plane config or a

@@ -9,7 +9,7 @@ use std::time::SystemTime;
 
 use super::VersionContract;
 use super::keys;
-use crate::{Config, Error, ErrorKind};
+use crate::{Config, Error, ErrorKind, Release};
 
 /// Every secret a cluster's configs are generated from, as `secrets.yaml` holds them.
 ///
@@ -94,10 +94,23 @@ impl SecretsBundle {
     /// Reads `secrets.yaml` as Talos does (`secrets.LoadBundle`): the first YAML document, keys
     /// it does not know ignored; the error is go-yaml's text (`EOF` for an empty file).
     pub fn from_yaml(bytes: &[u8]) -> Result<SecretsBundle, Error> {
-        let root = crate::yaml::parse::parse_first_document(bytes)
+        SecretsBundle::from_yaml_for(bytes, Release::DEFAULT)
+    }
+
+    /// [`SecretsBundle::from_yaml`] as `release` reads `secrets.yaml` (its go-yaml's error
+    /// texts).
+    ///
+    /// ```
+    /// use talos_config::Release;
+    /// use talos_config::generate::SecretsBundle;
+    /// let err = SecretsBundle::from_yaml_for(b"cluster: [1]\n", Release::V1_12_11).unwrap_err();
+    /// assert_eq!(err.to_string(), "yaml: unmarshal errors:\n  line 1: cannot unmarshal !!seq into secrets.Cluster");
+    /// ```
+    pub fn from_yaml_for(bytes: &[u8], release: Release) -> Result<SecretsBundle, Error> {
+        let root = crate::yaml::parse::parse_first_document_in(bytes, release.yaml())
             .map_err(|e| Error::decode(e.to_string(), e.line, e.column))?
             .ok_or_else(|| Error::decode("EOF", None, None))?;
-        let mut cx = DecodeCx::new();
+        let mut cx = DecodeCx::for_release(release);
         let bundle = SecretsBundle::decode(&root.root, &mut cx);
         match cx.into_error() {
             Some(text) => Err(Error::new(ErrorKind::Decode, text)),
@@ -107,7 +120,13 @@ impl SecretsBundle {
 
     /// `secrets.yaml` as `talosctl gen secrets` writes it (go-yaml v4, four-space indent).
     pub fn to_yaml(&self) -> String {
-        crate::yaml::emit_v4::emit_v4(&self.encode())
+        self.to_yaml_for(Release::DEFAULT)
+    }
+
+    /// [`SecretsBundle::to_yaml`] as `release`'s `talosctl gen secrets` writes it (its
+    /// go-yaml's emitter).
+    pub fn to_yaml_for(&self, release: Release) -> String {
+        crate::yaml::emit_v4::emit_v4_in(&self.encode(), release.yaml())
     }
 
     /// The bundle a control-plane config holds (`talosctl gen secrets --from-controlplane-config`,

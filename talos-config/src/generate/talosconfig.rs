@@ -54,6 +54,6 @@ impl Input {
             (Node::plain("context"), Node::go_string(name)),
             (Node::plain("contexts"), Node::mapping(vec![(Node::go_string(name), Node::mapping(context))])),
         ]);
-        Ok(crate::yaml::emit_v4::emit_v4(&root))
+        Ok(crate::yaml::emit_v4::emit_v4_in(&root, self.options().release.yaml()))
     }
 }
