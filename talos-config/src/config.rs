@@ -627,7 +627,7 @@ fn pick_kind(root: &Node, release: crate::Release) -> Result<(&'static crate::do
     };
     match entry {
         Some(entry) => Ok((entry, kind)),
-        None => Err(format!("{kind:?} {version:?}: not registered")),
+        None => Err(format!("{} {}: not registered", crate::gofmt::quote(&kind), crate::gofmt::quote(&version))),
     }
 }
 

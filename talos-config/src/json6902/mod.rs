@@ -15,7 +15,7 @@ use apply::Op;
 use json::Json;
 
 use crate::yaml::emit_v2::emit_v2;
-use crate::yaml::parse::{parse_documents, parse_first_document};
+use crate::yaml::parse::{parse_documents_in, parse_first_document};
 
 /// An RFC 6902 patch: ordered operations, each keeping the raw JSON of its fields.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -122,11 +122,17 @@ impl JsonPatch {
 /// 1.1), applies the patch and converts back (yaml.v2 emitter). The error is Talos's full text,
 /// e.g. `failure applying rfc6902 patches to talos machine config: Unexpected kind: crash`.
 pub fn apply_json6902(config: &[u8], patch: &JsonPatch) -> Result<String, String> {
-    apply_json6902_inner(config, patch)
+    apply_json6902_in(config, patch, crate::yaml::Dialect::default())
 }
 
-fn apply_json6902_inner(config: &[u8], patch: &JsonPatch) -> Result<String, String> {
-    let docs = parse_documents(config).map_err(|e| format!("failure decoding talos machine config: {e}"))?;
+/// [`apply_json6902`] with the documents counted by `dialect`'s go-yaml (its syntax errors).
+pub(crate) fn apply_json6902_in(
+    config: &[u8],
+    patch: &JsonPatch,
+    dialect: crate::yaml::Dialect,
+) -> Result<String, String> {
+    let docs =
+        parse_documents_in(config, dialect).map_err(|e| format!("failure decoding talos machine config: {e}"))?;
     let [doc] = docs.as_slice() else {
         return Err("JSON6902 patches are not supported for multi-document machine configuration".to_string());
     };

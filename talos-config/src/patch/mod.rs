@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use crate::config::{Config, Entry, load_entries};
 use crate::error::{Error, ErrorKind};
-use crate::json6902::{JsonPatch, YamlListError, apply_json6902};
+use crate::json6902::{JsonPatch, YamlListError, apply_json6902_in};
 
 /// A loaded strategic merge patch: its documents and delete selectors in upstream
 /// `Documents()` order.
@@ -262,8 +262,8 @@ fn apply<'a>(mut state: State<'a>, patches: &[Patch], release: crate::Release) -
         state = match &patch.0 {
             Loaded::Json6902(p) => {
                 let out = match &state {
-                    State::Bytes(bytes) => apply_json6902(bytes, p),
-                    State::Config(c) => apply_json6902(encodable(c)?.encode().as_bytes(), p),
+                    State::Bytes(bytes) => apply_json6902_in(bytes, p, release.yaml()),
+                    State::Config(c) => apply_json6902_in(encodable(c)?.encode().as_bytes(), p, release.yaml()),
                 };
                 let out = out.map_err(|message| Error::new(ErrorKind::Json6902, message))?;
                 State::Bytes(Cow::Owned(out.into_bytes()))

@@ -177,8 +177,8 @@ fn decode_any(node: &Node, cx: &mut DecodeCx) -> Any {
             }
         }
         NodeValue::Sequence(items, _) => Any::List(items.iter().map(|i| Any::decode(i, cx)).collect()),
+        NodeValue::Mapping(entries, _) if cx.check_duplicate_keys(entries) => Any::Null,
         NodeValue::Mapping(entries, _) => {
-            cx.check_duplicate_keys(entries);
             let mut map = BTreeMap::new();
             for (k, v) in super::mapping_entries(entries, cx).iter() {
                 let key = match k.as_scalar() {

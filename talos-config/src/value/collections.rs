@@ -155,8 +155,8 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
             return out;
         }
         match &node.value {
+            NodeValue::Mapping(entries, _) if cx.check_duplicate_keys(entries) => {}
             NodeValue::Mapping(entries, _) => {
-                cx.check_duplicate_keys(entries);
                 for (k, v) in super::mapping_entries(entries, cx).iter() {
                     // A `null` key does not decode into a Go string: go-yaml skips the entry.
                     if is_null(k) {

@@ -99,8 +99,10 @@ impl DecodeCx {
     }
 
     /// Checks duplicate scalar keys of a mapping the way go-yaml does while decoding; records
-    /// `mapping key "k" already defined at line N`.
-    pub fn check_duplicate_keys(&mut self, entries: &[(Node, Node)]) {
+    /// `mapping key "k" already defined at line N`. True when there was one: go-yaml then
+    /// decodes nothing of the mapping (the caller leaves the zero value).
+    pub fn check_duplicate_keys(&mut self, entries: &[(Node, Node)]) -> bool {
+        let before = self.errors.len();
         // Linear: a patch may carry thousands of labels.
         let mut first_line: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for (k, _) in entries {
@@ -115,6 +117,15 @@ impl DecodeCx {
                 }
             }
         }
+        let found = self.errors.len() > before;
+        if found {
+            // go-yaml decodes nothing of the mapping, so it checks none of its tags either.
+            for (k, v) in entries {
+                self.undecoded(k);
+                self.undecoded(v);
+            }
+        }
+        found
     }
 }
 
@@ -178,7 +189,9 @@ fn merge_into(
     };
     for map in maps {
         let NodeValue::Mapping(entries, _) = &map.value else { continue };
-        cx.check_duplicate_keys(entries);
+        if cx.check_duplicate_keys(entries) {
+            continue;
+        }
         let dialect = cx.release.yaml();
         for (k, v) in entries.iter().filter(|(k, _)| !is_merge_key_in(k, dialect)) {
             let text = scalar_text(k);

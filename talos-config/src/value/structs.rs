@@ -33,8 +33,8 @@ pub fn decode_struct<T: StructFields>(node: &Node, cx: &mut DecodeCx, go_type: &
         return out;
     }
     match &node.value {
+        NodeValue::Mapping(entries, _) if cx.check_duplicate_keys(entries) => {}
         NodeValue::Mapping(entries, _) => {
-            cx.check_duplicate_keys(entries);
             for (k, v) in super::mapping_entries(entries, cx).iter() {
                 if let Some(key) = k.as_scalar() {
                     out.decode_field(&key.text, v, cx);

@@ -457,6 +457,11 @@ impl Emitter {
             | ScalarStyle::Folded => {
                 let mut force = false;
                 let mut tag = None;
+                // A merge key read from a source: go-yaml's node holds the implicit `!!merge` tag,
+                // and its encoder writes it (`!!merge <<: ...`, as in an unknown-keys summary).
+                if node.tag.is_none() && node.mark.line > 0 && s.style == ScalarStyle::Plain && text == "<<" {
+                    tag = Some("!!merge".to_string());
+                }
                 if let Some(t) = &node.tag {
                     let stag = short_tag(t);
                     let styled = s.style != ScalarStyle::Plain;

@@ -201,8 +201,8 @@ impl Value for Args {
             return Args(out);
         }
         match &node.value {
+            NodeValue::Mapping(entries, _) if cx.check_duplicate_keys(entries) => {}
             NodeValue::Mapping(entries, _) => {
-                cx.check_duplicate_keys(entries);
                 for (k, v) in crate::value::mapping_entries(entries, cx).iter() {
                     let key = String::decode(k, cx);
                     out.insert(key, ArgValue::decode(v, cx));
@@ -406,8 +406,8 @@ fn decode_pem_fields(node: &Node, cx: &mut DecodeCx, aux_type: &str, keys: &[&st
     let mut texts = vec![String::new(); keys.len()];
     let errors_before = cx.errors().len();
     match &node.value {
+        NodeValue::Mapping(entries, _) if cx.check_duplicate_keys(entries) => {}
         NodeValue::Mapping(entries, _) => {
-            cx.check_duplicate_keys(entries);
             for (k, v) in entries {
                 if let Some(i) = k.as_scalar().and_then(|s| keys.iter().position(|key| *key == s.text)) {
                     texts[i] = String::decode(v, cx);
