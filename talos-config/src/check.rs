@@ -82,7 +82,7 @@ impl Checked {
     }
 
     /// Why the inputs did not make a config (Talos's text, with the input and position): a
-    /// patch that does not load or apply (the error [`merge_sources`] returns), or merged bytes
+    /// patch that does not load or apply (the error [`merge_sources`](crate::merge_sources) returns), or merged bytes
     /// that do not load (the error `talosctl validate` would give them). It is also the
     /// `talos-merge` diagnostic.
     pub fn merge_error(&self) -> Option<&Error> {

@@ -209,7 +209,7 @@ pub fn map_of(values: Json) -> Json {
 }
 
 impl SchemaCx {
-    /// [`map_of`] in this flavour: a patch may also delete an entry
+    /// A mapping of string keys to `values` (or `null`) in this flavour: a patch may also delete an entry
     /// (`key: {$patch: delete}`), which Talos's patcher applies to any map.
     pub fn map_of(&self, values: Json) -> Json {
         if self.flavour != Flavour::Patch {
