@@ -57,6 +57,11 @@ pub(crate) fn context(
 ) -> Context {
     let options = CheckOptions { checks: Checks::Lint, release, ..CheckOptions::default() };
     let project = path.and_then(|p| Project::find(p).map(|found| (p, found)));
+    // A project file that cannot be read is said, not silently passed over.
+    let unread = match &project {
+        Some((_, Err(e))) => format!(" ({} not used: {e})", super::project::FILE_NAME),
+        _ => String::new(),
+    };
     if let Some((path, Ok(project))) = project
         && let Some(set) = project.set_of(path)
     {
@@ -96,7 +101,7 @@ pub(crate) fn context(
             patches: Vec::new(),
             name: name.to_string(),
             options,
-            how: "checked alone as a config".into(),
+            how: format!("checked alone as a config{unread}"),
         }
     } else {
         Context {
@@ -104,7 +109,7 @@ pub(crate) fn context(
             patches: vec![this],
             name: name.to_string(),
             options,
-            how: "checked as a patch onto a minimal worker config (no .labctl.toml lists it)".into(),
+            how: format!("checked as a patch onto a minimal worker config (no .labctl.toml lists it){unread}"),
         }
     }
 }

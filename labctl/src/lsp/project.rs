@@ -150,5 +150,29 @@ mod tests {
         let names: Vec<_> = set.patches.iter().map(|p| p.file_name().unwrap().to_str().unwrap()).collect();
         assert_eq!(names, ["05-a.yaml", "06-b.yaml", "x.yaml"]);
         assert_eq!(set.base, dir.path().join("worker.yaml"));
+        assert_eq!(project.release, None);
+    }
+
+    #[test]
+    fn the_project_file_names_the_release() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(FILE_NAME);
+        let read = |text: &str| {
+            std::fs::write(&file, text).unwrap();
+            Project::find(&dir.path().join("x.yaml")).unwrap().map(|p| p.release)
+        };
+        assert_eq!(read("talos_release = \"v1.12\"\n"), Ok(Some(talos_config::Release::V1_12_11)));
+        assert_eq!(read("talos_release = \"1.13.9\"\n"), Ok(Some(talos_config::Release::V1_13_9)));
+        assert_eq!(
+            read("talos_release = \"v1.11\"\n"),
+            Err(format!(
+                "{}: unknown Talos release \"v1.11\": supported releases are v1.12.11 and v1.13.9 (v1.12 and v1.13 name them too)",
+                file.display()
+            ))
+        );
+        assert_eq!(
+            read("talos_release = 12\n"),
+            Err(format!("{}: talos_release must be a string such as \"v1.12.11\"", file.display()))
+        );
     }
 }

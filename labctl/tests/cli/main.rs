@@ -25,5 +25,6 @@ mod merge_cli;
 mod merge_output_cli;
 mod merge_peer_cli;
 mod plan_cli;
+mod release_cli;
 mod schema_cli;
 mod validate_cli;

@@ -70,15 +70,28 @@ fn every_config_talos_loads_validates() {
         return;
     };
     let peer = if peer.is_absolute() { peer } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(peer) };
-    let (schemas, index) = compiled(&[]);
+    peer_configs_validate(&peer, talos_config::Release::V1_13_9);
+    // Every other release's data, next to the default release's, with that release's schema.
+    let v1_12 = peer.parent().unwrap().join("talos-v1.12.11");
+    assert!(v1_12.is_dir() || std::env::var("CI").as_deref() != Ok("true"), "{} is missing", v1_12.display());
+    if v1_12.is_dir() {
+        peer_configs_validate(&v1_12, talos_config::Release::V1_12_11);
+    }
+}
+
+/// Every config of one release's peer data that the release loads validates against that
+/// release's schema.
+fn peer_configs_validate(peer: &Path, release: talos_config::Release) {
+    let tag = release.to_string();
+    let (schemas, index) = compiled(&["--talos-release", &tag]);
     let mut files = Vec::new();
-    yaml_files(&peer, &mut files);
+    yaml_files(peer, &mut files);
     files.extend([Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/controlplane.yaml")]);
     let (mut checked, mut failures) = (0, Vec::new());
     let as_json = tempfile::tempdir().unwrap();
     for file in files {
         let bytes = std::fs::read(&file).unwrap();
-        if talos_config::Config::from_bytes(&bytes).is_err() {
+        if talos_config::Config::from_bytes_for(&bytes, release).is_err() {
             continue;
         }
         for doc in talos_yaml::parse::parse_documents(&bytes).unwrap() {
@@ -90,22 +103,22 @@ fn every_config_talos_loads_validates() {
             std::fs::write(as_json.path().join(format!("{checked}.json")), doc.to_string()).unwrap();
         }
     }
-    check_jsonschema(as_json.path());
-    eprintln!("schema: {checked} documents of Talos's test data validated");
+    check_jsonschema(as_json.path(), &tag);
+    eprintln!("schema: {checked} documents of Talos {tag}'s test data validated");
     assert!(checked >= 100, "only {checked} documents");
     assert!(failures.is_empty(), "{} of {checked} documents refused:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// `check-jsonschema` (PyPI) over the documents written as JSON in `dir`, when `CHECK_JSONSCHEMA`
 /// names it (required under `CI=true`).
-fn check_jsonschema(dir: &Path) {
+fn check_jsonschema(dir: &Path, release: &str) {
     let Some(program) = std::env::var_os("CHECK_JSONSCHEMA") else {
         assert!(std::env::var("CI").as_deref() != Ok("true"), "CHECK_JSONSCHEMA is not set under CI=true");
         eprintln!("note: CHECK_JSONSCHEMA is not set: the schema was checked with boon only");
         return;
     };
     let schema = dir.join("schema.json");
-    std::fs::write(&schema, labctl(&["schema"]).stdout).unwrap();
+    std::fs::write(&schema, labctl(&["schema", "--talos-release", release]).stdout).unwrap();
     let mut documents: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     documents.retain(|p| p != &schema);
     let out = std::process::Command::new(program).arg("--schemafile").arg(&schema).args(&documents).output().unwrap();
@@ -152,4 +165,55 @@ fn bad_documents_are_refused() {
         assert_eq!(check(text, false), valid, "config schema: {text}");
     }
     assert!(check("version: v1alpha1\nmachine:\n  network:\n    $patch: delete\n", true));
+}
+
+/// What each release's schema takes: its kinds, fields and types (the answers recorded with
+/// Talos v1.12.11's and v1.13.9's own code), and, in a patch, `key: {$patch: delete}` in any map;
+/// `machine.type` only as validation takes it in every mode.
+#[test]
+fn each_release_has_its_schema() {
+    let (v12, v12_index) = compiled(&["--talos-release", "v1.12"]);
+    let (v13, v13_index) = compiled(&[]);
+    let (v12_patch, v12_patch_index) = compiled(&["--patch", "--talos-release", "v1.12.11"]);
+    let (v13_patch, v13_patch_index) = compiled(&["--patch"]);
+    let valid = |schemas: &boon::Schemas, index: boon::SchemaIndex, text: &str| -> bool {
+        let doc = talos_yaml::parse::parse_documents(text.as_bytes()).unwrap().remove(0);
+        schemas.validate(&json(&doc), index).is_ok()
+    };
+    // (document, v1.12.11 takes it, v1.13.9 takes it)
+    let cases = [
+        ("apiVersion: v1alpha1\nkind: VRFConfig\nname: vrf-blue\ntable: 123\n", false, true),
+        (
+            "version: v1alpha1\ncluster:\n  network:\n    cni:\n      name: flannel\n      flannel:\n        kubeNetworkPoliciesEnabled: true\n",
+            false,
+            true,
+        ),
+        ("version: v1alpha1\nmachine:\n  kubelet:\n    extraArgs:\n      feature-gates: [A=true]\n", false, true),
+        ("version: v1alpha1\nmachine:\n  kubelet:\n    extraArgs:\n      v: \"2\"\n", true, true),
+        ("version: v1alpha1\nmachine:\n  time:\n    bootTimeout: 0\n", false, true),
+        ("version: v1alpha1\nmachine:\n  time:\n    bootTimeout: 2m\n", true, true),
+        ("version: v1alpha1\nmachine:\n  features:\n    kubePrism:\n      port: 7445.5\n", true, false),
+        ("apiVersion: v1alpha1\nkind: UserVolumeConfig\nname: data\nfilesystem:\n  type: swap\n", true, false),
+        ("apiVersion: v1alpha1\nkind: UserVolumeConfig\nname: data\nfilesystem:\n  type: swapi\n", false, true),
+        ("apiVersion: v1alpha1\nkind: UserVolumeConfig\nname: data\nmount:\n  secure: true\n", false, true),
+        ("version: v1alpha1\nmachine:\n  type: cowboy\n", false, false),
+        ("version: v1alpha1\nmachine:\n  type: Worker\n", false, false),
+        ("version: v1alpha1\nmachine:\n  type: join\n", true, true),
+        ("version: v1alpha1\nmachine:\n  type: controlplane\n", true, true),
+    ];
+    for (text, in_v12, in_v13) in cases {
+        assert_eq!(valid(&v12, v12_index, text), in_v12, "v1.12.11 schema: {text}");
+        assert_eq!(valid(&v13, v13_index, text), in_v13, "v1.13.9 schema: {text}");
+    }
+    let deletes = [
+        "machine:\n  nodeLabels:\n    node.kubernetes.io/exclude-from-external-load-balancers:\n      $patch: delete\n",
+        "machine:\n  kubelet:\n    extraArgs:\n      rotate-server-certificates:\n        $patch: delete\n",
+        "machine:\n  sysctls:\n    net.ipv4.ip_forward:\n      $patch: delete\n",
+    ];
+    for text in deletes {
+        assert!(valid(&v12_patch, v12_patch_index, text), "v1.12.11 patch schema: {text}");
+        assert!(valid(&v13_patch, v13_patch_index, text), "v1.13.9 patch schema: {text}");
+        assert!(!valid(&v13, v13_index, &format!("version: v1alpha1\n{text}")), "config schema: {text}");
+    }
+    assert!(!valid(&v13_patch, v13_patch_index, "machine:\n  nodeLabels:\n    a:\n      $patch: keep\n"));
 }

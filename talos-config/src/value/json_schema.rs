@@ -182,9 +182,15 @@ pub fn scalar() -> Json {
 }
 
 /// A Go duration (`time.ParseDuration`: `1h30m`, `-1.5s`, `0`), or the integer zero, which
-/// go-yaml takes as a zero duration.
-pub fn duration() -> Json {
+/// go-yaml takes as a zero duration from v1.13 on (rc.4; rc.3 refuses every integer).
+pub fn duration(release: crate::Release) -> Json {
     let unit = r"((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))";
+    if release.yaml() == crate::yaml::Dialect::V4Rc3 {
+        return Json::obj([
+            ("type", Json::arr([Json::str("string"), Json::str("null")])),
+            ("pattern", Json::str(format!("^([-+]?{unit}+|[-+]?0)$"))),
+        ]);
+    }
     Json::obj([
         ("type", Json::arr([Json::str("string"), Json::str("integer"), Json::str("null")])),
         ("pattern", Json::str(format!("^([-+]?{unit}+|[-+]?0)$"))),

@@ -148,8 +148,10 @@ macro_rules! int_value {
                 $go.into()
             }
 
-            fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
-                crate::value::json_schema::types(&["integer"])
+            /// An integer; go-yaml rc.3 (v1.12) also takes any float, truncated.
+            fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+                let truncates = cx.release().yaml() == crate::yaml::Dialect::V4Rc3;
+                crate::value::json_schema::types(&[if truncates { "number" } else { "integer" }])
             }
 
             fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
@@ -385,9 +387,9 @@ impl From<std::time::Duration> for Duration {
 }
 
 impl Value for Duration {
-    /// A Go duration (`30s`, `1h30m`), or the integer zero.
-    fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
-        crate::value::json_schema::duration()
+    /// A Go duration (`30s`, `1h30m`), or the integer zero (from v1.13 on).
+    fn json_schema(cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
+        crate::value::json_schema::duration(cx.release())
     }
 
     fn go_type() -> String {

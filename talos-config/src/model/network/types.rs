@@ -81,7 +81,7 @@ macro_rules! enum_value {
 
             fn json_schema(_cx: &mut $crate::value::json_schema::SchemaCx) -> $crate::value::json_schema::Json {
                 let names = <$name as $crate::model::network::types::GoEnum>::names();
-                if names.is_empty() { $crate::value::json_schema::types(&["string"]) } else { $crate::value::json_schema::enum_names(&names) }
+                if names.is_empty() { $crate::value::json_schema::scalar() } else { $crate::value::json_schema::enum_names(&names) }
             }
 
             fn text_unmarshaler() -> bool {
