@@ -529,8 +529,14 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// The kubelet version Talos reads from an image reference (`VersionFromImageRef`): the tag,
 /// without a leading `v`, as `(major, minor, patch)`. An empty image is Talos's default
 /// kubelet. `None` when the tag is not a version (`latest`, a digest only).
+#[cfg(test)]
 pub(crate) fn kubelet_version(image: &str) -> Option<(u64, u64, u64)> {
-    let text = if image.is_empty() { DEFAULT_KUBERNETES_VERSION } else { image_tag(image)? };
+    kubelet_version_for(image, crate::Release::DEFAULT)
+}
+
+/// [`kubelet_version`] on a node of `release` (an empty image is that release's default kubelet).
+pub(crate) fn kubelet_version_for(image: &str, release: crate::Release) -> Option<(u64, u64, u64)> {
+    let text = if image.is_empty() { release.rules().default_kubernetes } else { image_tag(image)? };
     let text = text.strip_prefix('v').unwrap_or(text);
     let core = text.split(['-', '+']).next().unwrap_or(text);
     let mut parts = core.split('.').map(|p| p.parse::<u64>().ok());
@@ -554,6 +560,7 @@ mod tests {
         assert_eq!(kubelet_version(""), Some((1, 36, 3)));
         assert_eq!(kubelet_version("ghcr.io/siderolabs/kubelet:v1.35.2@sha256:0123"), Some((1, 35, 2)));
         assert_eq!(kubelet_version("registry:5000/kubelet"), None);
+        assert_eq!(kubelet_version_for("", crate::Release::V1_12_11), Some((1, 35, 4)));
     }
 
     #[test]

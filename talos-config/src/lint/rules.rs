@@ -108,18 +108,19 @@ pub(super) fn kubelet_flags(cx: &Cx<'_>, out: &mut Vec<Finding>) {
         return;
     }
     let args = path("machine.kubelet.extraArgs");
-    match kubelet::kubelet_version(&kubelet.image) {
+    match kubelet::kubelet_version_for(&kubelet.image, cx.config.release()) {
         Some((major, minor, _)) if (major, minor) == kubelet::FLAGS_VERSION => {}
         version => {
             let shown = version.map_or_else(|| "an unknown version".to_string(), |(a, b, c)| format!("v{a}.{b}.{c}"));
             let (fa, fb) = kubelet::FLAGS_VERSION;
+            let image = match kubelet.image.as_str() {
+                "" => format!("Talos {}'s default kubelet", cx.config.release()),
+                image => format!("the kubelet image `{image}`"),
+            };
             let mut f = finding(
                 KUBELET_RULE,
                 Severity::Info,
-                format!(
-                    "the kubelet image `{}` runs {shown}; the flag table is for v{fa}.{fb}, so extraArgs were not checked",
-                    kubelet.image
-                ),
+                format!("{image} runs {shown}; the flag table is for v{fa}.{fb}, so extraArgs were not checked"),
                 path("machine.kubelet.image"),
             );
             f.suggestion = Some(format!("check the flags against the kubelet's own `--help` for {shown}"));
