@@ -33,7 +33,7 @@ pub fn run(args: &SchemaArgs) -> Result<(), CliError> {
     let text = match &args.kind {
         None => schema::config_schema_for(flavour, release),
         Some(kind) => schema::kind_schema_for(kind, flavour, release).ok_or_else(|| CliError {
-            message: format!("labctl schema: unknown document kind {kind:?} in Talos {release}"),
+            message: format!("labctl schema: unknown document kind {} in Talos {release}", talos_go::quote(kind)),
             notes: vec![format!("known kinds: {}", schema::kinds_for(release).join(", "))],
             exit_code: None,
         })?,

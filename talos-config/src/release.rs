@@ -63,6 +63,22 @@ impl Release {
         }
     }
 
+    /// The supported release of the line a node's version tag belongs to (`v1.12.5` and
+    /// `v1.12.11-dirty` are answered as v1.12.11); `None` for a line the engine does not support.
+    ///
+    /// ```
+    /// use talos_config::Release;
+    /// assert_eq!(Release::of_line("v1.12.5"), Some(Release::V1_12_11));
+    /// assert_eq!(Release::of_line("v1.13.9"), Some(Release::V1_13_9));
+    /// assert_eq!(Release::of_line("v1.11.3"), None);
+    /// ```
+    pub fn of_line(tag: &str) -> Option<Release> {
+        let bare = tag.trim().strip_prefix('v').unwrap_or(tag.trim());
+        let mut parts = bare.split(['.', '-', '+']);
+        let line = format!("v{}.{}", parts.next()?, parts.next()?);
+        Release::ALL.iter().copied().find(|r| r.line() == line)
+    }
+
     /// The go-yaml v4 release the Talos release pins, which words YAML errors its own way.
     pub(crate) fn yaml(self) -> crate::yaml::Dialect {
         match self {
@@ -176,8 +192,8 @@ impl fmt::Display for UnknownRelease {
         let lines: Vec<&str> = Release::ALL.iter().map(|r| r.line()).collect();
         write!(
             f,
-            "unknown Talos release {:?}: supported releases are {} ({} name them too)",
-            self.text,
+            "unknown Talos release {}: supported releases are {} ({} name them too)",
+            talos_go::quote(&self.text),
             english_list(&tags),
             english_list(&lines)
         )

@@ -235,8 +235,8 @@ pub(crate) fn reboot_effect(cx: &Context) -> Option<String> {
     let without: Vec<PatchSource> =
         cx.patches.iter().enumerate().filter(|(i, _)| *i != position).map(|(_, p)| p.clone()).collect();
     let merged = |patches: &[PatchSource]| -> Option<talos_config::Config> {
-        let merged = talos_config::merge_sources(&cx.base, patches).ok()?;
-        talos_config::Config::from_vec(merged).ok()
+        let merged = talos_config::merge_sources_for(&cx.base, patches, cx.options.release).ok()?;
+        talos_config::Config::from_vec_for(merged, cx.options.release).ok()
     };
     let plan = talos_config::plan::plan_apply(&merged(&without)?, &merged(&cx.patches)?).ok()?;
     Some(if plan.live_possible() {

@@ -180,11 +180,14 @@ impl Client {
         Ok(ApplyResult { node, mode: ApplyMode::from_proto(a.mode), details: a.mode_details, warnings: a.warnings })
     }
 
-    /// `talosctl patch mc`, done carefully: reads the node's platform mode (`Version`) and active machine config,
-    /// merges the patches with `talos-config`, checks the result exactly as the node would
-    /// ([`talos_config::node::check_apply`], installed) and fails with [`crate::ErrorKind::Rejected`] (the node's
-    /// text) without sending anything; otherwise applies it (nothing is sent if the config is unchanged) and reports
-    /// the resource version before and after.
+    /// `talosctl patch mc`, done carefully: reads the node's platform mode and Talos version (`Version`) and
+    /// active machine config, merges the patches with `talos-config` as the node's release does (the supported
+    /// release of its line, [`talos_config::Release::of_line`]; the default release for a line the engine does not
+    /// know), checks the result exactly as the node would ([`talos_config::node::check_apply_for`], installed)
+    /// and fails with [`crate::ErrorKind::Rejected`] (the node's text) without sending anything; otherwise applies
+    /// it (nothing is sent if the config is unchanged) and reports the resource version before and after. Load
+    /// strategic patches for a node of another line than the default with
+    /// [`talos_config::load_patches_for`] and that release.
     pub async fn patch_machine_config(
         &self,
         node: &str,
@@ -194,9 +197,10 @@ impl Client {
         let target = Target::node(node);
         let version = self.version(&target).await?;
         let mode = local_check_mode(node, &version.platform_mode)?;
+        let release = talos_config::Release::of_line(&version.tag).unwrap_or_default();
         let before = self.machine_config(&target, ACTIVE_CONFIG_ID).await?;
-        let patched = talos_config::apply_patches(&before.bytes, patches)?;
-        let local_warnings = talos_config::node::check_apply(&patched, mode, true)
+        let patched = talos_config::apply_patches_for(&before.bytes, patches, release)?;
+        let local_warnings = talos_config::node::check_apply_for(&patched, mode, true, release)
             .map_err(|r| Error::rejected(node, Code::from_i32(r.code.number()), r.message))?;
         if patched == before.bytes {
             return Ok(PatchOutcome {

@@ -459,7 +459,12 @@ impl Emitter {
                 let mut tag = None;
                 // A merge key read from a source: go-yaml's node holds the implicit `!!merge` tag,
                 // and its encoder writes it (`!!merge <<: ...`, as in an unknown-keys summary).
-                if node.tag.is_none() && node.mark.line > 0 && s.style == ScalarStyle::Plain && text == "<<" {
+                if self.dialect == Dialect::V4
+                    && node.tag.is_none()
+                    && node.mark.line > 0
+                    && s.style == ScalarStyle::Plain
+                    && text == "<<"
+                {
                     tag = Some("!!merge".to_string());
                 }
                 if let Some(t) = &node.tag {
