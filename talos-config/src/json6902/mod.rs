@@ -15,7 +15,7 @@ use apply::Op;
 use json::Json;
 
 use crate::yaml::emit_v2::emit_v2;
-use crate::yaml::parse::{parse_documents_in, parse_first_document};
+use crate::yaml::parse::{count_documents_in, parse_documents_in, parse_first_document};
 
 /// An RFC 6902 patch: ordered operations, each keeping the raw JSON of its fields.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -131,10 +131,16 @@ pub(crate) fn apply_json6902_in(
     patch: &JsonPatch,
     dialect: crate::yaml::Dialect,
 ) -> Result<String, String> {
-    let docs =
-        parse_documents_in(config, dialect).map_err(|e| format!("failure decoding talos machine config: {e}"))?;
+    let decoding = |e: crate::yaml::parse::YamlError| format!("failure decoding talos machine config: {e}");
+    const SEVERAL: &str = "JSON6902 patches are not supported for multi-document machine configuration";
+    // A stream that may hold several documents is counted first (the same parse, keeping no
+    // text): one that is refused is then never held in memory whole.
+    if may_hold_several_documents(config) && count_documents_in(config, dialect).map_err(decoding)? != 1 {
+        return Err(SEVERAL.to_string());
+    }
+    let docs = parse_documents_in(config, dialect).map_err(decoding)?;
     let [doc] = docs.as_slice() else {
-        return Err("JSON6902 patches are not supported for multi-document machine configuration".to_string());
+        return Err(SEVERAL.to_string());
     };
     let json =
         convert::yaml_to_json_v2(doc).map_err(|e| format!("failure converting talos machine config to json: {e}"))?;
@@ -145,9 +151,23 @@ pub(crate) fn apply_json6902_in(
     Ok(emit_v2(&node))
 }
 
+/// Whether a document marker (`---` or `...`) starts a line of `config`: without one, a stream
+/// holds one document at most. (Only a shortcut: a stream that has one is parsed in full anyway.)
+fn may_hold_several_documents(config: &[u8]) -> bool {
+    config.split(|&b| b == b'\n' || b == b'\r').any(|line| line.starts_with(b"---") || line.starts_with(b"..."))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stream_without_document_markers_holds_one_document_at_most() {
+        assert!(!may_hold_several_documents(b"machine:\n  type: worker # --- not a marker\n"));
+        assert!(may_hold_several_documents(b"---\nmachine: {}\n"));
+        assert!(may_hold_several_documents(b"a: 1\n---\nb: 2\n"));
+        assert!(may_hold_several_documents(b"a: 1\r\n...\r\n"));
+    }
 
     #[test]
     fn from_json_decodes_ops() {

@@ -221,6 +221,31 @@ pub fn parse_documents_in(input: &[u8], dialect: Dialect) -> Result<Vec<Node>, Y
     Ok(parse_stream_in(input, dialect)?.into_iter().map(|d| d.root).collect())
 }
 
+/// How many documents [`parse_documents_in`] finds, or its error: the same parse, keeping no
+/// scalar's text, so that a large stream is not held in memory to be counted.
+///
+/// ```
+/// use talos_yaml::Dialect;
+/// use talos_yaml::parse::count_documents_in;
+///
+/// assert_eq!(count_documents_in(b"a: 1\n---\nb: 2\n", Dialect::V4Rc4).unwrap(), 2);
+/// assert!(count_documents_in(b"a: 1\n---\n[unclosed\n", Dialect::V4Rc4).is_err());
+/// ```
+pub fn count_documents_in(input: &[u8], dialect: Dialect) -> Result<usize, YamlError> {
+    match parse_up_to(input, usize::MAX, dialect, Text::Dropped) {
+        (docs, None) => Ok(docs.len()),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// Whether the composed nodes keep their scalars' text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Text {
+    Kept,
+    /// Only counted (the alias budgets need its size): nothing reads the nodes' text.
+    Dropped,
+}
+
 /// One document of a stream: its root node and where the document starts, as go-yaml's
 /// document node records it (the `---` or directive of an explicit document, else its content).
 #[derive(Debug)]
@@ -243,7 +268,7 @@ pub fn parse_stream(input: &[u8]) -> Result<Vec<ParsedDocument>, YamlError> {
 
 /// [`parse_stream`] with the acceptance rules and error texts of `dialect`.
 pub fn parse_stream_in(input: &[u8], dialect: Dialect) -> Result<Vec<ParsedDocument>, YamlError> {
-    match parse_up_to(input, usize::MAX, dialect) {
+    match parse_up_to(input, usize::MAX, dialect, Text::Kept) {
         (docs, None) => Ok(docs),
         (_, Some(e)) => Err(e),
     }
@@ -274,7 +299,7 @@ pub fn parse_stream_partial(input: &[u8]) -> (Vec<ParsedDocument>, Option<YamlEr
 /// assert_eq!(err.map(|e| e.message).as_deref(), Some("yaml: line 2: did not find expected node content"));
 /// ```
 pub fn parse_stream_partial_in(input: &[u8], dialect: Dialect) -> (Vec<ParsedDocument>, Option<YamlError>) {
-    parse_up_to(input, usize::MAX, dialect)
+    parse_up_to(input, usize::MAX, dialect, Text::Kept)
 }
 
 /// The first document only, as go-yaml's `Unmarshal` reads it: what follows it is not parsed,
@@ -290,19 +315,24 @@ pub fn parse_first_document(input: &[u8]) -> Result<Option<ParsedDocument>, Yaml
 
 /// [`parse_first_document`] with the acceptance rules and error texts of `dialect`.
 pub fn parse_first_document_in(input: &[u8], dialect: Dialect) -> Result<Option<ParsedDocument>, YamlError> {
-    match parse_up_to(input, 1, dialect) {
+    match parse_up_to(input, 1, dialect, Text::Kept) {
         (docs, None) => Ok(docs.into_iter().next()),
         (_, Some(e)) => Err(e),
     }
 }
 
 /// Parses at most `max_docs` documents: those completed, and the error that stopped parsing.
-fn parse_up_to(input: &[u8], max_docs: usize, dialect: Dialect) -> (Vec<ParsedDocument>, Option<YamlError>) {
+fn parse_up_to(
+    input: &[u8],
+    max_docs: usize,
+    dialect: Dialect,
+    text: Text,
+) -> (Vec<ParsedDocument>, Option<YamlError>) {
     let decoded = reader::decode(input, dialect);
     let scanner = Scanner::new(&decoded.text, decoded.start_offset, dialect);
     let mut parser = Parser::new(scanner);
     let mut docs = Vec::new();
-    let result = compose(&mut parser, input.len(), max_docs, &mut docs);
+    let result = compose(&mut parser, input.len(), max_docs, text, &mut docs);
     if let Some(problem) = &decoded.problem {
         // go-yaml decodes its input in chunks: the decoding error surfaces as soon as the
         // scanner needs a character from the chunk that holds it, unless a syntax error came
@@ -442,6 +472,7 @@ fn compose(
     parser: &mut Parser<'_>,
     input_len: usize,
     max_docs: usize,
+    text: Text,
     docs: &mut Vec<ParsedDocument>,
 ) -> Result<(), YamlError> {
     let mut composer = Composer {
@@ -497,6 +528,7 @@ fn compose(
             Event::Scalar { value, style, anchor, tag, start, comments } => {
                 composer.decoded = composer.decoded.saturating_add(1);
                 let size = Size { nodes: 1, bytes: value.len() };
+                let value = if text == Text::Kept { value } else { String::new() };
                 let node = Node {
                     value: NodeValue::Scalar(Scalar { text: value, style: scalar_style(style) }),
                     origin: written(&anchor, &tag, comments),
