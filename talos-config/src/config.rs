@@ -345,13 +345,23 @@ impl Config {
         out
     }
 
-    /// Like [`Config::encode`], consuming the config: each document's YAML tree is built, then
-    /// the typed documents are freed before any text is written, so that the config, its tree
-    /// and its text are never in memory all at once.
+    /// Like [`Config::encode`], consuming the config: each document's YAML tree is built with
+    /// the document's strings moved into it, and no text is written before every typed
+    /// document is gone, so that the config, its tree and its text are never in memory all at
+    /// once (nor its strings twice).
     pub(crate) fn into_encoded(self) -> String {
         let release = self.release;
-        let trees: Vec<Option<Node>> = self.encode_order().map(|entry| entry.map(|d| d.encode_for(release))).collect();
-        drop(self);
+        // `encode_order`, owned: documents aimed at the legacy document first.
+        let (legacy, others): (Vec<Entry>, Vec<Entry>) =
+            self.entries.into_iter().partition(|e| e.targets_legacy() && matches!(e, Entry::Doc(_)));
+        let trees: Vec<Option<Node>> = legacy
+            .into_iter()
+            .chain(others)
+            .map(|entry| match entry {
+                Entry::Doc(d) => Some(d.into_encoded_for(release)),
+                Entry::Delete(_) => None,
+            })
+            .collect();
         let mut out = String::new();
         for tree in trees {
             Self::emit_entry(tree, &mut out, release);
@@ -467,7 +477,7 @@ fn entries_from_roots(
     for (index, ParsedDocument { root, start }) in roots.into_iter().enumerate() {
         // Upstream names the document node's line here: its `---` when there is one.
         let line = start.line;
-        let root = if allow_patch_delete {
+        let mut root = if allow_patch_delete {
             let (kept, selectors) = extract_deletes(root, index).map_err(|e| {
                 Error::decode(format!("error processing patch delete statements at line {line}: {e}"), Some(line), None)
             })?;
@@ -503,7 +513,7 @@ fn entries_from_roots(
                 Some(root.mark.column),
             ));
         }
-        let doc = decode_document(&root, release).map_err(|(e, mark)| {
+        let doc = decode_document(&mut root, release).map_err(|(e, mark)| {
             // Talos names the document's line; the location points at the first offending node.
             let mark = mark.filter(|m| m.line > 0).unwrap_or(root.mark);
             Error::decode(
@@ -530,13 +540,14 @@ fn top_value(root: &Node, key: &str) -> String {
 }
 
 /// Upstream decoder `decode`: picks the Go type, decodes, checks unknown keys. An error comes
-/// with the position of the first offending node, when there is one.
-fn decode_document(root: &Node, release: crate::Release) -> Result<Box<dyn Document>, DecodeFailure> {
+/// with the position of the first offending node, when there is one. The document's strings are
+/// moved out of `root`, which is good for nothing else afterwards.
+fn decode_document(root: &mut Node, release: crate::Release) -> Result<Box<dyn Document>, DecodeFailure> {
     let (entry, kind) = pick_kind(root, release).map_err(|e| (e, None))?;
     let unknown = (entry.unknown_keys_for)(root, release);
     let summary = unknown.as_ref().ok().and_then(Option::as_ref);
     let mut cx = DecodeCx::for_release(release);
-    let doc = (entry.decode)(root, &mut cx);
+    let doc = (entry.decode_taking)(root, &mut cx);
     // go-yaml checks a tagged scalar when it decodes it, and that failure ends decoding alone.
     if let Some((message, mark)) =
         crate::value::explicit_tag_error(root, summary, cx.undecoded_offsets(), release.yaml())

@@ -206,14 +206,14 @@ fn in_release(f: &FieldSpec, release: TokenStream2) -> TokenStream2 {
 }
 
 /// A field's part of `decode_field`: take the value when the key is the field's (and the
-/// release decoding follows has the field).
+/// release decoding follows has the field), its strings moved out of the node.
 fn decode_arm(f: &FieldSpec) -> TokenStream2 {
     let (v, ident, ty, key) = (value_mod(), &f.ident, &f.ty, &f.key);
     let has = in_release(f, quote!(cx.release()));
     if f.inline {
         quote! { if #has && <#ty as #v::StructFields>::decode_field(&mut self.#ident, key, value, cx) { return true; } }
     } else {
-        quote! { if key == #key && #has { self.#ident = <#ty as #v::Value>::decode(value, cx); return true; } }
+        quote! { if key == #key && #has { self.#ident = <#ty as #v::Value>::decode_taking(value, cx); return true; } }
     }
 }
 
@@ -229,16 +229,16 @@ fn unknown_keys_arm(f: &FieldSpec) -> TokenStream2 {
 }
 
 /// A field's part of `encode_fields`, left out when empty under `omitempty` (and when the
-/// release encoding follows has no such field).
+/// release encoding follows has no such field); the field moves into the tree.
 fn encode_step(f: &FieldSpec) -> TokenStream2 {
     let (v, y, ident, ty, key) = (value_mod(), yaml_crate(), &f.ident, &f.ty, &f.key);
     let has = in_release(f, quote!(release));
     let step = if f.inline {
-        quote! { <#ty as #v::StructFields>::encode_fields(&self.#ident, out, release); }
+        quote! { <#ty as #v::StructFields>::encode_fields(self.#ident, out, release); }
     } else if f.omitempty {
-        quote! { if !<#ty as #v::Value>::is_empty(&self.#ident) { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode_for(&self.#ident, release))); } }
+        quote! { if !<#ty as #v::Value>::is_empty(&self.#ident) { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode_owned_for(self.#ident, release))); } }
     } else {
-        quote! { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode_for(&self.#ident, release))); }
+        quote! { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode_owned_for(self.#ident, release))); }
     };
     quote! { if #has { #step } }
 }
@@ -334,7 +334,7 @@ fn struct_fields_impl(name: &syn::Ident, fields: &[FieldSpec]) -> TokenStream2 {
     let schema_props = fields.iter().map(json_property_step);
     quote! {
         impl #v::StructFields for #name {
-            fn decode_field(&mut self, key: &str, value: &#y::Node, cx: &mut #v::DecodeCx) -> bool {
+            fn decode_field(&mut self, key: &str, value: &mut #y::Node, cx: &mut #v::DecodeCx) -> bool {
                 #(#decode_arms)*
                 false
             }
@@ -344,7 +344,7 @@ fn struct_fields_impl(name: &syn::Ident, fields: &[FieldSpec]) -> TokenStream2 {
                 Ok(None)
             }
 
-            fn encode_fields(&self, out: &mut Vec<(#y::Node, #y::Node)>, release: ::talos_config::Release) {
+            fn encode_fields(self, out: &mut Vec<(#y::Node, #y::Node)>, release: ::talos_config::Release) {
                 #(#encode_fields)*
             }
 
@@ -380,7 +380,13 @@ fn value_impl(name: &syn::Ident, container: &ContainerSpec, fields: &[FieldSpec]
                 #go.into()
             }
 
+            // One decoder and one encoder per struct (they are many): each moves strings, and the
+            // borrowing forms work on a copy.
             fn decode(node: &#y::Node, cx: &mut #v::DecodeCx) -> Self {
+                <Self as #v::Value>::decode_taking(&mut node.clone(), cx)
+            }
+
+            fn decode_taking(node: &mut #y::Node, cx: &mut #v::DecodeCx) -> Self {
                 #v::decode_struct(node, cx, &Self::go_type())
             }
 
@@ -403,6 +409,10 @@ fn value_impl(name: &syn::Ident, container: &ContainerSpec, fields: &[FieldSpec]
             }
 
             fn encode_for(&self, release: ::talos_config::Release) -> #y::Node {
+                <Self as #v::Value>::encode_owned_for(self.clone(), release)
+            }
+
+            fn encode_owned_for(self, release: ::talos_config::Release) -> #y::Node {
                 let mut out = Vec::new();
                 <Self as #v::StructFields>::encode_fields(self, &mut out, release);
                 #y::Node::mapping(out)

@@ -93,6 +93,9 @@ pub trait Hooks {
     fn encode(&self) -> Node;
     /// The node tree as `release`'s encoder builds it.
     fn encode_for(&self, release: crate::Release) -> Node;
+    /// [`Hooks::encode_for`] of a document that is not needed afterwards: its strings move into
+    /// the tree.
+    fn into_encoded_for(self: Box<Self>, release: crate::Release) -> Node;
     /// A deep copy.
     fn clone_box(&self) -> Box<dyn Document>;
     /// `merge.Merge(self, other)`; `other` has the same kind.
@@ -138,6 +141,10 @@ impl<T: Kind> Hooks for T {
 
     fn encode_for(&self, release: crate::Release) -> Node {
         Value::encode_for(self, release)
+    }
+
+    fn into_encoded_for(self: Box<Self>, release: crate::Release) -> Node {
+        Value::encode_owned_for(*self, release)
     }
 
     fn clone_box(&self) -> Box<dyn Document> {
@@ -198,6 +205,9 @@ pub struct KindEntry {
     pub go_type: fn() -> String,
     /// Decodes a document of the kind strictly, collecting errors in the context.
     pub decode: fn(&Node, &mut DecodeCx) -> Box<dyn Document>,
+    /// [`KindEntry::decode`] of a node read no more afterwards but by the explicit-tag check
+    /// (`Value::decode_taking`: strings are moved out of it, not copied).
+    pub decode_taking: fn(&mut Node, &mut DecodeCx) -> Box<dyn Document>,
     /// The keys of a node the kind does not know, as go-yaml's strict decoding reports them.
     pub unknown_keys: fn(&Node) -> Result<Option<Node>, String>,
     /// The same check as a given release makes it.
@@ -216,6 +226,7 @@ pub const fn entry<T: Kind>() -> KindEntry {
         since: T::SINCE,
         go_type: go_pointer_type::<T>,
         decode: |node, cx| Box::new(T::decode(node, cx)),
+        decode_taking: |node, cx| Box::new(T::decode_taking(node, cx)),
         unknown_keys: T::unknown_keys,
         unknown_keys_for: T::unknown_keys_for,
         schema_paths: schema_paths::<T>,

@@ -25,6 +25,10 @@ impl<T: Value> Value for Vec<T> {
         decode_seq(node, cx, &Self::go_type())
     }
 
+    fn decode_taking(node: &mut Node, cx: &mut DecodeCx) -> Self {
+        decode_seq_taking(node, cx, &Self::go_type())
+    }
+
     fn schema_paths(prefix: &str, out: &mut Vec<String>) {
         T::schema_paths(&format!("{prefix}[]"), out);
     }
@@ -39,6 +43,10 @@ impl<T: Value> Value for Vec<T> {
 
     fn encode_for(&self, release: crate::Release) -> Node {
         Node::sequence(self.iter().map(|v| v.encode_for(release)).collect())
+    }
+
+    fn encode_owned_for(self, release: crate::Release) -> Node {
+        Node::sequence(self.into_iter().map(|v| v.encode_owned_for(release)).collect())
     }
 
     fn is_empty(&self) -> bool {
@@ -68,6 +76,22 @@ pub fn decode_seq<T: Value>(node: &Node, cx: &mut DecodeCx, go_type: &str) -> Ve
         // go-yaml drops a `null` element that the element type cannot hold.
         NodeValue::Sequence(items, _) => {
             items.iter().filter(|i| T::go_nillable() || !is_null(i)).map(|i| T::decode(i, cx)).collect()
+        }
+        _ => {
+            construct_error(cx, node, go_type);
+            Vec::new()
+        }
+    }
+}
+
+/// [`decode_seq`] with [`Value::decode_taking`] of each element.
+pub fn decode_seq_taking<T: Value>(node: &mut Node, cx: &mut DecodeCx, go_type: &str) -> Vec<T> {
+    if is_null(node) {
+        return Vec::new();
+    }
+    match &mut node.value {
+        NodeValue::Sequence(items, _) => {
+            items.iter_mut().filter(|i| T::go_nillable() || !is_null(i)).map(|i| T::decode_taking(i, cx)).collect()
         }
         _ => {
             construct_error(cx, node, go_type);
@@ -300,6 +324,10 @@ impl<T: Value> Value for Replaced<T> {
         if is_null(node) { Replaced(None) } else { Replaced(Some(T::decode(node, cx))) }
     }
 
+    fn decode_taking(node: &mut Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) { Replaced(None) } else { Replaced(Some(T::decode_taking(node, cx))) }
+    }
+
     fn schema_paths(prefix: &str, out: &mut Vec<String>) {
         T::schema_paths(prefix, out);
     }
@@ -315,6 +343,13 @@ impl<T: Value> Value for Replaced<T> {
     fn encode_for(&self, release: crate::Release) -> Node {
         match &self.0 {
             Some(v) => v.encode_for(release),
+            None => T::default().encode_for(release),
+        }
+    }
+
+    fn encode_owned_for(self, release: crate::Release) -> Node {
+        match self.0 {
+            Some(v) => v.encode_owned_for(release),
             None => T::default().encode_for(release),
         }
     }
@@ -373,6 +408,10 @@ impl<T: Value> Value for NilableVec<T> {
 
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
         if is_null(node) { NilableVec(None) } else { NilableVec(Some(<Vec<T>>::decode(node, cx))) }
+    }
+
+    fn decode_taking(node: &mut Node, cx: &mut DecodeCx) -> Self {
+        if is_null(node) { NilableVec(None) } else { NilableVec(Some(<Vec<T>>::decode_taking(node, cx))) }
     }
 
     fn schema_paths(prefix: &str, out: &mut Vec<String>) {
@@ -447,6 +486,16 @@ macro_rules! go_slice_type {
                 $name(items)
             }
 
+            fn decode_taking(node: &mut $crate::yaml::Node, cx: &mut $crate::value::DecodeCx) -> Self {
+                #[allow(unused_variables)]
+                let go_type = Self::go_type();
+                $( let go_type: String = $decode_type; )?
+                #[allow(unused_mut)]
+                let mut items: Vec<$elem> = $crate::value::decode_seq_taking(node, cx, &go_type);
+                $( ($fixup)(&mut items); )?
+                $name(items)
+            }
+
             fn schema_paths(prefix: &str, out: &mut Vec<String>) {
                 <$elem as $crate::value::Value>::schema_paths(&format!("{prefix}[]"), out);
             }
@@ -461,6 +510,10 @@ macro_rules! go_slice_type {
 
             fn encode_for(&self, release: $crate::Release) -> $crate::yaml::Node {
                 $crate::yaml::Node::sequence(self.0.iter().map(|v| $crate::value::Value::encode_for(v, release)).collect())
+            }
+
+            fn encode_owned_for(self, release: $crate::Release) -> $crate::yaml::Node {
+                $crate::yaml::Node::sequence(self.0.into_iter().map(|v| $crate::value::Value::encode_owned_for(v, release)).collect())
             }
 
             fn is_empty(&self) -> bool {

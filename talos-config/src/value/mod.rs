@@ -17,7 +17,8 @@ pub mod url;
 pub use any::{Any, Unstructured};
 pub(crate) use collections::go_slice_type;
 pub use collections::{
-    MapValue, decode_seq, delete_element, encode_map, map_unknown_keys, seq_unknown_keys, sorted_mapping, summary_key,
+    MapValue, decode_seq, decode_seq_taking, delete_element, encode_map, map_unknown_keys, seq_unknown_keys,
+    sorted_mapping, summary_key,
 };
 pub use collections::{NilableVec, Replaced};
 pub(crate) use decode::mapping_entries;
@@ -111,6 +112,15 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
     /// recorded in `cx` (decoding goes on, as go-yaml does), and the zero value stands in.
     fn decode(node: &Node, cx: &mut DecodeCx) -> Self;
 
+    /// [`Value::decode`] of a node that is read no more afterwards, except by the explicit-tag
+    /// check ([`explicit_tag_error`]): the same value and the same errors, with the text of
+    /// untagged scalars moved out of the node instead of copied (its tags, positions and shape
+    /// stay). A large config's strings are then in memory once while it decodes. The default
+    /// copies, as `decode` does; strings, options, lists and structs move.
+    fn decode_taking(node: &mut Node, cx: &mut DecodeCx) -> Self {
+        Self::decode(node, cx)
+    }
+
     /// The unknown-keys summary of `node` against this type (`xyaml.CheckUnknownKeys`):
     /// `Ok(None)` when every key is known. The default is a Go type that is neither a struct, a
     /// map, a slice nor an interface: a mapping or sequence there is an error (reached only
@@ -134,6 +144,14 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
     /// releases, and the structs and collections holding them, say so here.
     fn encode_for(&self, _release: crate::Release) -> Node {
         self.encode()
+    }
+
+    /// [`Value::encode_for`] of a value that is not needed afterwards: the same tree, with the
+    /// value's strings moved into it instead of copied, so that a large config's text is not in
+    /// memory twice while it is encoded. The default copies; strings, options, lists and structs
+    /// move.
+    fn encode_owned_for(self, release: crate::Release) -> Node {
+        self.encode_for(release)
     }
 
     /// go-yaml's `isZero`: true when an `omitempty` field holding this value is left out.

@@ -52,8 +52,23 @@ impl Value for String {
         }
     }
 
+    fn decode_taking(node: &mut Node, cx: &mut DecodeCx) -> Self {
+        // Only an untagged scalar's text is taken: the explicit-tag check reads tagged ones.
+        if node.tag.is_none()
+            && !is_null(node)
+            && let NodeValue::Scalar(s) = &mut node.value
+        {
+            return std::mem::take(&mut s.text);
+        }
+        Self::decode(node, cx)
+    }
+
     fn encode(&self) -> Node {
         Node::go_string(self.clone())
+    }
+
+    fn encode_owned_for(self, _release: crate::Release) -> Node {
+        Node::go_string(self)
     }
 
     fn is_empty(&self) -> bool {
@@ -244,6 +259,13 @@ impl<T: Value> Value for Option<T> {
         if is_null(node) { None } else { Some(T::decode(node, cx)) }
     }
 
+    fn decode_taking(node: &mut Node, cx: &mut DecodeCx) -> Self {
+        if T::text_unmarshaler() && super::text_unmarshaler_refuses(cx, node, &Self::go_type()) {
+            return None;
+        }
+        if is_null(node) { None } else { Some(T::decode_taking(node, cx)) }
+    }
+
     fn schema_paths(prefix: &str, out: &mut Vec<String>) {
         T::schema_paths(prefix, out);
     }
@@ -259,6 +281,13 @@ impl<T: Value> Value for Option<T> {
     fn encode_for(&self, release: crate::Release) -> Node {
         match self {
             Some(v) => v.encode_for(release),
+            None => Node::null(),
+        }
+    }
+
+    fn encode_owned_for(self, release: crate::Release) -> Node {
+        match self {
+            Some(v) => v.encode_owned_for(release),
             None => Node::null(),
         }
     }
@@ -311,6 +340,10 @@ impl<T: Value> Value for Box<T> {
         Box::new(T::decode(node, cx))
     }
 
+    fn decode_taking(node: &mut Node, cx: &mut DecodeCx) -> Self {
+        Box::new(T::decode_taking(node, cx))
+    }
+
     fn schema_paths(prefix: &str, out: &mut Vec<String>) {
         T::schema_paths(prefix, out);
     }
@@ -325,6 +358,10 @@ impl<T: Value> Value for Box<T> {
 
     fn encode_for(&self, release: crate::Release) -> Node {
         (**self).encode_for(release)
+    }
+
+    fn encode_owned_for(self, release: crate::Release) -> Node {
+        (*self).encode_owned_for(release)
     }
 
     fn is_empty(&self) -> bool {

@@ -8,12 +8,14 @@ use crate::yaml::{Node, NodeValue};
 /// A Go struct seen field by field; lets `,inline` embedded structs take part in their
 /// parent's decoding, encoding and deletes. Implemented by `#[derive(Talos)]`.
 pub trait StructFields: Default {
-    /// Decodes the field with YAML key `key`; false when no field has that key.
-    fn decode_field(&mut self, key: &str, value: &Node, cx: &mut DecodeCx) -> bool;
+    /// Decodes the field with YAML key `key` ([`Value::decode_taking`](super::Value::decode_taking):
+    /// its strings are moved out of `value`); false when no field has that key.
+    fn decode_field(&mut self, key: &str, value: &mut Node, cx: &mut DecodeCx) -> bool;
     /// `None` when no field has that key, else the field's unknown-keys summary.
     fn field_unknown_keys(key: &str, value: &Node, release: crate::Release) -> Result<Option<Option<Node>>, String>;
-    /// Appends `key: value` pairs in Go field order, honouring `omitempty`.
-    fn encode_fields(&self, out: &mut Vec<(Node, Node)>, release: crate::Release);
+    /// Appends `key: value` pairs in Go field order, honouring `omitempty`, each field moved
+    /// into the tree ([`Value::encode_owned_for`](super::Value::encode_owned_for)).
+    fn encode_fields(self, out: &mut Vec<(Node, Node)>, release: crate::Release);
     /// Walks a delete into the field named by the path's head; `None` when there is none.
     fn delete_field(&mut self, path: DeletePath<'_>) -> Option<Result<(), String>>;
     /// `None` when no field has that key, else the field's match text.
@@ -26,22 +28,33 @@ pub trait StructFields: Default {
 }
 
 /// go-yaml's decoding of a mapping into a struct: known keys decode into their fields,
-/// unknown keys are ignored here (the unknown-keys check reports them).
-pub fn decode_struct<T: StructFields>(node: &Node, cx: &mut DecodeCx, go_type: &str) -> T {
+/// unknown keys are ignored here (the unknown-keys check reports them). The fields' strings are
+/// moved out of the node ([`Value::decode_taking`](super::Value::decode_taking)); a mapping with
+/// a merge key decodes from the merged copy of its entries (the node is left whole).
+pub fn decode_struct<T: StructFields>(node: &mut Node, cx: &mut DecodeCx, go_type: &str) -> T {
     let mut out = T::default();
     if is_null(node) {
         return out;
     }
-    match &node.value {
-        NodeValue::Mapping(entries, _) if cx.check_duplicate_keys(entries) => {}
-        NodeValue::Mapping(entries, _) => {
-            for (k, v) in super::mapping_entries(entries, cx).iter() {
-                if let Some(key) = k.as_scalar() {
-                    out.decode_field(&key.text, v, cx);
-                }
-            }
+    let NodeValue::Mapping(entries, _) = &mut node.value else {
+        construct_error(cx, node, go_type);
+        return out;
+    };
+    if cx.check_duplicate_keys(entries) {
+        return out;
+    }
+    let mut merged = match super::mapping_entries(entries, cx) {
+        std::borrow::Cow::Owned(merged) => Some(merged),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    let entries = match &mut merged {
+        Some(merged) => merged.as_mut_slice(),
+        None => entries.as_mut_slice(),
+    };
+    for (k, v) in entries.iter_mut() {
+        if let Some(key) = k.as_scalar() {
+            out.decode_field(&key.text, v, cx);
         }
-        _ => construct_error(cx, node, go_type),
     }
     out
 }
