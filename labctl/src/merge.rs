@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use talos_config::provenance::{Provenance, annotate};
-use talos_config::{CheckOptions, Checked, Checks, Error, PatchSource, check};
+use talos_config::{CheckOptions, Checked, Checks, Error, PatchSource, check, check_owned};
 
 use crate::CliError;
 use crate::atomic::{AtomicWrite, FileMode, WriteStep};
@@ -76,28 +76,35 @@ pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     let base = PatchSource::new(args.config.display().to_string(), config);
     let release = args.talos.release;
     let options = CheckOptions { checks: Checks::MergeOnly, release, ..CheckOptions::default() };
-    let checked = check(&base, &sources, &options).map_err(|e| CliError::new(format!("labctl merge: {e}")))?;
-    let Some(out) = checked.merged().map(<[u8]>::to_vec) else {
-        return Err(failure(&checked, args.error_format, &base.name));
-    };
-
-    if args.diff {
+    let refused = |e: Error| CliError::new(format!("labctl merge: {e}"));
+    if args.diff || args.provenance {
+        let checked = check(&base, &sources, &options).map_err(refused)?;
+        let Some(out) = checked.merged() else {
+            return Err(failure(&checked, args.error_format, &base.name));
+        };
+        if args.provenance {
+            return print_provenance(&base, &sources, out);
+        }
         let load = |bytes: &[u8]| talos_config::Config::from_bytes_for(bytes, release);
         let old = load(&base.bytes).map_err(|e| CliError::new(e.to_string()))?;
-        let new = load(&out).map_err(|e| CliError::new(e.to_string()))?;
+        let new = load(out).map_err(|e| CliError::new(e.to_string()))?;
         let names = (base.name.clone(), "the merged config".to_string());
         print!("{}", crate::diff::render(&old, &new, &names, "text"));
         return Ok(());
     }
-    if args.provenance {
-        return print_provenance(&base, &sources, &out);
-    }
+    // Nothing but the result is needed once merged: the inputs are handed over and freed (with
+    // no patches, the base's bytes are the result), and the result is written from where it is.
+    let name = base.name.clone();
+    let checked = check_owned(base, sources, &options).map_err(refused)?;
+    let Some(out) = checked.merged() else {
+        return Err(failure(&checked, args.error_format, &name));
+    };
     match &args.output {
-        Some(path) => write_atomically(path, &out),
+        Some(path) => write_atomically(path, out),
         None => {
             let mut stdout = io::stdout().lock();
             stdout
-                .write_all(&out)
+                .write_all(out)
                 .and_then(|()| stdout.write_all(b"\n"))
                 .and_then(|()| stdout.flush())
                 .map_err(|e| CliError::new(format!("write /dev/stdout: {}", go_errno_text(&e))))

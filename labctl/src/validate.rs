@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use clap::Args;
-use talos_config::{CheckOptions, Checked, Config, Mode, PatchSource, check};
+use talos_config::{CheckOptions, Checked, Config, Mode, PatchSource, check_owned};
 
 use crate::CliError;
 use crate::report::{Format, render};
@@ -93,11 +93,13 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The config checked as `talos_config::check` does with no patches: loaded, then validated.
+/// The config checked as `talos_config::check` does with no patches: loaded, then validated. The
+/// bytes are handed over, so that they are in memory once (they are the merged config).
 fn checked(args: &ValidateArgs, mode: Mode, bytes: Vec<u8>) -> Result<Checked, CliError> {
     let name = if args.config == "-" { "<stdin>".to_string() } else { args.config.clone() };
     let options = CheckOptions { mode, strict: args.strict, release: args.talos.release, ..CheckOptions::default() };
-    check(&PatchSource::new(name, bytes), &[], &options).map_err(|e| CliError::new(format!("labctl validate: {e}")))
+    check_owned(PatchSource::new(name, bytes), Vec::new(), &options)
+        .map_err(|e| CliError::new(format!("labctl validate: {e}")))
 }
 
 /// `labctl: <field>: <message>` (`Kind/name:<field>` in a new-style document).

@@ -22,7 +22,8 @@
 //! ```
 //!
 //! At the crate root:
-//! - the front door: [`check`], [`CheckOptions`], [`Checks`], [`Checked`];
+//! - the front door: [`check`] (and [`check_owned`], for inputs given away), [`CheckOptions`],
+//!   [`Checks`], [`Checked`];
 //! - what it reports: [`Diagnostic`], [`Severity`], and where: [`DocumentId`], [`FieldPath`]
 //!   (with [`Segment`]), [`Site`];
 //! - the config: [`Config`] (load, encode, read typed documents through [`Config::get`] or
@@ -100,7 +101,7 @@ mod value;
 /// generation agree with it byte for byte and text for text.
 pub const TALOS_VERSION: &str = "v1.13.9";
 
-pub use check::{CheckOptions, Checked, Checks, check};
+pub use check::{CheckOptions, Checked, Checks, check, check_owned};
 pub use config::Config;
 pub use diagnostic::{Diagnostic, Severity};
 pub use document::DocumentId;

@@ -171,6 +171,26 @@ pub fn merge_sources_for(
     apply_patches_for(&base.bytes, &loaded, release).map_err(|e| attribute(e, base, patches, &loaded, release))
 }
 
+/// [`merge_sources_for`] of a base the caller gives away: the same bytes or error, with the base's
+/// bytes freed as soon as every patch has applied, before the result is encoded (with no
+/// patches they are the result).
+pub(crate) fn merge_sources_owned(
+    base: PatchSource,
+    patches: &[PatchSource],
+    release: crate::Release,
+) -> Result<Vec<u8>, Error> {
+    if patches.is_empty() {
+        return Ok(base.bytes);
+    }
+    let loaded = load_patches_for(patches.iter().cloned(), release)?;
+    let state = match apply(State::Bytes(Cow::Borrowed(&base.bytes)), &loaded, release) {
+        Ok(state) => state.into_owned(),
+        Err(e) => return Err(attribute(e, &base, patches, &loaded, release)),
+    };
+    drop(base);
+    Ok(state.into_bytes())
+}
+
 /// Names the input of an apply error that names none.
 fn attribute(
     err: Error,
@@ -189,17 +209,22 @@ fn attribute(
         let err = if reencoded { err.without_position() } else { err };
         return err.in_input(&base.name);
     }
-    for k in 1..=patches.len() {
-        let step = load_patches_for(patches[..k].iter().cloned(), release)
-            .and_then(|l| apply_patches_for(&base.bytes, &l, release));
-        if step.is_err() {
-            // A decode error here is about an intermediate text (a JSON6902 step's output), whose
-            // lines are no input's lines.
-            let err = if decode { err.without_position() } else { err };
-            return err.in_input(&patches[k - 1].name);
-        }
-    }
-    err
+    // Applying all the patches is what failed: the last one is to blame unless a shorter run
+    // fails already (it is not applied a second time to learn what is known).
+    let Some(last) = patches.len().checked_sub(1) else {
+        return err;
+    };
+    let culprit = (1..=last)
+        .find(|&k| {
+            load_patches_for(patches[..k].iter().cloned(), release)
+                .and_then(|l| apply_patches_for(&base.bytes, &l, release))
+                .is_err()
+        })
+        .unwrap_or(patches.len());
+    // A decode error here is about an intermediate text (a JSON6902 step's output), whose lines
+    // are no input's lines.
+    let err = if decode { err.without_position() } else { err };
+    err.in_input(&patches[culprit - 1].name)
 }
 
 /// The state of `Apply`: raw bytes (the caller's input is borrowed, not copied), or a decoded
@@ -210,6 +235,14 @@ enum State<'a> {
 }
 
 impl State<'_> {
+    /// The state, borrowing nothing.
+    fn into_owned(self) -> State<'static> {
+        match self {
+            State::Bytes(b) => State::Bytes(Cow::Owned(b.into_owned())),
+            State::Config(c) => State::Config(c),
+        }
+    }
+
     fn into_bytes(self) -> Vec<u8> {
         match self {
             State::Bytes(b) => b.into_owned(),
