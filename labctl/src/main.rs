@@ -80,11 +80,11 @@ are replaced by REDACTED; removed values and documents are listed at the end. `-
     /// Drive and check the lab's nine steps (lab/steps.md) against the lab's cluster or a simulated one.
     #[cfg(feature = "lab")]
     #[command(subcommand)]
-    Lab(LabCommand),
+    Lab(Deferred<LabCommand>),
     /// Run the simulated two-node Talos cluster.
     #[cfg(feature = "lab")]
     #[command(subcommand)]
-    Sim(sim::SimCommand),
+    Sim(Deferred<sim::SimCommand>),
     /// Serve the Language Server Protocol on stdio: Talos's checks, docs and keys in the editor.
     Lsp(lsp::LspArgs),
     /// Print the JSON Schema of Talos machine config documents (for editors and check-jsonschema).
@@ -145,6 +145,63 @@ place is not applied twice. After step 9 the run is verified as `labctl lab chec
     Check(lab::CheckArgs),
 }
 
+/// The subcommands of `labctl lab` and `labctl sim`, whose arguments (the largest part of the
+/// command line) are built only when clap needs them once [`LAZY_LAB`] is set: `labctl merge`,
+/// `validate`, `gen`, ... do not pay for them at start.
+#[cfg(feature = "lab")]
+#[derive(Debug)]
+struct Deferred<T>(T);
+
+/// Set before the command line is built when it names a command that is neither `lab` nor `sim`
+/// (nor help, which shows them): their subcommands are then added by [`clap::Command::defer`],
+/// which clap runs only if it goes into them. The command built either way is the same once
+/// clap has built it; unset (tests, `lab`, `sim`, help), it is built at once.
+#[cfg(feature = "lab")]
+static LAZY_LAB: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(feature = "lab")]
+impl<T: clap::Subcommand> clap::Subcommand for Deferred<T> {
+    fn augment_subcommands(cmd: clap::Command) -> clap::Command {
+        if LAZY_LAB.load(std::sync::atomic::Ordering::Relaxed) {
+            cmd.defer(T::augment_subcommands)
+        } else {
+            T::augment_subcommands(cmd)
+        }
+    }
+
+    fn augment_subcommands_for_update(cmd: clap::Command) -> clap::Command {
+        T::augment_subcommands_for_update(cmd)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        T::has_subcommand(name)
+    }
+}
+
+#[cfg(feature = "lab")]
+impl<T: clap::FromArgMatches> clap::FromArgMatches for Deferred<T> {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Deferred)
+    }
+
+    fn from_arg_matches_mut(matches: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Deferred)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+
+    fn update_from_arg_matches_mut(&mut self, matches: &mut clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(matches)
+    }
+}
+
+/// The first arguments after which clap never goes into `lab` or `sim` nor shows them: the
+/// other subcommands, and `--version`.
+#[cfg(feature = "lab")]
+const NOT_LAB: [&str; 10] = ["merge", "validate", "lint", "plan", "diff", "lsp", "schema", "gen", "--version", "-V"];
+
 /// An error that ends the program: the text is printed on stderr as is (followed by `\n`),
 /// then optional extra lines with details.
 #[derive(Debug)]
@@ -169,7 +226,12 @@ impl CliError {
 fn parse() -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
     #[cfg(feature = "lab")]
-    i18n::help::choose_from_args(&std::env::args().collect::<Vec<_>>());
+    {
+        let args: Vec<String> = std::env::args().collect();
+        let lazy = args.get(1).is_some_and(|first| NOT_LAB.contains(&first.as_str()));
+        LAZY_LAB.store(lazy, std::sync::atomic::Ordering::Relaxed);
+        i18n::help::choose_from_args(&args);
+    }
     let command =
         Cli::command().version(format!("{} (Talos {})", env!("CARGO_PKG_VERSION"), talos_config::TALOS_VERSION));
     #[cfg(feature = "lab")]
@@ -208,11 +270,11 @@ fn main() -> ExitCode {
         Command::Schema(args) => schema::run(&args),
         Command::Lsp(args) => lsp::run(args.talos.release),
         #[cfg(feature = "lab")]
-        Command::Lab(LabCommand::Run(args)) => lab::run(&args),
+        Command::Lab(Deferred(LabCommand::Run(args))) => lab::run(&args),
         #[cfg(feature = "lab")]
-        Command::Lab(LabCommand::Check(args)) => lab::check(&args),
+        Command::Lab(Deferred(LabCommand::Check(args))) => lab::check(&args),
         #[cfg(feature = "lab")]
-        Command::Sim(command) => sim::run(&command),
+        Command::Sim(Deferred(command)) => sim::run(&command),
         #[cfg(not(feature = "lab"))]
         Command::Lab(_) => not_built("lab"),
         #[cfg(not(feature = "lab"))]

@@ -107,9 +107,10 @@ fn english_empty() -> Catalogue {
     Catalogue { code: ENGLISH, bundle: FluentBundle::new_concurrent(Vec::new()) }
 }
 
-/// The language in use (English until [`choose`] is called).
+/// The language in use (English until [`choose`] is called). Asking reads no catalogue:
+/// commands that say nothing translated (merge, validate, gen, ...) never parse one.
 fn chosen_code() -> &'static str {
-    chosen().chosen.code
+    CHOSEN.get().map_or(ENGLISH, |chosen| chosen.chosen.code)
 }
 
 /// The message `id` of the language in use, without falling back to English.
