@@ -13,7 +13,7 @@
 
 /// Talos v1.13.9's default Kubernetes version (`constants.DefaultKubernetesVersion`), the kubelet
 /// it runs when `machine.kubelet.image` is empty.
-pub(crate) const DEFAULT_KUBERNETES_VERSION: &str = "1.36.3";
+pub(crate) const DEFAULT_KUBERNETES_VERSION: &str = crate::release::V1_13_RULES.default_kubernetes;
 
 /// The kubelet minor version the flag table describes.
 pub(crate) const FLAGS_VERSION: (u64, u64) = (1, 36);

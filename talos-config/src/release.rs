@@ -130,7 +130,7 @@ const V1_12_RULES: Rules = Rules {
     gen_kubespan_document: false,
 };
 
-const V1_13_RULES: Rules = Rules {
+pub(crate) const V1_13_RULES: Rules = Rules {
     talos_roles: &[
         "os:admin",
         "os:operator",
@@ -145,7 +145,7 @@ const V1_13_RULES: Rules = Rules {
     link_alias_format_verb: true,
     negative_sizes: true,
     kubernetes_window: ((1, 31, 0), (1, 36, 99)),
-    default_kubernetes: crate::kubelet::DEFAULT_KUBERNETES_VERSION,
+    default_kubernetes: "1.36.3",
     default_installer_image: "ghcr.io/siderolabs/installer:v1.13.9",
     gen_persist: false,
     gen_kubespan_document: true,
