@@ -62,6 +62,7 @@ extern crate self as talos_config;
 use talos_go as gofmt;
 use talos_yaml as yaml;
 
+mod cel;
 mod check;
 mod config;
 mod delete;

@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod cel;
 mod check;
 mod code_shape;
 mod common;

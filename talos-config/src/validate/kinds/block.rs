@@ -29,7 +29,7 @@ fn provisioning_is_zero(p: &ProvisioningSpec) -> bool {
 fn provisioning(p: &ProvisioningSpec, required: bool, size_supported: bool, out: &mut Vec<Issue>) {
     let expr = &p.disk_selector.r#match.0;
     if !expr.is_empty() {
-        if let Some(e) = cel_undeclared(expr, DISK_LOCATOR) {
+        if let Some(e) = crate::cel::parse_errors(expr).or_else(|| cel_undeclared(expr, DISK_LOCATOR)) {
             out.push(err(format!("disk selector is invalid: {e}"), "provisioning.diskSelector.match"));
         }
     } else if required {

@@ -214,7 +214,7 @@ impl Validate for LinkAliasConfig {
         }
         match &self.selector.r#match.0 {
             Some(expr) => {
-                if let Some(e) = cel_undeclared(expr, LINK_LOCATOR) {
+                if let Some(e) = crate::cel::parse_errors(expr).or_else(|| cel_undeclared(expr, LINK_LOCATOR)) {
                     out.push(err(format!("link selector is invalid: {e}"), "selector.match"));
                 }
             }

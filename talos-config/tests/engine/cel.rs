@@ -1,0 +1,68 @@
+//! CEL selectors that do not parse: validation gives cel-go's own error, as Talos v1.13.9 and
+//! v1.12.11 printed it (`data/cel/README.md`).
+
+use std::path::PathBuf;
+
+use talos_config::{Config, Mode, Options, Release};
+
+struct Case {
+    selector: String,
+    expr: String,
+    issues: Option<String>,
+}
+
+fn cases() -> Vec<Case> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engine/data/cel/cases.json");
+    let all: Vec<serde_json::Value> = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let text = |case: &serde_json::Value, key: &str| case[key].as_str().map(str::to_string);
+    all.iter()
+        .map(|case| Case {
+            selector: text(case, "selector").unwrap(),
+            expr: text(case, "expr").unwrap(),
+            issues: text(case, "issues"),
+        })
+        .collect()
+}
+
+/// The document holding the expression, and the text validation puts before cel-go's error.
+fn document(case: &Case) -> (String, &'static str) {
+    let expr = serde_json::to_string(&case.expr).unwrap();
+    match case.selector.as_str() {
+        "disk" => (
+            format!(
+                "apiVersion: v1alpha1\nkind: UserVolumeConfig\nname: data\nprovisioning:\n    diskSelector:\n        \
+                 match: {expr}\n    minSize: 1GiB\n"
+            ),
+            "UserVolumeConfig/data: disk selector is invalid: ",
+        ),
+        "link" => (
+            format!("apiVersion: v1alpha1\nkind: LinkAliasConfig\nname: net0\nselector:\n    match: {expr}\n"),
+            "LinkAliasConfig/net0: link selector is invalid: ",
+        ),
+        other => panic!("unknown selector {other}"),
+    }
+}
+
+#[test]
+fn selectors_that_do_not_parse_give_cel_gos_error() {
+    let cases = cases();
+    assert!(cases.len() >= 200, "{} cases", cases.len());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let (yaml, prefix) = document(case);
+        for &release in Release::ALL {
+            let config = Config::from_bytes_for(yaml.as_bytes(), release).unwrap();
+            let report = config.validate(Mode::Container, Options::default());
+            let got = report.error.map(|e| {
+                let issues = talos_config::testing::issues(&e);
+                assert_eq!(issues.len(), 1, "{e}");
+                issues[0].to_string()
+            });
+            let want = case.issues.as_ref().map(|issues| format!("{prefix}{issues}"));
+            if got != want {
+                failures.push(format!("{:?} as {release}:\n got  {got:?}\n want {want:?}", case.expr));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), cases.len() * 2, failures.join("\n"));
+}
