@@ -6,7 +6,7 @@
 mod lexer;
 mod parser;
 
-use parser::Reported;
+use parser::{RefKind, Reported};
 
 /// cel-go's limit on an expression's size, in characters.
 const MAX_CODE_POINTS: usize = 100_000;
@@ -14,15 +14,16 @@ const MAX_CODE_POINTS: usize = 100_000;
 /// cel-go's limit on the errors it prints.
 const MAX_ERRORS_SHOWN: usize = 100;
 
-/// The errors cel-go's parser reports for `expr`, as `issues.Err()` prints them, or `None` when
-/// the expression parses.
+/// What Talos's `env.Parse` and `env.Check` report for `expr` in an environment declaring
+/// `env`, as `issues.Err()` prints it, or `None` when both accept it.
 ///
-/// Covers what the grammar and cel-go's parser limits refuse: unknown characters, unterminated
-/// strings and bad escapes, unbalanced brackets, missing operands, trailing tokens, nesting
-/// beyond 250 levels of one rule. Not covered (see KNOWN_GAPS.md): errors cel-go's parser finds
-/// after the grammar accepted the text (reserved words used as names, out-of-range literals,
-/// macro misuse, the optional syntax `?`).
-pub(crate) fn parse_errors(expr: &str) -> Option<String> {
+/// Parsing is cel-go's in full: its lexer and grammar with ANTLR's error recovery, the limits
+/// (250 nested rules, 30 recoveries, 100 errors, 100,000 characters) and what its visitor
+/// refuses (reserved words as names, out-of-range literals, escapes naming no character,
+/// misused macros, the optional syntax `?`, quoted field names). Of the checker, only
+/// references to undeclared variables (comprehension variables are bound in their macro);
+/// types, fields and functions are not checked (KNOWN_GAPS.md).
+pub(crate) fn check(expr: &str, env: &Declarations<'_>) -> Option<String> {
     let chars: Vec<char> = expr.chars().collect();
     let errors = if chars.len() > MAX_CODE_POINTS {
         vec![Reported {
@@ -41,9 +42,69 @@ pub(crate) fn parse_errors(expr: &str) -> Option<String> {
                 (e.made, Reported { at: Some((e.line, e.column)), message })
             })
             .collect();
-        parser::syntax_errors(&chars, &tokens, lexer_errors)
+        let parsed = parser::parse(&chars, &tokens, lexer_errors);
+        if parsed.errors.is_empty() { undeclared(&parsed.references, env) } else { parsed.errors }
     };
     (!errors.is_empty()).then(|| display(expr, errors))
+}
+
+/// The names cel-go's standard environment declares: type names as values, and functions.
+const STANDARD_IDENTS: [&str; 10] =
+    ["bool", "bytes", "double", "int", "list", "map", "null_type", "string", "type", "uint"];
+const STANDARD_FUNCTIONS: [&str; 25] = [
+    "bool",
+    "bytes",
+    "contains",
+    "double",
+    "duration",
+    "dyn",
+    "endsWith",
+    "getDate",
+    "getDayOfMonth",
+    "getDayOfWeek",
+    "getDayOfYear",
+    "getFullYear",
+    "getHours",
+    "getMilliseconds",
+    "getMinutes",
+    "getMonth",
+    "getSeconds",
+    "int",
+    "matches",
+    "size",
+    "startsWith",
+    "string",
+    "timestamp",
+    "type",
+    "uint",
+];
+
+/// A CEL environment's declarations beyond cel-go's standard ones: its variables and its
+/// functions.
+pub(crate) struct Declarations<'a> {
+    pub variables: &'a [&'a str],
+    pub functions: &'a [&'a str],
+}
+
+/// The checker's errors for names no declaration gives (a leading `.` names the root scope):
+/// variables, message types, functions.
+fn undeclared(references: &[parser::Reference], env: &Declarations<'_>) -> Vec<Reported> {
+    let known = |reference: &parser::Reference| {
+        let name = reference.name.strip_prefix('.').unwrap_or(&reference.name);
+        match reference.kind {
+            RefKind::Variable => env.variables.contains(&name) || STANDARD_IDENTS.contains(&name),
+            RefKind::MessageType => false,
+            RefKind::Function => env.functions.contains(&name) || STANDARD_FUNCTIONS.contains(&name),
+        }
+    };
+    references
+        .iter()
+        .filter(|r| !r.bound && !known(r))
+        .map(|r| Reported {
+            at: Some(r.at),
+            message: format!("undeclared reference to '{}' (in container '')", r.name),
+        })
+        .collect()
 }
 
 /// cel-go's `Errors.ToDisplayString`: the first 100 errors reported, sorted by position (those

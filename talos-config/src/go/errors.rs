@@ -1,6 +1,6 @@
 //! Go standard-library error texts the new-style documents embed (`encoding/base64` is
 //! [`crate::gofmt::base64_decode`]): `net.SplitHostPort`, `strconv.ParseUint`, `encoding/pem`
-//! framing, and a small CEL undeclared-reference check.
+//! framing.
 
 use crate::gofmt::{base64_decode, quote};
 
@@ -140,83 +140,4 @@ pub(crate) fn looks_like_certificate(der: &[u8]) -> bool {
 /// Go's `x509.CertPool.AppendCertsFromPEM`: true when at least one `CERTIFICATE` block parses.
 pub(crate) fn append_certs_from_pem(data: &str) -> bool {
     pem_blocks(data).iter().any(|b| b.kind == "CERTIFICATE" && looks_like_certificate(&b.bytes))
-}
-
-/// The first undeclared identifier reference of a CEL expression, as cel-go reports it
-/// (`ERROR: <input>:1:<col>: undeclared reference to '<id>' (in container '')` plus the
-/// source line and a caret), or `None` when every free identifier is declared or the text is
-/// beyond this small scanner (strings are skipped; member selections and calls are not
-/// references). Only single-line expressions are checked.
-pub(crate) fn cel_undeclared(expr: &str, declared: &[&str]) -> Option<String> {
-    if expr.contains('\n') || expr.contains('\r') {
-        return None;
-    }
-    let chars: Vec<char> = expr.chars().collect();
-    let mut found = Vec::new();
-    let mut i = 0usize;
-    let mut prev_sig: Option<char> = None;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '"' || c == '\'' {
-            let mut j = i + 1;
-            let mut closed = false;
-            while j < chars.len() {
-                if chars[j] == '\\' {
-                    j += 2;
-                    continue;
-                }
-                if chars[j] == c {
-                    closed = true;
-                    break;
-                }
-                j += 1;
-            }
-            if !closed {
-                return None;
-            }
-            i = j + 1;
-            prev_sig = Some(c);
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == '_' {
-            let start = i;
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
-                i += 1;
-            }
-            let ident: String = chars[start..i].iter().collect();
-            let mut k = i;
-            while k < chars.len() && chars[k] == ' ' {
-                k += 1;
-            }
-            let is_call = chars.get(k) == Some(&'(');
-            let is_member = prev_sig == Some('.');
-            let keyword = matches!(ident.as_str(), "true" | "false" | "null" | "in");
-            if !is_call && !is_member && !keyword && !declared.contains(&ident.as_str()) {
-                found.push((start, ident));
-            }
-            prev_sig = Some('a');
-            continue;
-        }
-        if c.is_ascii_digit() {
-            // Numbers (with suffixes such as `u`, exponents, hex digits).
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '.') {
-                i += 1;
-            }
-            prev_sig = Some('0');
-            continue;
-        }
-        if !c.is_whitespace() {
-            prev_sig = Some(c);
-        }
-        i += 1;
-    }
-    let (col, ident) = found.into_iter().next()?;
-    let caret: String = chars[..col].iter().map(|_| '.').collect();
-    Some(format!(
-        "ERROR: <input>:1:{}: undeclared reference to '{}' (in container '')\n | {}\n | {}^",
-        col + 1,
-        ident,
-        expr,
-        caret
-    ))
 }

@@ -1,14 +1,15 @@
 //! Block kinds.
 
 use super::{err, errors};
-use crate::go::errors::cel_undeclared;
 use crate::model::block::*;
 use crate::validate::{Context, Findings, Issue, Validate};
 
-/// Variables of Talos v1.13.9's `celenv.DiskLocator` environment: the disk, whether it is the
-/// system disk, and the size constants (`kB` with a small k; no `B`, no `KB`).
-const DISK_LOCATOR: &[&str] =
-    &["disk", "system_disk", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "kB", "MB", "GB", "TB", "PB", "EB"];
+/// Talos's `celenv.DiskLocator` environment (v1.12.11 and v1.13.9): the disk, whether it is
+/// the system disk, the size constants (`kB` with a small k; no `B`, no `KB`), and `glob`.
+const DISK_LOCATOR: crate::cel::Declarations<'static> = crate::cel::Declarations {
+    variables: &["disk", "system_disk", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "kB", "MB", "GB", "TB", "PB", "EB"],
+    functions: &["glob"],
+};
 
 /// A byte size's magnitude and sign (`block.ByteSize`).
 fn byte_size(b: &ByteSize) -> Option<(f64, bool)> {
@@ -29,7 +30,7 @@ fn provisioning_is_zero(p: &ProvisioningSpec) -> bool {
 fn provisioning(p: &ProvisioningSpec, required: bool, size_supported: bool, out: &mut Vec<Issue>) {
     let expr = &p.disk_selector.r#match.0;
     if !expr.is_empty() {
-        if let Some(e) = crate::cel::parse_errors(expr).or_else(|| cel_undeclared(expr, DISK_LOCATOR)) {
+        if let Some(e) = crate::cel::check(expr, &DISK_LOCATOR) {
             out.push(err(format!("disk selector is invalid: {e}"), "provisioning.diskSelector.match"));
         }
     } else if required {

@@ -1,7 +1,7 @@
 //! Network kinds.
 
 use super::{err, errors, first};
-use crate::go::errors::{cel_undeclared, parse_uint};
+use crate::go::errors::parse_uint;
 use crate::gofmt::base64_decode;
 use crate::gofmt::quote;
 use crate::model::network::types::{IpAddr, IpPrefix};
@@ -195,8 +195,9 @@ impl Validate for WireguardConfig {
     }
 }
 
-/// Variables of Talos's `celenv.LinkLocator` environment.
-const LINK_LOCATOR: &[&str] = &["link"];
+/// Talos's `celenv.LinkLocator` environment (v1.12.11 and v1.13.9): the link, `glob` and `mac`.
+const LINK_LOCATOR: crate::cel::Declarations<'static> =
+    crate::cel::Declarations { variables: &["link"], functions: &["glob", "mac"] };
 
 impl Validate for LinkAliasConfig {
     fn validate(&self, cx: &Context<'_>) -> Findings {
@@ -214,7 +215,7 @@ impl Validate for LinkAliasConfig {
         }
         match &self.selector.r#match.0 {
             Some(expr) => {
-                if let Some(e) = crate::cel::parse_errors(expr).or_else(|| cel_undeclared(expr, LINK_LOCATOR)) {
+                if let Some(e) = crate::cel::check(expr, &LINK_LOCATOR) {
                     out.push(err(format!("link selector is invalid: {e}"), "selector.match"));
                 }
             }
