@@ -607,14 +607,14 @@ FS_TYPES = ["xfs", "ext4", "swap", "swapi", "virtiofs", "vfat", "bogus", ""]
 def k_link_alias(rng):
     d = {"apiVersion": "v1alpha1", "kind": "LinkAliasConfig", "name": rng.choice(["net0", "net%d", "net%s", "%d", "eth%", "a%db", "net%%", "net%d%d", "net%03d", "%"])}
     if rng.random() < 0.9:
-        d["selector"] = {"match": rng.choice(['mac(link.permanent_addr) == "00:1a:2b:3c:4d:5e"', 'link.driver == "e1000"', "", "glob("])}
+        d["selector"] = {"match": rng.choice(['mac(link.permanent_addr) == "00:1a:2b:3c:4d:5e"', 'link.driver == "e1000"', "", "glob(", 'link.driver == "e1000" &&', "[?link]", "foo == bar", 'glob("eth*", link.name)'])}
     return "kind LinkAliasConfig " + d["name"], d
 
 
 def provisioning(rng):
     p = {}
     if rng.random() < 0.7:
-        p["diskSelector"] = {"match": rng.choice(["!system_disk", 'disk.transport == "nvme"', "bad ((", ""])}
+        p["diskSelector"] = {"match": rng.choice(["!system_disk", 'disk.transport == "nvme"', "bad ((", "", 'disk.symlinks.exists(s, s.startsWith("/dev"))', "has(disk)", 'b"x" == b"y"', "if(disk)", '"\\q" == ""'])}
     if rng.random() < 0.7:
         p["minSize"] = rng.choice(SIZES)
     if rng.random() < 0.7:
@@ -665,7 +665,7 @@ def k_swap_raw_existing(rng):
     kind = rng.choice(["SwapVolumeConfig", "RawVolumeConfig", "ExistingVolumeConfig"])
     d = {"apiVersion": "v1alpha1", "kind": kind, "name": rng.choice(["big", "raw1", "data", ""])}
     if kind == "ExistingVolumeConfig":
-        d["discovery"] = {"volumeSelector": {"match": rng.choice(['volume.partition_label == "DATA"', ""])}}
+        d["discovery"] = {"volumeSelector": {"match": rng.choice(['volume.partition_label == "DATA"', "", "volume.", 'glob("a", volume.name)'])}}
         if rng.random() < 0.6:
             d["mount"] = mount(rng)
     else:

@@ -1,5 +1,5 @@
-//! CEL selectors that do not parse: validation gives cel-go's own error, as Talos v1.13.9 and
-//! v1.12.11 printed it (`data/cel/README.md`).
+//! CEL selectors (disk, volume and link): validation gives cel-go's own parse and
+//! undeclared-name errors, as Talos v1.13.9 and v1.12.11 printed them (`data/cel/README.md`).
 
 use std::path::PathBuf;
 
@@ -35,6 +35,12 @@ fn document(case: &Case) -> (String, &'static str) {
             ),
             "UserVolumeConfig/data: disk selector is invalid: ",
         ),
+        "volume" => (
+            format!(
+                "apiVersion: v1alpha1\nkind: ExistingVolumeConfig\nname: data\ndiscovery:\n    volumeSelector:\n        match: {expr}\n"
+            ),
+            "ExistingVolumeConfig/data: volume selector is invalid: ",
+        ),
         "link" => (
             format!("apiVersion: v1alpha1\nkind: LinkAliasConfig\nname: net0\nselector:\n    match: {expr}\n"),
             "LinkAliasConfig/net0: link selector is invalid: ",
@@ -44,7 +50,7 @@ fn document(case: &Case) -> (String, &'static str) {
 }
 
 #[test]
-fn selectors_that_do_not_parse_give_cel_gos_error() {
+fn selectors_get_cel_gos_errors() {
     let cases = cases();
     assert!(cases.len() >= 200, "{} cases", cases.len());
     let mut failures = Vec::new();

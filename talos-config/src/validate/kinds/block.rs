@@ -11,6 +11,13 @@ const DISK_LOCATOR: crate::cel::Declarations<'static> = crate::cel::Declarations
     functions: &["glob"],
 };
 
+/// Talos's `celenv.VolumeLocator` environment (v1.12.11 and v1.13.9): the volume, its disk and
+/// the size constants.
+const VOLUME_LOCATOR: crate::cel::Declarations<'static> = crate::cel::Declarations {
+    variables: &["volume", "disk", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "kB", "MB", "GB", "TB", "PB", "EB"],
+    functions: &[],
+};
+
 /// A byte size's magnitude and sign (`block.ByteSize`).
 fn byte_size(b: &ByteSize) -> Option<(f64, bool)> {
     let raw = b.raw.as_deref()?;
@@ -239,8 +246,11 @@ impl Validate for ExistingVolumeConfig {
             out.push(err("name is required", "name"));
         }
         name_charset(&self.name, &mut out);
-        if self.discovery.volume_selector.r#match.0.is_empty() {
+        let expr = &self.discovery.volume_selector.r#match.0;
+        if expr.is_empty() {
             out.push(err("volume selector is required", "discovery.volumeSelector.match"));
+        } else if let Some(e) = crate::cel::check(expr, &VOLUME_LOCATOR) {
+            out.push(err(format!("volume selector is invalid: {e}"), "discovery.volumeSelector.match"));
         }
         errors(out)
     }
