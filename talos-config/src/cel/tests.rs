@@ -72,3 +72,15 @@ fn an_unmatched_character_is_reported_with_what_was_read() {
     assert_eq!(errors_of("a # b"), [("#".to_string(), 2)]);
     assert_eq!(errors_of("'ab\ncd'"), [("'ab\n".to_string(), 0), ("'".to_string(), 2)]);
 }
+
+proptest::proptest! {
+    /// Any text gets an answer (no panic, no overflow): CEL's punctuation, quotes, escapes and
+    /// line breaks in any order, and any printable text.
+    #[test]
+    fn any_text_gets_an_answer(
+        expr in "[()\\[\\]{}.,?:!\\-+*/%<>=&|\"'`#a-z0-9_ \\\\\n\t]{0,80}|[ -~\u{e9}\u{3042}]{0,60}",
+    ) {
+        let first = check(&expr, &DISK);
+        proptest::prop_assert_eq!(first, check(&expr, &DISK));
+    }
+}
