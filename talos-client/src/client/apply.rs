@@ -187,7 +187,8 @@ impl Client {
     /// and fails with [`crate::ErrorKind::Rejected`] (the node's text) without sending anything; otherwise applies
     /// it (nothing is sent if the config is unchanged) and reports the resource version before and after. Load
     /// strategic patches for a node of another line than the default with
-    /// [`talos_config::load_patches_for`] and that release.
+    /// [`talos_config::load_patches_for`] and that release: a strategic patch loaded as another release is
+    /// refused (a `talos-config` patch-load error) before anything is sent.
     pub async fn patch_machine_config(
         &self,
         node: &str,

@@ -17,6 +17,8 @@ use crate::json6902::{JsonPatch, YamlListError, apply_json6902_in};
 #[derive(Clone, Debug)]
 pub(crate) struct StrategicPatch {
     pub(crate) entries: Vec<Entry>,
+    /// The release whose kinds and fields the documents are.
+    pub(crate) release: crate::Release,
 }
 
 /// One loaded patch: a strategic merge patch (machine config documents, possibly with
@@ -57,7 +59,7 @@ impl Patch {
         let strategic_err = match load_entries(bytes, true, release) {
             Ok(entries) => {
                 let config = Config::new(entries, release)?;
-                return Ok(Patch(Loaded::Strategic(StrategicPatch { entries: config.documents() })));
+                return Ok(Patch(Loaded::Strategic(StrategicPatch { entries: config.documents(), release })));
             }
             Err(e) => e,
         };
@@ -74,6 +76,22 @@ impl Patch {
                 ErrorKind::Decode => strategic_err.with_kind(ErrorKind::PatchLoad),
                 _ => strategic_err,
             }),
+        }
+    }
+
+    /// The release a strategic merge patch was loaded as (its kinds and fields are that
+    /// release's); `None` for a JSON6902 patch, which applies as any release.
+    ///
+    /// ```
+    /// use talos_config::{Patch, Release};
+    /// let patch = Patch::load_for(b"machine:\n  nodeLabels:\n    a: b\n", Release::V1_12_11)?;
+    /// assert_eq!(patch.release(), Some(Release::V1_12_11));
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn release(&self) -> Option<crate::Release> {
+        match &self.0 {
+            Loaded::Strategic(p) => Some(p.release),
+            Loaded::Json6902(_) => None,
         }
     }
 
@@ -301,6 +319,7 @@ fn apply<'a>(mut state: State<'a>, patches: &[Patch], release: crate::Release) -
                 let out = out.map_err(|message| Error::new(ErrorKind::Json6902, message))?;
                 State::Bytes(Cow::Owned(out.into_bytes()))
             }
+            Loaded::Strategic(p) if p.release != release => return Err(release_mismatch(p.release, release)),
             Loaded::Strategic(p) => State::Config(strategic_merge(state.into_config(release)?, p)?),
         };
     }
@@ -308,6 +327,18 @@ fn apply<'a>(mut state: State<'a>, patches: &[Patch], release: crate::Release) -
         encodable(c)?;
     }
     Ok(state)
+}
+
+/// A strategic patch's documents are those of the release it was loaded as: applying it as
+/// another would mix two releases' kinds and fields.
+fn release_mismatch(loaded: crate::Release, applied: crate::Release) -> Error {
+    Error::new(
+        ErrorKind::PatchLoad,
+        format!(
+            "a patch loaded as Talos {loaded} cannot be applied as {applied}: load the patches with \
+             load_patches_for (or Patch::load_for) and the release of the config they apply to"
+        ),
+    )
 }
 
 /// The config, unless it holds a named delete selector whose document never existed: a later

@@ -88,3 +88,29 @@ fn validation_answers_as_each_release() {
     assert_eq!(checked, 11);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A strategic patch carries the release it was loaded as: applied as another, it is refused
+/// rather than mixing two releases' kinds and fields. JSON6902 patches apply as any release.
+#[test]
+fn a_patch_applies_only_as_the_release_it_was_loaded_as() {
+    use talos_config::testing::apply_patches_to_config;
+    use talos_config::{Patch, apply_patches_for};
+    let base = b"version: v1alpha1\nmachine:\n  type: worker\n";
+    let labels = b"machine:\n  nodeLabels:\n    a: b\n";
+    let old = Patch::load_for(labels, Release::V1_12_11).unwrap();
+    assert_eq!(old.release(), Some(Release::V1_12_11));
+    let err = apply_patches_for(base, std::slice::from_ref(&old), Release::V1_13_9).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a patch loaded as Talos v1.12.11 cannot be applied as v1.13.9: load the patches with load_patches_for \
+         (or Patch::load_for) and the release of the config they apply to"
+    );
+    assert_eq!(err.kind(), talos_config::ErrorKind::PatchLoad);
+    let config = Config::from_bytes_for(base, Release::V1_13_9).unwrap();
+    assert_eq!(apply_patches_to_config(config, std::slice::from_ref(&old)).unwrap_err().to_string(), err.to_string());
+    assert!(apply_patches_for(base, &[old], Release::V1_12_11).is_ok());
+    let json =
+        Patch::load_for(b"[{\"op\": \"add\", \"path\": \"/machine/env\", \"value\": {}}]", Release::V1_12_11).unwrap();
+    assert_eq!(json.release(), None);
+    assert!(apply_patches_for(base, &[json], Release::V1_13_9).is_ok());
+}
