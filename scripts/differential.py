@@ -607,7 +607,7 @@ FS_TYPES = ["xfs", "ext4", "swap", "swapi", "virtiofs", "vfat", "bogus", ""]
 def k_link_alias(rng):
     d = {"apiVersion": "v1alpha1", "kind": "LinkAliasConfig", "name": rng.choice(["net0", "net%d", "net%s", "%d", "eth%", "a%db", "net%%", "net%d%d", "net%03d", "%"])}
     if rng.random() < 0.9:
-        d["selector"] = {"match": rng.choice(['mac(link.permanent_addr) == "00:1a:2b:3c:4d:5e"', 'link.driver == "e1000"', "", "glob(", 'link.driver == "e1000" &&', "[?link]", "foo == bar", 'glob("eth*", link.name)'])}
+        d["selector"] = {"match": rng.choice(['mac(link.permanent_addr) == "00:1a:2b:3c:4d:5e"', 'link.driver == "e1000"', "", "glob(", 'link.driver == "e1000" &&', "[?link]", "foo == bar", 'glob("e1000*", link.driver)'])}
     return "kind LinkAliasConfig " + d["name"], d
 
 
