@@ -755,7 +755,8 @@ impl<'a> Scanner<'a> {
         self.simple_key_allowed = false;
         let start = self.mark;
         let (handle, suffix);
-        if self.ch(1) == '<' {
+        let verbatim = self.ch(1) == '<';
+        if verbatim {
             self.skip();
             self.skip();
             suffix = self.scan_tag_uri(false, true, None, start)?;
@@ -781,7 +782,9 @@ impl<'a> Scanner<'a> {
             }
         }
         let c = self.ch(0);
-        let flow_comma = self.flow_level > 0 && c == ',' && self.dialect != Dialect::V4Rc3;
+        // rc.4 lets a short tag run into a flow comma (its parser then refuses the comma); a
+        // verbatim tag must end in white space in every dialect.
+        let flow_comma = self.flow_level > 0 && c == ',' && self.dialect != Dialect::V4Rc3 && !verbatim;
         if !is_blankz(c) && !flow_comma {
             return Err(self.ctx_err("while scanning a tag", start, "did not find expected whitespace or line break"));
         }

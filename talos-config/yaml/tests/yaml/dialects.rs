@@ -410,6 +410,25 @@ const CASES: &[Case] = &[
         false,
     ),
     case("x21", b"%TAG !e! tag:x,y[]\n---\nmachine:\n  nodeLabels:\n    a: !e!z b\n", Accepted, Accepted, false),
+    // A verbatim tag must end at a blank in both: rc.4's flow-comma leniency is for short tags.
+    case(
+        "x22",
+        b"machine:\n  certSANs: [!<x>, b]\n",
+        Error("yaml: line 2: did not find expected whitespace or line break"),
+        Error(
+            "yaml: while scanning a tag at line 2, column 14: line 2, column 18: did not find expected whitespace or line break",
+        ),
+        true,
+    ),
+    case(
+        "x23",
+        b"machine:\n  certSANs: [!<tag:yaml.org,2002:str>, b]\n",
+        Error("yaml: line 2: did not find expected whitespace or line break"),
+        Error(
+            "yaml: while scanning a tag at line 2, column 14: line 2, column 38: did not find expected whitespace or line break",
+        ),
+        true,
+    ),
     // 3.1 Implicit keys: rc.3's 1024-character limit, and a stale required key fails at the `:`.
     case("x01", b"machine:\n  nodeLabels:\n    a: b\n    <K1024>: c\n", Accepted, Accepted, false),
     case(
