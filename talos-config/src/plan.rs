@@ -88,7 +88,8 @@ pub fn plan_apply(current: &Config, new: &Config) -> Result<ApplyPlan, crate::Er
     let (mut hidden_before, mut hidden_after) = (before.clone(), after.clone());
     crate::redact::redact_document("v1alpha1", &mut hidden_before);
     crate::redact::redact_document("v1alpha1", &mut hidden_after);
-    let (before, after) = (emit(before), emit(after));
+    let dialect = release.yaml();
+    let (before, after) = (emit(before, dialect), emit(after, dialect));
     let refusal = |diff: String| format!("this config change can't be applied in immediate mode\ndiff:\n{diff}");
     Ok(ApplyPlan {
         auto: Outcome::Reboot,
@@ -97,8 +98,8 @@ pub fn plan_apply(current: &Config, new: &Config) -> Result<ApplyPlan, crate::Er
         redacted_refusal: Some(refusal(crate::diff::unified_shown(
             &before,
             &after,
-            &emit(hidden_before),
-            &emit(hidden_after),
+            &emit(hidden_before, dialect),
+            &emit(hidden_after, dialect),
         ))),
     })
 }
@@ -134,7 +135,7 @@ fn keep_live_fields(cur: &V1, new: &mut V1) {
     nf.node_address_sort_algorithm.clone_from(&cf.node_address_sort_algorithm);
 }
 
-/// One document printed as Talos prints it with comments disabled.
-fn emit(node: Node) -> String {
-    crate::yaml::emit_v4::emit_v4(&node)
+/// One document printed as the release's Talos prints it with comments disabled.
+fn emit(node: Node, dialect: crate::yaml::Dialect) -> String {
+    crate::yaml::emit_v4::emit_v4_in(&node, dialect)
 }

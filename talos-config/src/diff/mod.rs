@@ -245,6 +245,8 @@ pub struct ConfigDiff {
 /// # Ok::<(), talos_config::Error>(())
 /// ```
 pub fn compare(a: &Config, b: &Config) -> ConfigDiff {
+    // Printed as the first config's release prints (go-yaml rc.3 writes `|4` where rc.4 writes `|`).
+    let emit = |node: &Node| emit_in(node, a.release().yaml());
     let left = encoded_documents(a);
     let right = encoded_documents(b);
     let mut out = ConfigDiff::default();
@@ -262,7 +264,7 @@ pub fn compare(a: &Config, b: &Config) -> ConfigDiff {
                     diff: unified(&emit(tree), &emit(rtree)),
                 };
                 out.documents.push(doc);
-                push_changes(&mut out.changes, id, kind, &found);
+                push_changes(&mut out.changes, id, kind, &found, a.release().yaml());
             }
             None => {
                 out.documents.push(DocumentDiff {
@@ -303,8 +305,8 @@ fn encoded_documents(config: &Config) -> Vec<(DocumentId, String, Node, Node)> {
         .collect()
 }
 
-fn emit(node: &Node) -> String {
-    crate::yaml::emit_v4::emit_v4(node)
+fn emit_in(node: &Node, dialect: crate::yaml::Dialect) -> String {
+    crate::yaml::emit_v4::emit_v4_in(node, dialect)
 }
 
 /// Typed changes of one document; values of secret fields are redacted.
@@ -313,6 +315,7 @@ fn push_changes(
     id: &DocumentId,
     kind: &str,
     found: &[(FieldPath, Option<&Node>, Option<&Node>)],
+    dialect: crate::yaml::Dialect,
 ) {
     for (path, old, new) in found {
         let secret_path: Vec<String> = path
@@ -330,7 +333,7 @@ fn push_changes(
                 crate::redact::redact_at(kind, &mut n, &mut p);
                 match n.as_scalar() {
                     Some(s) => s.text.clone(),
-                    None => emit(&n),
+                    None => emit_in(&n, dialect),
                 }
             })
         };

@@ -114,3 +114,26 @@ fn a_patch_applies_only_as_the_release_it_was_loaded_as() {
     assert_eq!(json.release(), None);
     assert!(apply_patches_for(base, &[json], Release::V1_13_9).is_ok());
 }
+
+/// `labctl diff` and `plan` print documents as the configs' release prints them: go-yaml rc.3
+/// (v1.12.11) writes a block scalar that starts with a line break as `|4`, rc.4 as `|`.
+#[test]
+fn diffs_print_as_the_configs_release() {
+    let config = |motd: &str| {
+        format!(
+            "version: v1alpha1\nmachine:\n  type: worker\n  files:\n    - content: {motd:?}\n      path: /var/etc/motd\n      op: create\n      permissions: 0o644\n"
+        )
+    };
+    let diff = |release| {
+        let a = Config::from_bytes_for(config("\nhello\n").as_bytes(), release).unwrap();
+        let b = Config::from_bytes_for(config("\nbye\n").as_bytes(), release).unwrap();
+        talos_config::diff::compare(&a, &b).documents[0].diff.clone()
+    };
+    let expected = |header: &str| {
+        format!(
+            "--- a\n+++ b\n@@ -6,7 +6,7 @@\n     files:\n         - content: {header}\n \n-            hello\n+            bye\n           permissions: 0o644\n           path: /var/etc/motd\n           op: create\n"
+        )
+    };
+    assert_eq!(diff(Release::V1_12_11), expected("|4"));
+    assert_eq!(diff(Release::V1_13_9), expected("|"));
+}
