@@ -15,7 +15,7 @@ use apply::Op;
 use json::Json;
 
 use crate::yaml::emit_v2::emit_v2;
-use crate::yaml::parse::{count_documents_in, parse_documents_in, parse_first_document};
+use crate::yaml::parse::{count_documents_in, parse_documents_in, parse_first_document_in};
 
 /// An RFC 6902 patch: ordered operations, each keeping the raw JSON of its fields.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -71,15 +71,16 @@ impl JsonPatch {
     /// document, every value then `encoding/json.Marshal`led). See [`JsonPatch::decode_yaml_list`]
     /// for telling a decode failure from a marshal failure.
     pub fn from_yaml_list(bytes: &[u8]) -> Result<JsonPatch, String> {
-        Self::decode_yaml_list(bytes).map_err(|e| e.to_string())
+        Self::decode_yaml_list(bytes, crate::yaml::Dialect::default()).map_err(|e| e.to_string())
     }
 
     /// Like [`JsonPatch::from_yaml_list`], but says whether go-yaml failed (upstream `LoadPatch`
     /// then falls back to the JSON or strategic error) or `json.Marshal` failed (upstream
-    /// returns that error, e.g. `json: unsupported value: NaN`).
-    pub fn decode_yaml_list(bytes: &[u8]) -> Result<JsonPatch, YamlListError> {
+    /// returns that error, e.g. `json: unsupported value: NaN`). Parsed as the release's go-yaml
+    /// (`dialect`) parses it.
+    pub fn decode_yaml_list(bytes: &[u8], dialect: crate::yaml::Dialect) -> Result<JsonPatch, YamlListError> {
         // `yaml.Unmarshal` reads the first document only: later ones are never parsed.
-        let first = parse_first_document(bytes).map_err(|e| YamlListError::Decode(e.to_string()))?;
+        let first = parse_first_document_in(bytes, dialect).map_err(|e| YamlListError::Decode(e.to_string()))?;
         let docs: Vec<_> = first.into_iter().map(|d| d.root).collect();
         let ops = convert::yaml_list_ops(&docs)?;
         Ok(JsonPatch { ops: ops.into_iter().map(|fields| Op { fields }).collect() })

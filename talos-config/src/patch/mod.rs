@@ -67,7 +67,7 @@ impl Patch {
             Ok(p) => return Ok(Patch(Loaded::Json6902(p))),
             Err(e) => e,
         };
-        match JsonPatch::decode_yaml_list(bytes) {
+        match JsonPatch::decode_yaml_list(bytes, release.yaml()) {
             Ok(p) => Ok(Patch(Loaded::Json6902(p))),
             // The list decoded but a value has no JSON form: upstream returns that error.
             Err(YamlListError::Marshal(message)) => Err(Error::new(ErrorKind::PatchLoad, message)),

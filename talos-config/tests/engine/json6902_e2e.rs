@@ -99,7 +99,10 @@ fn load_rows_of_section_1_2() {
         Some("json: cannot unmarshal number into Patch.0 of type jsonpatch.Operation")
     );
     // `[1, 2]` is not a list of mappings for go-yaml either.
-    assert!(matches!(JsonPatch::decode_yaml_list(b"[1, 2]"), Err(YamlListError::Decode(_))));
+    assert!(matches!(
+        JsonPatch::decode_yaml_list(b"[1, 2]", talos_yaml::Dialect::V4Rc4),
+        Err(YamlListError::Decode(_))
+    ));
 
     let p = yaml("- foo: bar\n");
     assert_eq!(p.op_kinds(), vec!["unknown"]);
@@ -127,9 +130,15 @@ fn load_rows_of_section_1_2() {
     );
 
     // A list of scalars is not a JSON patch.
-    assert!(matches!(JsonPatch::decode_yaml_list(b"- a\n- b\n"), Err(YamlListError::Decode(_))));
+    assert!(matches!(
+        JsonPatch::decode_yaml_list(b"- a\n- b\n", talos_yaml::Dialect::V4Rc4),
+        Err(YamlListError::Decode(_))
+    ));
     // A mapping is not a JSON patch.
-    assert!(matches!(JsonPatch::decode_yaml_list(b"machine: {}\n"), Err(YamlListError::Decode(_))));
+    assert!(matches!(
+        JsonPatch::decode_yaml_list(b"machine: {}\n", talos_yaml::Dialect::V4Rc4),
+        Err(YamlListError::Decode(_))
+    ));
 }
 
 #[test]
@@ -141,11 +150,11 @@ fn yaml_list_values_use_go_yaml_v4_rules() {
         vec![r#"{"op":"add","path":"/a","value":["yes","on",16,15,15,1000,1,null,"2024-01-01T00:00:00Z","1.0",1000]}"#]
     );
     assert_eq!(
-        JsonPatch::decode_yaml_list(b"- op: add\n  path: /a\n  value: .nan\n"),
+        JsonPatch::decode_yaml_list(b"- op: add\n  path: /a\n  value: .nan\n", talos_yaml::Dialect::V4Rc4),
         Err(YamlListError::Marshal("json: unsupported value: NaN".into()))
     );
     assert_eq!(
-        JsonPatch::decode_yaml_list(b"- op: add\n  path: /a\n  value: {1: x}\n"),
+        JsonPatch::decode_yaml_list(b"- op: add\n  path: /a\n  value: {1: x}\n", talos_yaml::Dialect::V4Rc4),
         Err(YamlListError::Marshal("json: unsupported type: map[interface {}]interface {}".into()))
     );
     // Only the first document counts.
