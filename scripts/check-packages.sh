@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 31: every crate packages alone and builds from its package (`cargo publish --dry-run` of the
 # workspace, in dependency order), the packages' file lists and sizes (target/package/files.txt),
-# labctl installed from its package with and without the `lab` feature, and no locked dependency
-# asking for a newer Rust than our rust-version.
+# labctl installed from its package with and without the `lab` feature (two executables: `labctl`
+# and `labctl-lab`; one: `labctl`), and no locked dependency asking for a newer Rust than our
+# rust-version.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,18 +29,29 @@ install() {
     cargo install --quiet --locked --path target/package/labctl-0.1.0 --debug --root "$root" \
         --target-dir target/install-check/target "${patches[@]}" "$@"
 }
+# Fresh roots: what each install leaves in bin/ is checked below.
+rm -rf target/install-check/full target/install-check/merge-only
 install target/install-check/full
 install target/install-check/merge-only --no-default-features
-expected="labctl 0.1.0 (Talos v1.13.9)"
+# The full install has two executables (`labctl` runs `lab`, `sim` and help with `labctl-lab`,
+# next to it), the merge-only one just `labctl`.
 for root in full merge-only; do
-    got=$(target/install-check/$root/bin/labctl --version)
-    [ "$got" = "$expected" ] || { echo "!!! $root: labctl --version says '$got', not '$expected'" >&2; exit 1; }
+    got=$(cd target/install-check/$root/bin && ls | tr '\n' ' ')
+    want="labctl labctl-lab "
+    [ "$root" = full ] || want="labctl "
+    [ "$got" = "$want" ] || { echo "!!! $root: bin/ holds '$got', not '$want'" >&2; exit 1; }
+done
+expected="labctl 0.1.0 (Talos v1.13.9)"
+for program in full/bin/labctl full/bin/labctl-lab merge-only/bin/labctl; do
+    got=$(target/install-check/$program --version)
+    [ "$got" = "$expected" ] || { echo "!!! $program --version says '$got', not '$expected'" >&2; exit 1; }
 done
 target/install-check/full/bin/labctl lab run --help >/dev/null
 if target/install-check/merge-only/bin/labctl lab run --help 2>/dev/null; then
     echo "!!! labctl built without the lab feature runs 'lab'" >&2; exit 1
 fi
-echo "labctl installs from its package: $expected, with and without the lab feature"
+echo "labctl installs from its package: $expected, with and without the lab feature" \
+    "(labctl and labctl-lab; labctl alone)"
 
 # rust-version: no locked dependency needs a newer Rust than ours (our own code is held to it by
 # clippy's incompatible_msrv lint; no other toolchain can be installed here).

@@ -1,5 +1,6 @@
 //! labctl's command-line tests as one test binary (one link instead of three): `merge` and
-//! `validate` always, the lab and the simulated cluster when the `lab` feature is on.
+//! `validate` always, the lab, the simulated cluster and the split between `labctl` and
+//! `labctl-lab` when the `lab` feature is on.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -27,4 +28,6 @@ mod merge_peer_cli;
 mod plan_cli;
 mod release_cli;
 mod schema_cli;
+#[cfg(all(feature = "lab", unix))]
+mod split_cli;
 mod validate_cli;
