@@ -366,16 +366,17 @@ fn escape(s: &[char], at: usize) -> Result<usize, usize> {
 fn string(s: &[char]) -> Reach {
     let mut reach = Reach::default();
     for q in ['"', '\''] {
-        reach = reach.or(quoted(s, q)).or(triple(s, q));
+        reach = reach.or(quoted(s, q, true)).or(triple(s, q, true));
         if matches!(s.first(), Some('r' | 'R')) {
-            reach = reach.or(raw_quoted(&s[1..], q).shifted(1)).or(raw_triple(&s[1..], q).shifted(1));
+            reach = reach.or(quoted(&s[1..], q, false).shifted(1)).or(triple(&s[1..], q, false).shifted(1));
         }
     }
     reach
 }
 
-/// `'"' (ESC_SEQ | ~('\\'|'"'|'\n'|'\r'))* '"'`.
-fn quoted(s: &[char], q: char) -> Reach {
+/// `'"' (ESC_SEQ | ~('\\'|'"'|'\n'|'\r'))* '"'`, or without escapes (a backslash is a character)
+/// after `r`: `RAW '"' ~('"'|'\n'|'\r')* '"'`.
+fn quoted(s: &[char], q: char, escapes: bool) -> Reach {
     if s.first() != Some(&q) {
         return Reach::default();
     }
@@ -383,7 +384,7 @@ fn quoted(s: &[char], q: char) -> Reach {
     loop {
         match s.get(i) {
             Some(&c) if c == q => return Reach { viable: i + 1, accept: Some(i + 1) },
-            Some('\\') => match escape(s, i) {
+            Some('\\') if escapes => match escape(s, i) {
                 Ok(n) => i += n,
                 Err(n) => return Reach { viable: i + n, accept: None },
             },
@@ -397,8 +398,9 @@ fn closes_triple(s: &[char], at: usize, q: char) -> bool {
     s.get(at..at + 3).is_some_and(|w| w.iter().all(|&c| c == q))
 }
 
-/// `'"""' (ESC_SEQ | ~('\\'))*? '"""'`: ends at the first closing triple.
-fn triple(s: &[char], q: char) -> Reach {
+/// `'"""' (ESC_SEQ | ~('\\'))*? '"""'`, or `RAW '"""' .*? '"""'` after `r` (no escapes): ends at
+/// the first closing triple.
+fn triple(s: &[char], q: char, escapes: bool) -> Reach {
     let opened = count(s, 0, |c| c == q).min(3);
     if opened < 3 {
         return Reach { viable: opened, accept: None };
@@ -409,7 +411,7 @@ fn triple(s: &[char], q: char) -> Reach {
             return Reach { viable: i + 3, accept: Some(i + 3) };
         }
         match s.get(i) {
-            Some('\\') => match escape(s, i) {
+            Some('\\') if escapes => match escape(s, i) {
                 Ok(n) => i += n,
                 Err(n) => return Reach { viable: i + n, accept: None },
             },
@@ -417,37 +419,6 @@ fn triple(s: &[char], q: char) -> Reach {
             None => return Reach { viable: i, accept: None },
         }
     }
-}
-
-/// `RAW '"' ~('"'|'\n'|'\r')* '"'` after the `r`.
-fn raw_quoted(s: &[char], q: char) -> Reach {
-    if s.first() != Some(&q) {
-        return Reach::default();
-    }
-    let mut i = 1;
-    loop {
-        match s.get(i) {
-            Some(&c) if c == q => return Reach { viable: i + 1, accept: Some(i + 1) },
-            Some('\n' | '\r') | None => return Reach { viable: i, accept: None },
-            Some(_) => i += 1,
-        }
-    }
-}
-
-/// `RAW '"""' .*? '"""'` after the `r`.
-fn raw_triple(s: &[char], q: char) -> Reach {
-    let opened = count(s, 0, |c| c == q).min(3);
-    if opened < 3 {
-        return Reach { viable: opened, accept: None };
-    }
-    let mut i = 3;
-    while i < s.len() {
-        if closes_triple(s, i, q) {
-            return Reach { viable: i + 3, accept: Some(i + 3) };
-        }
-        i += 1;
-    }
-    Reach { viable: i, accept: None }
 }
 
 fn identifier(s: &[char]) -> Reach {
