@@ -9,7 +9,8 @@ use std::cmp::Ordering;
 
 use super::node::{CollectionStyle, Comments, Node, NodeValue, ScalarStyle, deep};
 use super::resolve::{
-    Resolved, key_cmp_v2, key_cmp_v4, needs_quotes_v2, needs_quotes_v4, resolve_v4, resolve_v11, resolves_to_non_str_v4,
+    Resolved, is_base60, is_yaml11_bool, key_cmp_v2, key_cmp_v4, needs_quotes_v2, needs_quotes_v4, resolve_v4,
+    resolve_v11, resolves_to_non_str_v4,
 };
 
 /// Emits one document (no `---`), ending with a line break, as go-yaml v4.0.0-rc.4 does.
@@ -230,7 +231,8 @@ fn has_non_whitespace(s: &str) -> bool {
 
 struct Emitter {
     dialect: Dialect,
-    /// Which go-yaml v4 release (for [`Dialect::V4`]): rc.3 and rc.4 differ in two rules.
+    /// Which go-yaml v4 release (for [`Dialect::V4`]): rc.3 and rc.4 differ in two rules, rc.4
+    /// and rc.6 in three (Go strings YAML 1.1 would misread, a read `<<`, unwritten number tags).
     release: crate::Dialect,
     best_indent: i64,
     best_width: i64,
@@ -294,6 +296,10 @@ impl Emitter {
     /// Whether this is go-yaml v4.0.0-rc.3's emitter.
     fn is_rc3(&self) -> bool {
         self.dialect == Dialect::V4 && self.release == crate::Dialect::V4Rc3
+    }
+
+    fn is_rc6(&self) -> bool {
+        self.dialect == Dialect::V4 && self.release == crate::Dialect::V4Rc6
     }
 
     // --- low-level writing -------------------------------------------------------------------
@@ -416,6 +422,9 @@ impl Emitter {
                     Dialect::V4 => {
                         if has_nl {
                             if text.len() >= 2 && has_non_whitespace(text) { Style::Literal } else { Style::Double }
+                        } else if self.is_rc6() && (is_yaml11_bool(text) || is_base60(text) || text == "<<") {
+                            // rc.6's representer single-quotes what only YAML 1.1 would misread.
+                            Style::Single
                         } else if needs_quotes_v4(text) {
                             Style::Double
                         } else {
@@ -458,8 +467,10 @@ impl Emitter {
                 let mut force = false;
                 let mut tag = None;
                 // A merge key read from a source: go-yaml's node holds the implicit `!!merge` tag,
-                // and its encoder writes it (`!!merge <<: ...`, as in an unknown-keys summary).
+                // and rc.3's and rc.4's encoders write it (`!!merge <<: ...`, as in an
+                // unknown-keys summary); rc.6 drops it as it drops every implicit tag.
                 if self.dialect == Dialect::V4
+                    && !self.is_rc6()
                     && node.tag.is_none()
                     && node.mark.line > 0
                     && s.style == ScalarStyle::Plain
@@ -479,6 +490,8 @@ impl Emitter {
                         // implicit: dropped
                     } else if stag == "!!str" {
                         force = true;
+                    } else if self.is_rc6() && (stag == "!!int" || stag == "!!float") {
+                        // rc.6's desolver drops these tags whatever the text.
                     } else {
                         tag = Some(stag);
                     }

@@ -14,8 +14,18 @@
 //! v4.0.0-rc.3 ([`Dialect::V4Rc3`], Talos v1.12) words the same problems differently: one
 //! position at most (`yaml: line L: <problem>`, see [`YamlError::in_dialect`]), reader errors
 //! and unknown anchors without one; it also accepts slightly different inputs (control
-//! characters, tag characters, 1024-character implicit keys, `[:x]`). The `_in` functions take
-//! the dialect.
+//! characters, tag characters, 1024-character implicit keys, `[:x]`).
+//!
+//! v4.0.0-rc.6 ([`Dialect::V4Rc6`], Talos v1.14) words every problem as
+//! `go-yaml load error in <stage> [(<context>)] at <where>: <problem>`: the stage is `reader`,
+//! `scanner`, `parser` or `composer`; `<where>` is the problem's mark `L<line>.C<column>` (both
+//! 1-based and true, for the parser too), or with a context the range from the context mark to
+//! the problem mark (`L3.C8-C13` on one line, `L3.C8-L4.C1` across lines, one mark when both
+//! are the same); reader errors say `<unknown position>` and name the bad value. It also parses
+//! a few inputs differently: a `:` before `,` `]` or `}` in a flow collection ends a plain
+//! scalar, `...` lines may come before the first document, a block scalar at a document's top
+//! level may have its text at column 1, and a comment right after the first line can be a foot
+//! comment. The `_in` functions take the dialect.
 
 mod parser;
 mod reader;
@@ -48,8 +58,12 @@ pub struct YamlError {
 enum Cause {
     /// A scanner or parser problem.
     Syntax(Failure),
-    /// An input decoding problem (go-yaml's reader): its text and byte offset.
-    Reader { problem: &'static str, offset: usize },
+    /// An input decoding problem (go-yaml's reader): its text, byte offset and the bad value
+    /// (an octet, a code point or a UTF-16 unit; rc.6 names it).
+    Reader { problem: &'static str, offset: usize, value: Option<u32> },
+    /// A problem go-yaml rc.6 reports from its composer (an alias inside its own anchor): the
+    /// text and the alias's position.
+    Composer { problem: String, at: Pos },
     /// An alias to an anchor not defined before it: the anchor's name and the alias's
     /// position.
     UnknownAnchor { name: String, at: Pos },
@@ -75,21 +89,57 @@ impl YamlError {
     /// assert_eq!(e.message, "yaml: mapping values are not allowed in this context");
     /// ```
     pub fn in_dialect(self, dialect: Dialect) -> YamlError {
-        let rc3 = dialect == Dialect::V4Rc3;
-        let message = match self.failure.as_deref() {
-            Some(Cause::Syntax(failure)) if rc3 => failure.rc3_text(),
-            Some(Cause::Syntax(failure)) => failure.rc4_text(),
-            Some(Cause::Reader { problem, .. }) if rc3 => format!("yaml: {problem}"),
-            Some(Cause::Reader { problem, offset }) => format!("yaml: offset {offset}: {problem}"),
-            Some(Cause::UnknownAnchor { name, .. }) if rc3 => format!("yaml: unknown anchor '{name}' referenced"),
-            // go-yaml rc.4's composer gives this error the alias node's 1-based line and
-            // column, and its error text then prints the column plus one.
-            Some(Cause::UnknownAnchor { name, at }) => {
-                format!("yaml: line {}, column {}: unknown anchor '{name}' referenced", at.line + 1, at.column + 2)
-            }
-            None => return self,
+        let Some(cause) = self.failure.as_deref() else { return self };
+        let message = match dialect {
+            Dialect::V4Rc3 => cause.rc3_text(),
+            Dialect::V4Rc4 => cause.rc4_text(),
+            Dialect::V4Rc6 => cause.rc6_text(),
         };
         YamlError { message, ..self }
+    }
+}
+
+impl Cause {
+    fn rc3_text(&self) -> String {
+        match self {
+            Cause::Syntax(failure) => failure.rc3_text(),
+            Cause::Reader { problem, .. } => format!("yaml: {problem}"),
+            Cause::Composer { problem, .. } => format!("yaml: {problem}"),
+            Cause::UnknownAnchor { name, .. } => format!("yaml: unknown anchor '{name}' referenced"),
+        }
+    }
+
+    fn rc4_text(&self) -> String {
+        match self {
+            Cause::Syntax(failure) => failure.rc4_text(),
+            Cause::Reader { problem, offset, .. } => format!("yaml: offset {offset}: {problem}"),
+            Cause::Composer { problem, .. } => format!("yaml: {problem}"),
+            // go-yaml rc.4's composer gives this error the alias node's 1-based line and
+            // column, and its error text then prints the column plus one.
+            Cause::UnknownAnchor { name, at } => {
+                format!("yaml: line {}, column {}: unknown anchor '{name}' referenced", at.line + 1, at.column + 2)
+            }
+        }
+    }
+
+    /// go-yaml v4.0.0-rc.6's `LoadError` text.
+    fn rc6_text(&self) -> String {
+        match self {
+            Cause::Syntax(failure) => failure.rc6_text(),
+            // The reader's mark holds only the offset: no line, so no position.
+            Cause::Reader { problem, value: Some(value), .. } => {
+                format!("go-yaml load error in reader at <unknown position>: {problem} (value: {value})")
+            }
+            Cause::Reader { problem, value: None, .. } => {
+                format!("go-yaml load error in reader at <unknown position>: {problem}")
+            }
+            Cause::Composer { problem, at } => {
+                format!("go-yaml load error in composer at {}: {problem}", short_mark(*at))
+            }
+            Cause::UnknownAnchor { name, at } => {
+                format!("go-yaml load error in composer at {}: unknown anchor '{name}' referenced", short_mark(*at))
+            }
+        }
     }
 }
 
@@ -138,6 +188,9 @@ pub(crate) struct Failure {
     pub context: Option<(&'static str, Pos)>,
     pub problem: String,
     pub mark: Pos,
+    /// The context mark is a zero mark (a simple key never saved): rc.6 prints it as
+    /// `<unknown position>`.
+    pub unset_context: bool,
 }
 
 /// go-yaml's printed mark: (line, column, index) as go-yaml's `Mark` holds them.
@@ -153,6 +206,24 @@ fn mark_string((line, column, _): (usize, usize, usize)) -> String {
         return "<unknown position>".to_string();
     }
     if column != 0 { format!("line {line}, column {}", column + 1) } else { format!("line {line}") }
+}
+
+/// go-yaml rc.6's short mark: `L<line>.C<column>`, both 1-based.
+fn short_mark(p: Pos) -> String {
+    format!("L{}.C{}", p.line + 1, p.column + 1)
+}
+
+/// go-yaml rc.6's range from `start` to `end`: `L3.C8-C13` on one line, `L3.C8-L4.C1` across
+/// lines, the start alone when both are the same place.
+fn mark_range(start: Pos, end: Pos) -> String {
+    let from = short_mark(start);
+    if start.line != end.line {
+        format!("{from}-{}", short_mark(end))
+    } else if start.column != end.column {
+        format!("{from}-C{}", end.column + 1)
+    } else {
+        from
+    }
 }
 
 impl Failure {
@@ -187,6 +258,26 @@ impl Failure {
         }
         message.push_str(&self.problem);
         message
+    }
+
+    /// go-yaml v4.0.0-rc.6's text of the problem: the stage, the context, and the range from
+    /// the context mark to the problem mark (true 1-based lines and columns for both stages).
+    fn rc6_text(&self) -> String {
+        let stage = match self.kind {
+            FailureKind::Scanner => "scanner",
+            FailureKind::Parser => "parser",
+        };
+        match self.context {
+            Some((context, _)) if self.unset_context => format!(
+                "go-yaml load error in {stage} ({context}) at <unknown position>-{}: {}",
+                short_mark(self.mark),
+                self.problem
+            ),
+            Some((context, at)) => {
+                format!("go-yaml load error in {stage} ({context}) at {}: {}", mark_range(at, self.mark), self.problem)
+            }
+            None => format!("go-yaml load error in {stage} at {}: {}", short_mark(self.mark), self.problem),
+        }
     }
 
     /// The error with rc.4's text ([`YamlError::in_dialect`] rewords it).
@@ -340,7 +431,7 @@ fn parse_up_to(
         let surfaced = parser.scanner.max_seen.get() >= problem.surfaces_at;
         let read_all = result.is_ok() && docs.len() < max_docs;
         if read_all || surfaced {
-            let cause = Cause::Reader { problem: problem.problem, offset: problem.offset };
+            let cause = Cause::Reader { problem: problem.problem, offset: problem.offset, value: problem.value };
             let error = YamlError { message: String::new(), line: None, column: None, failure: Some(Box::new(cause)) };
             return (Vec::new(), Some(error.in_dialect(dialect)));
         }
@@ -513,7 +604,10 @@ fn compose(
             }
             Event::Alias { name, start, comments } => {
                 if composer.open_anchors.contains(&name) {
-                    return Err(plain_error(format!("yaml: anchor '{name}' value contains itself"), Some(start)));
+                    let error = plain_error(String::new(), Some(start));
+                    let cause =
+                        Cause::Composer { problem: format!("anchor '{name}' value contains itself"), at: start };
+                    return Err(YamlError { failure: Some(Box::new(cause)), ..error }.in_dialect(Dialect::V4Rc4));
                 }
                 let Some((node, size)) = composer.anchors.get(&name) else {
                     let error = plain_error(String::new(), Some(start));

@@ -89,7 +89,7 @@ pub(super) struct Parser<'a> {
 type R<T> = Result<T, Failure>;
 
 fn perr(context: Option<(&'static str, Pos)>, problem: &str, mark: Pos) -> Failure {
-    Failure { kind: FailureKind::Parser, context, problem: problem.to_string(), mark }
+    Failure { kind: FailureKind::Parser, context, problem: problem.to_string(), mark, unset_context: false }
 }
 
 fn is(t: &Token, toks: &[Tok]) -> bool {
@@ -275,7 +275,8 @@ impl<'a> Parser<'a> {
 
     fn document_start(&mut self, implicit: bool) -> R<Option<Event>> {
         let mut t = self.peek()?;
-        if !implicit {
+        // go-yaml rc.6 also skips `...` before the first document.
+        if !implicit || self.scanner.dialect == crate::Dialect::V4Rc6 {
             while t.tok == Tok::DocumentEnd {
                 self.scanner.skip_token();
                 t = self.peek()?;

@@ -13,6 +13,9 @@ const RAW_CHUNK: usize = 512;
 pub(super) struct ReaderProblem {
     pub offset: usize,
     pub problem: &'static str,
+    /// The bad octet, code point or UTF-16 unit, for the problems go-yaml rc.6 words with
+    /// `(value: N)`.
+    pub value: Option<u32>,
     /// Where, in bytes of [`Decoded::text`], the chunk holding the problem starts: go-yaml
     /// reports the problem once the scanner asks for a character at or after this point.
     pub surfaces_at: usize,
@@ -53,10 +56,14 @@ fn all_allowed(text: &str, dialect: Dialect) -> bool {
     text.bytes().all(ascii_allowed_or_wide) && (text.is_ascii() || text.chars().all(|c| allowed(u32::from(c), dialect)))
 }
 
+/// A problem found at a byte offset: the offset, the text and the bad value (if go-yaml names
+/// one).
+type Found = (usize, &'static str, Option<u32>);
+
 /// Checks one character at `pos` (which is `< input.len()`); `end` is the end of the bytes
 /// available in the current chunk. Returns its width, or `Ok(None)` when the character is cut
 /// by the chunk end (and more input follows).
-fn check_one(input: &[u8], pos: usize, end: usize, dialect: Dialect) -> Result<Option<usize>, (usize, &'static str)> {
+fn check_one(input: &[u8], pos: usize, end: usize, dialect: Dialect) -> Result<Option<usize>, Found> {
     let Some(&first) = input.get(pos) else {
         return Ok(None);
     };
@@ -64,7 +71,7 @@ fn check_one(input: &[u8], pos: usize, end: usize, dialect: Dialect) -> Result<O
         return if allowed(u32::from(first), dialect) {
             Ok(Some(1))
         } else {
-            Err((pos, "control characters are not allowed"))
+            Err((pos, "control characters are not allowed", Some(u32::from(first))))
         };
     }
     let width = if first & 0x80 == 0 {
@@ -79,11 +86,11 @@ fn check_one(input: &[u8], pos: usize, end: usize, dialect: Dialect) -> Result<O
         0
     };
     if width == 0 {
-        return Err((pos, "invalid leading UTF-8 octet"));
+        return Err((pos, "invalid leading UTF-8 octet", Some(u32::from(first))));
     }
     if pos + width > end {
         if end >= input.len() {
-            return Err((pos, "incomplete UTF-8 octet sequence"));
+            return Err((pos, "incomplete UTF-8 octet sequence", None));
         }
         return Ok(None);
     }
@@ -96,7 +103,7 @@ fn check_one(input: &[u8], pos: usize, end: usize, dialect: Dialect) -> Result<O
     for k in 1..width {
         let octet = input.get(pos + k).copied().unwrap_or(0);
         if octet & 0xC0 != 0x80 {
-            return Err((pos + k, "invalid trailing UTF-8 octet"));
+            return Err((pos + k, "invalid trailing UTF-8 octet", Some(u32::from(octet))));
         }
         value = (value << 6) + u32::from(octet & 0x3F);
     }
@@ -105,13 +112,13 @@ fn check_one(input: &[u8], pos: usize, end: usize, dialect: Dialect) -> Result<O
         || (width == 3 && value >= 0x800)
         || (width == 4 && value >= 0x10000);
     if !length_ok {
-        return Err((pos, "invalid length of a UTF-8 sequence"));
+        return Err((pos, "invalid length of a UTF-8 sequence", None));
     }
     if (0xD800..=0xDFFF).contains(&value) || value > 0x10FFFF {
-        return Err((pos, "invalid Unicode character"));
+        return Err((pos, "invalid Unicode character", Some(value)));
     }
     if !allowed(value, dialect) {
-        return Err((pos, "control characters are not allowed"));
+        return Err((pos, "control characters are not allowed", Some(value)));
     }
     Ok(Some(width))
 }
@@ -147,8 +154,8 @@ pub(super) fn decode(input: &[u8], dialect: Dialect) -> Decoded<'_> {
                 chunk_start = pos;
                 chunk_end = (pos + RAW_CHUNK).min(input.len());
             }
-            Err((offset, what)) => {
-                problem = Some(ReaderProblem { offset, problem: what, surfaces_at: chunk_start - start_offset });
+            Err((offset, what, value)) => {
+                problem = Some(ReaderProblem { offset, problem: what, value, surfaces_at: chunk_start - start_offset });
                 break;
             }
         }
@@ -181,22 +188,22 @@ fn decode_utf16(input: &[u8], little_endian: bool, dialect: Dialect) -> Decoded<
     let mut problem = None;
     while pos < input.len() {
         let Some(first) = unit(pos) else {
-            problem = Some((pos, "incomplete UTF-16 character"));
+            problem = Some((pos, "incomplete UTF-16 character", None));
             break;
         };
         let (value, width) = match first {
             0xDC00..=0xDFFF => {
-                problem = Some((pos, "unexpected low surrogate area"));
+                problem = Some((pos, "unexpected low surrogate area", Some(first)));
                 break;
             }
             0xD800..=0xDBFF => match unit(pos + 2) {
                 None => {
-                    problem = Some((pos, "incomplete UTF-16 surrogate pair"));
+                    problem = Some((pos, "incomplete UTF-16 surrogate pair", None));
                     break;
                 }
                 Some(second @ 0xDC00..=0xDFFF) => (0x10000 + ((first & 0x3FF) << 10) + (second & 0x3FF), 4),
-                Some(_) => {
-                    problem = Some((pos + 2, "expected low surrogate area"));
+                Some(second) => {
+                    problem = Some((pos + 2, "expected low surrogate area", Some(second)));
                     break;
                 }
             },
@@ -205,12 +212,12 @@ fn decode_utf16(input: &[u8], little_endian: bool, dialect: Dialect) -> Decoded<
         match char::from_u32(value).filter(|_| allowed(value, dialect)) {
             Some(c) => text.push(c),
             None => {
-                problem = Some((pos, "control characters are not allowed"));
+                problem = Some((pos, "control characters are not allowed", Some(value)));
                 break;
             }
         }
         pos += width;
     }
-    let problem = problem.map(|(offset, problem)| ReaderProblem { offset, problem, surfaces_at: 0 });
+    let problem = problem.map(|(offset, problem, value)| ReaderProblem { offset, problem, value, surfaces_at: 0 });
     Decoded { text: Cow::Owned(text), start_offset: 2, problem }
 }

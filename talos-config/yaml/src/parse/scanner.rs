@@ -6,6 +6,12 @@
 //! come within 1024 characters of the key's start and a required key that went stale fails at
 //! the `:` (yaml.v3's `simpleKeyIsValid`), a `:` in a flow collection is always a value
 //! indicator, and tags use libyaml's URI characters (`,` `[` `]` included, `{` `}` not).
+//!
+//! With [`Dialect::V4Rc6`] it scans as go-yaml v4.0.0-rc.6 does, which counts lines and columns
+//! from 1 (rc.4 from 0) while a few of its checks kept rc.4's constants: a `:` before `,` `]` or
+//! `}` ends a plain scalar in a flow collection, a block scalar outside any block collection
+//! may find its indentation at column 1, and a comment's foot line is also worked out on the
+//! first line and after a character at the second column.
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -83,11 +89,14 @@ struct SimpleKey {
     flow_level: usize,
     token_number: usize,
     mark: Pos,
+    /// Saved at a token, not the zero key go-yaml starts with and leaves at a new flow level.
+    /// rc.4's zero key is at line 1 (0-based lines start at 0); rc.6's is at no line at all.
+    saved: bool,
 }
 
 pub(super) struct Scanner<'a> {
     /// The go-yaml release whose scanning rules apply.
-    dialect: Dialect,
+    pub dialect: Dialect,
     /// The input (already checked by the reader); `pos` is a byte position in it.
     text: &'a str,
     pos: usize,
@@ -281,7 +290,15 @@ impl<'a> Scanner<'a> {
     }
 
     fn err(&self, context: Option<(&'static str, Pos)>, problem: impl Into<String>) -> Failure {
-        Failure { kind: FailureKind::Scanner, context, problem: problem.into(), mark: self.mark }
+        Failure { kind: FailureKind::Scanner, context, problem: problem.into(), mark: self.mark, unset_context: false }
+    }
+
+    /// An error whose context is where the current simple key starts (a zero key's mark is
+    /// `<unknown position>` to rc.6).
+    fn key_ctx_err(&self, context: &'static str, problem: impl Into<String>) -> Failure {
+        let mut failure = self.ctx_err(context, self.simple_key.mark, problem);
+        failure.unset_context = !self.simple_key.saved;
+        failure
     }
 
     fn ctx_err(&self, context: &'static str, ctx_mark: Pos, problem: impl Into<String>) -> Failure {
@@ -532,12 +549,9 @@ impl<'a> Scanner<'a> {
         if self.indent < column {
             self.indents.push(self.indent);
             if self.indents.len() > MAX_DEPTH {
-                let m = self.simple_key.mark;
-                return Err(self.ctx_err(
-                    "while increasing indent level",
-                    m,
-                    format!("exceeded max depth of {MAX_DEPTH}"),
-                ));
+                return Err(
+                    self.key_ctx_err("while increasing indent level", format!("exceeded max depth of {MAX_DEPTH}"))
+                );
             }
             self.indent = column;
             let token = Token { tok, start: mark, end: mark };
@@ -579,6 +593,7 @@ impl<'a> Scanner<'a> {
                 flow_level: self.flow_level,
                 token_number: self.tokens_parsed + self.tokens.len(),
                 mark: self.mark,
+                saved: true,
             };
         }
         Ok(())
@@ -588,8 +603,11 @@ impl<'a> Scanner<'a> {
         self.flow_level += 1;
         if self.flow_level > MAX_DEPTH {
             // rc.3 gives the error the new level's key mark: where the collection starts.
-            let m = if self.dialect == Dialect::V4Rc3 { self.mark } else { self.simple_key.mark };
-            return Err(self.ctx_err("while increasing flow level", m, format!("exceeded max depth of {MAX_DEPTH}")));
+            let problem = format!("exceeded max depth of {MAX_DEPTH}");
+            if self.dialect == Dialect::V4Rc3 {
+                return Err(self.ctx_err("while increasing flow level", self.mark, problem));
+            }
+            return Err(self.key_ctx_err("while increasing flow level", problem));
         }
         if self.simple_key_possible {
             self.simple_key_stack.push(self.simple_key);
@@ -709,6 +727,7 @@ impl<'a> Scanner<'a> {
                 false
             }
             Dialect::V4Rc3 => self.simple_key_possible,
+            Dialect::V4Rc6 => self.simple_key_possible && sk.saved && sk.mark.line == self.mark.line,
             _ => self.simple_key_possible && sk.mark.line == self.mark.line,
         };
         if valid {
@@ -1042,16 +1061,17 @@ impl<'a> Scanner<'a> {
             self.skip_line();
         }
         let mut end = self.mark;
-        let mut indent: usize = 0;
+        // The content's column; `None` until the first non-empty line decides it.
+        let mut indent: Option<usize> = None;
         if increment > 0 {
-            indent = if self.indent >= 0 { self.indent as usize + increment } else { increment };
+            indent = Some(if self.indent >= 0 { self.indent as usize + increment } else { increment });
         }
         let mut string = String::new();
         let mut leading_break = String::new();
         let mut trailing_breaks = String::new();
         self.block_scalar_breaks(&mut indent, &mut trailing_breaks, start, &mut end)?;
         let mut leading_blank = false;
-        while self.mark.column == indent && !is_z(self.ch(0)) {
+        while Some(self.mark.column) == indent && !is_z(self.ch(0)) {
             let trailing_blank = is_blank(self.ch(0));
             if !literal && leading_break.starts_with('\n') && !leading_blank && !trailing_blank {
                 if trailing_breaks.is_empty() {
@@ -1079,17 +1099,23 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
-    fn block_scalar_breaks(&mut self, indent: &mut usize, breaks: &mut String, start: Pos, end: &mut Pos) -> R<()> {
+    fn block_scalar_breaks(
+        &mut self,
+        indent: &mut Option<usize>,
+        breaks: &mut String,
+        start: Pos,
+        end: &mut Pos,
+    ) -> R<()> {
         let mut max_indent = 0usize;
         *end = self.mark;
         loop {
-            while (*indent == 0 || self.mark.column < *indent) && self.ch(0) == ' ' {
+            while indent.is_none_or(|i| self.mark.column < i) && self.ch(0) == ' ' {
                 self.skip();
             }
             if self.mark.column > max_indent {
                 max_indent = self.mark.column;
             }
-            if (*indent == 0 || self.mark.column < *indent) && self.ch(0) == '\t' {
+            if indent.is_none_or(|i| self.mark.column < i) && self.ch(0) == '\t' {
                 return Err(self.ctx_err(
                     "while scanning a block scalar",
                     start,
@@ -1102,12 +1128,12 @@ impl<'a> Scanner<'a> {
             self.read_line(breaks);
             *end = self.mark;
         }
-        if *indent == 0 {
-            *indent = max_indent;
-            let min = (self.indent + 1).max(1) as usize;
-            if *indent < min {
-                *indent = min;
-            }
+        if indent.is_none() {
+            // At least one column in from the enclosing block; outside any block, libyaml's
+            // "at least 1" is column 2 for rc.4 (0-based columns) but column 1 for rc.6 (1-based).
+            let min =
+                if self.indent < 0 && self.dialect == Dialect::V4Rc6 { 0 } else { (self.indent + 1).max(1) as usize };
+            *indent = Some(max_indent.max(min));
         }
         Ok(())
     }
@@ -1259,9 +1285,14 @@ impl<'a> Scanner<'a> {
             }
             while !is_blankz(self.ch(0)) {
                 let c = self.ch(0);
-                // go-yaml v4: in a flow, `?` ends a plain scalar only before a blank.
+                // go-yaml v4: in a flow, `?` ends a plain scalar only before a blank; rc.6 also
+                // ends it at a `:` before `,` `]` or `}`.
                 if (c == ':' && is_blankz(self.ch(1)))
                     || (self.flow_level > 0 && (",[]{}".contains(c) || (c == '?' && is_blankz(self.ch(1)))))
+                    || (self.flow_level > 0
+                        && c == ':'
+                        && self.dialect == Dialect::V4Rc6
+                        && matches!(self.ch(1), ',' | ']' | '}'))
                 {
                     break;
                 }
@@ -1456,10 +1487,13 @@ impl<'a> Scanner<'a> {
         let mut column = self.mark.column;
         let mut text = String::new();
         // Where a comment must start to still be a foot of the content before it.
+        // go-yaml rc.6 kept rc.4's constants with 1-based marks: the foot line is worked out on
+        // the first line too, and moves down after a character at the second column.
+        let rc6 = self.dialect == Dialect::V4Rc6;
         let mut foot_line: isize = -1;
-        if scan_mark.line > 0 {
+        if scan_mark.line > 0 || rc6 {
             foot_line = self.mark.line as isize - self.newlines as isize + 1;
-            if self.newlines == 0 && self.mark.column > 1 {
+            if self.newlines == 0 && self.mark.column > usize::from(!rc6) {
                 foot_line += 1;
             }
         }
