@@ -27,8 +27,12 @@ for f in "$dir"/labels/*.yaml; do labels+=(-p "@$f"); done
 # so that its pages are read in as any program's are on first use. Left as the linker or `cp`
 # wrote them, a file is mapped in larger blocks: the same run then shows up to 1.5 MiB more RSS
 # for labctl, and a different amount for the other program.
-# (`sync` first: pages not yet written back cannot be dropped.)
-for prog in "$labctl" "$oracle" "$oracle12"; do
+# (`sync` first: pages not yet written back cannot be dropped.) Every workload here runs in
+# `labctl` itself; `labctl-lab` next to it (which `labctl` runs for `lab`, `sim` and help) is
+# dropped too, for any command line added here that goes to it.
+companion="$(dirname "$labctl")/labctl-lab"
+[ -e "$companion" ] || companion=""
+for prog in "$labctl" "$companion" "$oracle" "$oracle12"; do
     if [ -n "$prog" ]; then sync -- "$prog" && dd if="$prog" iflag=nocache count=0 status=none; fi
 done
 
