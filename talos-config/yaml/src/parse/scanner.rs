@@ -613,6 +613,11 @@ impl<'a> Scanner<'a> {
             self.simple_key_stack.push(self.simple_key);
         }
         self.simple_key = SimpleKey::default();
+        // rc.3 starts the new level without a possible key; rc.4 keeps the flag with an empty key
+        // (so `{:` inserts a key before the stream start), which rc.6 refuses as never saved.
+        if self.dialect == Dialect::V4Rc3 {
+            self.simple_key_possible = false;
+        }
         Ok(())
     }
 
@@ -917,7 +922,7 @@ impl<'a> Scanner<'a> {
         let start = self.mark;
         self.skip();
         let mut name = String::new();
-        while is_anchor_char(self.ch(0)) {
+        while is_alpha(self.ch(0)) {
             self.read(&mut name);
         }
         if name.is_empty() {

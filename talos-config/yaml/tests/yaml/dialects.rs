@@ -978,6 +978,26 @@ const CASES: &[Case] = &[
     ),
     case("s41", b"--- |\n foo\n", Accepted, Accepted, Accepted, No),
     case("s42", b"--- |1\n foo\n", Accepted, Accepted, Accepted, No),
+    // A directive name is alphanumeric: `%&a` has none (all three releases).
+    case(
+        "x24",
+        b"%&a\n---\nmachine: {}\n",
+        Error("yaml: could not find expected directive name"),
+        Error("yaml: while scanning a directive at line 1: line 1, column 2: could not find expected directive name"),
+        Error(
+            "go-yaml load error in scanner (while scanning a directive) at L1.C1-C2: could not find expected directive name",
+        ),
+        All,
+    ),
+    // `{:` at the start: rc.3 finds no key (an empty node), rc.4 a key before the stream start.
+    case(
+        "x25",
+        b"{: a}\n",
+        Error("yaml: did not find expected node content"),
+        Error("yaml: <unknown position>: did not find expected <stream-start>"),
+        Error("go-yaml load error in parser (while parsing a flow node) at L1.C2: did not find expected node content"),
+        No,
+    ),
 ];
 
 fn outcome(result: Result<Vec<Node>, talos_yaml::parse::YamlError>) -> Outcome {
