@@ -24,10 +24,12 @@ for dir in target/package/*-0.1.0/; do
     name=$(basename "$dir" -0.1.0)
     [ "$name" = labctl ] || patches+=(--config "patch.crates-io.$name.path='$PWD/$dir'")
 done
+# The workspace's own target folder: the registry dependencies built by the tests are reused
+# (our crates still build from their packages, whose paths differ), which saves CI a full build.
 install() {
     local root=$1; shift
     cargo install --quiet --locked --path target/package/labctl-0.1.0 --debug --root "$root" \
-        --target-dir target/install-check/target "${patches[@]}" "$@"
+        --target-dir target "${patches[@]}" "$@"
 }
 # Fresh roots: what each install leaves in bin/ is checked below.
 rm -rf target/install-check/full target/install-check/merge-only
