@@ -84,7 +84,12 @@ const STANDARD_FUNCTIONS: [&str; 25] = [
 pub(crate) struct Declarations<'a> {
     pub variables: &'a [&'a str],
     pub functions: &'a [&'a str],
+    /// Whether the size constants are declared (Talos's `celUnitMultipliersConstants`).
+    pub size_units: bool,
 }
+
+/// Talos's size constants (`kB` with a small k; no `B`, no `KB`).
+const SIZE_UNITS: [&str; 12] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "kB", "MB", "GB", "TB", "PB", "EB"];
 
 /// The checker's errors for names no declaration gives (a leading `.` names the root scope):
 /// variables, message types, functions.
@@ -92,7 +97,11 @@ fn undeclared(references: &[parser::Reference], env: &Declarations<'_>) -> Vec<R
     let known = |reference: &parser::Reference| {
         let name = reference.name.strip_prefix('.').unwrap_or(&reference.name);
         match reference.kind {
-            RefKind::Variable => env.variables.contains(&name) || STANDARD_IDENTS.contains(&name),
+            RefKind::Variable => {
+                env.variables.contains(&name)
+                    || STANDARD_IDENTS.contains(&name)
+                    || (env.size_units && SIZE_UNITS.contains(&name))
+            }
             RefKind::MessageType => false,
             RefKind::Function => env.functions.contains(&name) || STANDARD_FUNCTIONS.contains(&name),
         }

@@ -25,6 +25,9 @@ const MAX_SYNTAX_ERRORS: usize = 100;
 const MAX_RECOVERY_LOOKAHEAD: usize = 256;
 const MAX_VISIT_DEPTH: usize = 250;
 
+/// How many rules the grammar has.
+const RULES: usize = Rule::Literal as usize + 1;
+
 /// Rule numbers, for the per-rule nesting limit.
 #[derive(Clone, Copy)]
 enum Rule {
@@ -99,7 +102,7 @@ struct Parser<'s> {
     /// The furthest token (among those the parser sees) read so far.
     read: std::cell::Cell<usize>,
     recoveries: usize,
-    depth: [usize; 17],
+    depth: [usize; RULES],
     /// The visitor's errors, in the order it would report them.
     visits: Vec<Reported>,
     /// The free names the expression refers to, where they are.
@@ -134,7 +137,7 @@ pub(crate) fn parse(chars: &[char], tokens: &[Token], lexer_errors: Vec<(usize, 
         next_lexer_error: 0,
         read: std::cell::Cell::new(0),
         recoveries: 0,
-        depth: [0; 17],
+        depth: [0; RULES],
         visits: Vec::new(),
         references: Vec::new(),
     };

@@ -4,7 +4,7 @@
 use super::lexer::{t, tokenize};
 use super::{Declarations, check};
 
-const DISK: Declarations<'static> = Declarations { variables: &["disk"], functions: &["glob"] };
+const DISK: Declarations<'static> = Declarations { variables: &["disk"], functions: &["glob"], size_units: true };
 
 #[test]
 fn a_valid_expression_has_no_errors() {

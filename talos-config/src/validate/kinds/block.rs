@@ -5,18 +5,14 @@ use crate::model::block::*;
 use crate::validate::{Context, Findings, Issue, Validate};
 
 /// Talos's `celenv.DiskLocator` environment (v1.12.11 and v1.13.9): the disk, whether it is
-/// the system disk, the size constants (`kB` with a small k; no `B`, no `KB`), and `glob`.
-const DISK_LOCATOR: crate::cel::Declarations<'static> = crate::cel::Declarations {
-    variables: &["disk", "system_disk", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "kB", "MB", "GB", "TB", "PB", "EB"],
-    functions: &["glob"],
-};
+/// the system disk, the size constants, and `glob`.
+const DISK_LOCATOR: crate::cel::Declarations<'static> =
+    crate::cel::Declarations { variables: &["disk", "system_disk"], functions: &["glob"], size_units: true };
 
 /// Talos's `celenv.VolumeLocator` environment (v1.12.11 and v1.13.9): the volume, its disk and
 /// the size constants.
-const VOLUME_LOCATOR: crate::cel::Declarations<'static> = crate::cel::Declarations {
-    variables: &["volume", "disk", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "kB", "MB", "GB", "TB", "PB", "EB"],
-    functions: &[],
-};
+const VOLUME_LOCATOR: crate::cel::Declarations<'static> =
+    crate::cel::Declarations { variables: &["volume", "disk"], functions: &[], size_units: true };
 
 /// A byte size's magnitude and sign (`block.ByteSize`).
 fn byte_size(b: &ByteSize) -> Option<(f64, bool)> {

@@ -197,7 +197,7 @@ impl Validate for WireguardConfig {
 
 /// Talos's `celenv.LinkLocator` environment (v1.12.11 and v1.13.9): the link, `glob` and `mac`.
 const LINK_LOCATOR: crate::cel::Declarations<'static> =
-    crate::cel::Declarations { variables: &["link"], functions: &["glob", "mac"] };
+    crate::cel::Declarations { variables: &["link"], functions: &["glob", "mac"], size_units: false };
 
 impl Validate for LinkAliasConfig {
     fn validate(&self, cx: &Context<'_>) -> Findings {
