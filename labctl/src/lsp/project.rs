@@ -166,7 +166,7 @@ mod tests {
         assert_eq!(
             read("talos_release = \"v1.11\"\n"),
             Err(format!(
-                "{}: unknown Talos release \"v1.11\": supported releases are v1.12.11 and v1.13.9 (v1.12 and v1.13 name them too)",
+                "{}: unknown Talos release \"v1.11\": supported releases are v1.12.11, v1.13.9 and v1.14.0-rc.1 (v1.12, v1.13 and v1.14 name them too)",
                 file.display()
             ))
         );

@@ -85,7 +85,7 @@ fn an_unknown_release_is_refused_naming_the_supported_ones() {
         assert_eq!(out.status.code(), Some(code), "{command:?}");
         assert_eq!(
             text(&out.stderr),
-            "error: invalid value 'v1.11' for '--talos-release <RELEASE>': unknown Talos release \"v1.11\": supported releases are v1.12.11 and v1.13.9 (v1.12 and v1.13 name them too)\n\nFor more information, try '--help'.\n",
+            "error: invalid value 'v1.11' for '--talos-release <RELEASE>': unknown Talos release \"v1.11\": supported releases are v1.12.11, v1.13.9 and v1.14.0-rc.1 (v1.12, v1.13 and v1.14 name them too)\n\nFor more information, try '--help'.\n",
             "{command:?}"
         );
     }
