@@ -120,6 +120,15 @@ impl Config {
         Ok(Config { entries, release })
     }
 
+    /// A v1.14 patch's entries as `NewReadonlyUnvalidated` keeps them, unchecked, in
+    /// `Documents()` order: there the legacy document is one of the others, so only the deletes
+    /// aimed at it come first, then every other entry in file order.
+    pub(crate) fn unvalidated_documents(entries: Vec<Entry>) -> Vec<Entry> {
+        let (deletes, rest): (Vec<Entry>, Vec<Entry>) =
+            entries.into_iter().partition(|e| matches!(e, Entry::Delete(_)) && e.targets_legacy());
+        deletes.into_iter().chain(rest).collect()
+    }
+
     /// The documents in upstream `Documents()` order: deletes aimed at the legacy document, the
     /// legacy document, then the others in container order.
     pub(crate) fn into_documents(self) -> Vec<Entry> {
@@ -474,6 +483,8 @@ fn entries_from_roots(
 ) -> Result<Vec<Entry>, Error> {
     let mut out = Vec::new();
     let mut known: HashSet<(String, String, String)> = HashSet::new();
+    // v1.14 loads a patch with `WithNoValidation`, which lets the decoder take repeats too.
+    let allow_duplicates = allow_patch_delete && release.rules().unvalidated_patches;
     for (index, ParsedDocument { root, start }) in roots.into_iter().enumerate() {
         // Upstream names the document node's line here: its `---` when there is one.
         let line = start.line;
@@ -506,7 +517,7 @@ fn entries_from_roots(
             top_value(&root, "name"),
         );
         let at = root.mark.line;
-        if known.contains(&id) {
+        if !allow_duplicates && known.contains(&id) {
             return Err(Error::decode(
                 format!("duplicate document {}/{}/{} is not allowed (line {at})", id.0, id.1, id.2),
                 Some(at),
@@ -552,7 +563,12 @@ fn decode_document(root: &mut Node, release: crate::Release) -> Result<Box<dyn D
     if let Some((message, mark)) =
         crate::value::explicit_tag_error(root, summary, cx.undecoded_offsets(), release.yaml())
     {
-        return Err((format!("error decoding {kind} to {}: yaml: {message}", (entry.go_type)()), Some(mark)));
+        let text = match release.yaml() {
+            // rc.6 reports it from its resolver, which knows no position.
+            crate::yaml::Dialect::V4Rc6 => format!("go-yaml load error in resolver at <unknown position>: {message}"),
+            _ => format!("yaml: {message}"),
+        };
+        return Err((format!("error decoding {kind} to {}: {text}", (entry.go_type)()), Some(mark)));
     }
     let first = cx.first_mark();
     if let Some(e) = cx.into_error() {

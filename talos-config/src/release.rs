@@ -135,6 +135,11 @@ pub(crate) struct Rules {
     /// v1.13: generated configs of contracts above v1.12 carry KubeSpan as a `KubeSpanConfig`
     /// document and no `machine.network`; v1.12 always writes `machine.network`, KubeSpan in it.
     pub gen_kubespan_document: bool,
+    /// v1.14: a strategic patch is loaded without the container's checks (a kind and name may
+    /// repeat, two v1alpha1 documents are allowed: `WithNoValidation`), and applying it indexes
+    /// every document it appends, so a repeat merges into it, and skips a `$patch: delete` whose
+    /// document is absent (v1.13 appended the selector).
+    pub unvalidated_patches: bool,
 }
 
 const V1_12_RULES: Rules = Rules {
@@ -148,6 +153,7 @@ const V1_12_RULES: Rules = Rules {
     default_installer_image: "ghcr.io/siderolabs/installer:v1.12.11",
     gen_persist: true,
     gen_kubespan_document: false,
+    unvalidated_patches: false,
 };
 
 pub(crate) const V1_13_RULES: Rules = Rules {
@@ -169,12 +175,14 @@ pub(crate) const V1_13_RULES: Rules = Rules {
     default_installer_image: "ghcr.io/siderolabs/installer:v1.13.9",
     gen_persist: false,
     gen_kubespan_document: true,
+    unvalidated_patches: false,
 };
 
 const V1_14_RULES: Rules = Rules {
     kubernetes_window: ((1, 32, 0), (1, 37, 99)),
     default_kubernetes: "1.37.0-rc.0",
     default_installer_image: "factory.talos.dev/metal-installer/376567988ad370138ad8b2698212367b8edcb69b5fd68c80be1f2ec7d603b4ba:v1.14.0-rc.1",
+    unvalidated_patches: true,
     ..V1_13_RULES
 };
 

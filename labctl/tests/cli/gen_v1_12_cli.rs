@@ -264,7 +264,7 @@ fn persist_is_v1_12s_and_the_release_is_checked() {
         (
             &["--talos-release", "v1.11"],
             "invalid argument \"v1.11\" for \"--talos-release\" flag: unknown Talos release \"v1.11\": supported \
-             releases are v1.12.11 and v1.13.9 (v1.12 and v1.13 name them too)",
+             releases are v1.12.11, v1.13.9 and v1.14.0-rc.1 (v1.12, v1.13 and v1.14 name them too)",
         ),
     ];
     for (extra, want) in cases {

@@ -15,6 +15,7 @@
 //! `go_name = "ClusterConfig"` (the Go field name used in merge errors; default: UpperCamelCase),
 //! `since = V1_13_9` (the first `talos_config::Release` that has the field: decoding as an older
 //! release treats its key as unknown, as that release's Go struct has no such field),
+//! `omitempty_since = V1_14_0_RC1` (a field that is `omitempty` from that release on),
 //! `schema = "path::to::fn"` (`fn(&mut SchemaCx) -> Json`: the field's JSON Schema when
 //! validation narrows its type, e.g. the values every mode refuses).
 
@@ -31,6 +32,9 @@ struct FieldSpec {
     key: String,
     go_name: String,
     omitempty: bool,
+    /// The first release whose Go struct tag says `omitempty` for a field that had none before
+    /// (`omitempty_since = V1_14_0_RC1`).
+    omitempty_since: Option<syn::Ident>,
     inline: bool,
     doc: String,
     /// The first release that has the field (`since = V1_13_9`); `None`: every release.
@@ -166,6 +170,7 @@ fn field_spec(f: &syn::Field) -> syn::Result<Option<FieldSpec>> {
         ident,
         ty: f.ty.clone(),
         omitempty: false,
+        omitempty_since: None,
         inline: false,
         doc: doc_text(&f.attrs),
         since: None,
@@ -182,6 +187,8 @@ fn field_spec(f: &syn::Field) -> syn::Result<Option<FieldSpec>> {
                 spec.go_name = meta.value()?.parse::<LitStr>()?.value();
             } else if meta.path.is_ident("omitempty") {
                 spec.omitempty = true;
+            } else if meta.path.is_ident("omitempty_since") {
+                spec.omitempty_since = Some(meta.value()?.parse::<syn::Ident>()?);
             } else if meta.path.is_ident("inline") {
                 spec.inline = true;
             } else if meta.path.is_ident("since") {
@@ -237,6 +244,12 @@ fn encode_step(f: &FieldSpec) -> TokenStream2 {
         quote! { <#ty as #v::StructFields>::encode_fields(self.#ident, out, release); }
     } else if f.omitempty {
         quote! { if !<#ty as #v::Value>::is_empty(&self.#ident) { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode_owned_for(self.#ident, release))); } }
+    } else if let Some(since) = &f.omitempty_since {
+        quote! {
+            if release < ::talos_config::Release::#since || !<#ty as #v::Value>::is_empty(&self.#ident) {
+                out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode_owned_for(self.#ident, release)));
+            }
+        }
     } else {
         quote! { out.push((#y::Node::go_string(#key), <#ty as #v::Value>::encode_owned_for(self.#ident, release))); }
     };

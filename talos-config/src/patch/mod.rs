@@ -57,6 +57,10 @@ impl Patch {
     /// ```
     pub fn load_for(bytes: &[u8], release: crate::Release) -> Result<Patch, Error> {
         let strategic_err = match load_entries(bytes, true, release) {
+            Ok(entries) if release.rules().unvalidated_patches => {
+                let entries = Config::unvalidated_documents(entries);
+                return Ok(Patch(Loaded::Strategic(StrategicPatch { entries, release })));
+            }
             Ok(entries) => {
                 let config = Config::new(entries, release)?;
                 return Ok(Patch(Loaded::Strategic(StrategicPatch { entries: config.documents(), release })));

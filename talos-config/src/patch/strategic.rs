@@ -7,11 +7,11 @@ use super::StrategicPatch;
 use crate::config::{Config, Entry};
 use crate::error::{Error, ErrorKind};
 
-/// The config's entries during one patch, as upstream's `StrategicMerge` (v1.13.9) keeps them:
-/// a list, and an index by identity built once from the entries the patch starts with (the last
-/// of equal identities wins, as `xslices.ToMap` keeps it). Entries the patch appends are not
-/// indexed, so a later entry of the same patch with their identity is appended too; a removed
-/// entry takes its identity out of the index.
+/// The config's entries during one patch, as upstream's `StrategicMerge` keeps them: a list,
+/// and an index by identity built from the entries the patch starts with (the last of equal
+/// identities wins). Up to v1.13 entries the patch appends are not indexed, so a later entry
+/// of the same patch with their identity is appended too; from v1.14 they are, and it merges
+/// into them. A removed entry takes its identity out of the index.
 struct Slots {
     slots: Vec<Option<Entry>>,
     index: HashMap<String, usize>,
@@ -31,6 +31,11 @@ impl Slots {
         self.slots.push(Some(e));
     }
 
+    fn push_indexed(&mut self, id: String, e: Entry) {
+        self.index.insert(id, self.slots.len());
+        self.slots.push(Some(e));
+    }
+
     fn remove(&mut self, pos: usize, id: &str) {
         self.slots[pos] = None;
         self.index.remove(id);
@@ -44,11 +49,17 @@ impl Slots {
 /// Applies a strategic patch to a config (the config is not changed on error).
 pub(crate) fn strategic_merge(config: Config, patch: &StrategicPatch) -> Result<Config, Error> {
     let release = config.release();
+    let v1_14 = release.rules().unvalidated_patches;
     let mut left = Slots::new(config.into_documents());
     for right in &patch.entries {
         let id = right.identity();
         let Some(pos) = left.find(&id) else {
-            left.push(right.clone());
+            match right {
+                // v1.14 skips a delete whose document is absent.
+                Entry::Delete(_) if v1_14 => {}
+                Entry::Doc(_) if v1_14 => left.push_indexed(id, right.clone()),
+                _ => left.push(right.clone()),
+            }
             continue;
         };
         let Some(entry) = left.slots[pos].as_mut() else {

@@ -44,11 +44,18 @@ impl DecodeCx {
         self.first.get_or_insert(node.mark);
     }
 
-    /// Records a go-yaml `failf` (`yaml: <message>`), which aborts decoding: the first one is
-    /// the whole error, whatever else was recorded.
+    /// Records a go-yaml `failf` (`yaml: <message>`; rc.6: `go-yaml load error in constructor
+    /// at L3.C9: <message>`), which aborts decoding: the first one is the whole error, whatever
+    /// else was recorded.
     pub fn fail(&mut self, node: &Node, message: impl std::fmt::Display) {
         if self.fatal.is_none() {
-            self.fatal = Some((format!("yaml: {message}"), node.mark));
+            let text = match self.release.yaml() {
+                crate::yaml::Dialect::V4Rc6 => {
+                    format!("go-yaml load error in constructor at L{}.C{}: {message}", node.mark.line, node.mark.column)
+                }
+                _ => format!("yaml: {message}"),
+            };
+            self.fatal = Some((text, node.mark));
         }
     }
 
@@ -79,7 +86,9 @@ impl DecodeCx {
         &self.errors
     }
 
-    /// go-yaml's aggregate text: `yaml: construct errors:\n  line 3: ...`, or `None`.
+    /// go-yaml's aggregate text: `yaml: construct errors:\n  line 3: ...` (rc.3 says
+    /// `unmarshal errors`; rc.6 writes one line: `yaml: construct errors: line 3: ...; line 5:
+    /// ...`), or `None`.
     pub fn into_error(self) -> Option<String> {
         if let Some((fatal, _)) = self.fatal {
             return Some(fatal);
@@ -87,10 +96,12 @@ impl DecodeCx {
         if self.errors.is_empty() {
             return None;
         }
-        let mut out = String::from(match self.release.yaml() {
+        let head = match self.release.yaml() {
             crate::yaml::Dialect::V4Rc3 => "yaml: unmarshal errors:",
+            crate::yaml::Dialect::V4Rc6 => return Some(format!("yaml: construct errors: {}", self.errors.join("; "))),
             _ => "yaml: construct errors:",
-        });
+        };
+        let mut out = String::from(head);
         for e in self.errors {
             out.push_str("\n  ");
             out.push_str(&e);

@@ -24,7 +24,7 @@ pub struct ClusterConfig {
     #[talos(key = "secret", omitempty, go_name = "ClusterSecret")]
     pub secret: String,
     /// Where the Kubernetes API is reached, and the local API server port.
-    #[talos(key = "controlPlane", go_name = "ControlPlane")]
+    #[talos(key = "controlPlane", go_name = "ControlPlane", omitempty_since = V1_14_0_RC1)]
     pub control_plane: Option<ControlPlaneConfig>,
     /// The cluster's name, as kubeconfigs and certificates show it.
     #[talos(key = "clusterName", omitempty, go_name = "ClusterName")]
