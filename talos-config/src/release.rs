@@ -33,6 +33,7 @@ pub enum Release {
     V1_13_9,
     /// Talos v1.14.0-rc.1, the first release candidate of v1.14 (a preview: see
     /// [`Release::is_preview`]).
+    #[allow(non_camel_case_types)] // named as Talos tags it, like the others
     V1_14_0_RC1,
 }
 
@@ -140,6 +141,12 @@ pub(crate) struct Rules {
     /// every document it appends, so a repeat merges into it, and skips a `$patch: delete` whose
     /// document is absent (v1.13 appended the selector).
     pub unvalidated_patches: bool,
+    /// v1.14 moves checks that read several documents out of the v1alpha1 document into a
+    /// pass over the whole config (`container/validate.go`: host DNS in container mode, KubeSpan
+    /// needs discovery, discovery needs an identity, etcd encryption, control-plane-only
+    /// kinds), no longer requires `.machine.install` or `.cluster.controlPlane`, and warns about
+    /// `.machine.files` and `.machine.baseRuntimeSpecOverrides`.
+    pub container_validation: bool,
 }
 
 const V1_12_RULES: Rules = Rules {
@@ -154,6 +161,7 @@ const V1_12_RULES: Rules = Rules {
     gen_persist: true,
     gen_kubespan_document: false,
     unvalidated_patches: false,
+    container_validation: false,
 };
 
 pub(crate) const V1_13_RULES: Rules = Rules {
@@ -176,6 +184,7 @@ pub(crate) const V1_13_RULES: Rules = Rules {
     gen_persist: false,
     gen_kubespan_document: true,
     unvalidated_patches: false,
+    container_validation: false,
 };
 
 const V1_14_RULES: Rules = Rules {
@@ -183,6 +192,7 @@ const V1_14_RULES: Rules = Rules {
     default_kubernetes: "1.37.0-rc.0",
     default_installer_image: "factory.talos.dev/metal-installer/376567988ad370138ad8b2698212367b8edcb69b5fd68c80be1f2ec7d603b4ba:v1.14.0-rc.1",
     unvalidated_patches: true,
+    container_validation: true,
     ..V1_13_RULES
 };
 

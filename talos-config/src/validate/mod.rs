@@ -4,6 +4,7 @@
 //! that `Display` gives Talos's exact text, and every leaf may carry the YAML path of the field
 //! it is about, which Talos's text lacks.
 
+mod container;
 mod kinds;
 pub mod node;
 pub mod v1alpha1;
@@ -137,6 +138,7 @@ impl Config {
         for doc in &docs {
             issues.extend(doc.conflicts(&cx));
         }
+        issues.extend(container::container_issues(&cx));
         Report {
             warnings: warnings.iter().map(|w| w.message.clone()).collect(),
             warning_issues: warnings,

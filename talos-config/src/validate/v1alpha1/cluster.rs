@@ -21,17 +21,26 @@ fn check_resources(r: Option<&ResourcesConfig>) -> Result<(), String> {
     Ok(())
 }
 
-pub(super) fn validate_cluster(cluster: Option<&ClusterConfig>, is_control_plane: bool, out: &mut Out) {
+/// `ClusterConfig.Validate`. From v1.14 (`control_plane_optional`) the endpoint is checked only
+/// when `.cluster.controlPlane` is present: a `KubeClusterConfig` document may carry it instead.
+pub(super) fn validate_cluster(
+    cluster: Option<&ClusterConfig>,
+    is_control_plane: bool,
+    control_plane_optional: bool,
+    out: &mut Out,
+) {
     let Some(c) = cluster else {
         out.err("cluster instructions are required", "cluster");
         return;
     };
-    let Some(endpoint) = c.control_plane.as_ref().and_then(|cp| cp.endpoint.as_ref()) else {
-        out.err("cluster controlplane endpoint is required", "cluster.controlPlane.endpoint");
-        return;
-    };
-    if let Err(e) = goparse::validate_endpoint_uri(&endpoint.to_string()) {
-        out.err(format!("invalid controlplane endpoint: {e}"), "cluster.controlPlane.endpoint");
+    if c.control_plane.is_some() || !control_plane_optional {
+        let Some(endpoint) = c.control_plane.as_ref().and_then(|cp| cp.endpoint.as_ref()) else {
+            out.err("cluster controlplane endpoint is required", "cluster.controlPlane.endpoint");
+            return;
+        };
+        if let Err(e) = goparse::validate_endpoint_uri(&endpoint.to_string()) {
+            out.err(format!("invalid controlplane endpoint: {e}"), "cluster.controlPlane.endpoint");
+        }
     }
     if let Some(net) = &c.network
         && !net.dns_domain.is_empty()

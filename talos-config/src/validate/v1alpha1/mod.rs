@@ -24,7 +24,7 @@ use crate::model::v1alpha1::{Config, MachineConfig};
 /// `machine.Type` as `ParseType` gives it (`join` and `""` are workers; anything unknown is
 /// `Unknown`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum MachineType {
+pub(crate) enum MachineType {
     Unknown,
     Init,
     ControlPlane,
@@ -32,7 +32,7 @@ enum MachineType {
 }
 
 impl MachineType {
-    fn parse(raw: &str) -> MachineType {
+    pub(crate) fn parse(raw: &str) -> MachineType {
         match raw {
             "init" => MachineType::Init,
             "controlplane" => MachineType::ControlPlane,
@@ -50,7 +50,7 @@ impl MachineType {
         }
     }
 
-    fn is_control_plane(self) -> bool {
+    pub(crate) fn is_control_plane(self) -> bool {
         matches!(self, MachineType::Init | MachineType::ControlPlane)
     }
 }
@@ -84,16 +84,20 @@ impl Validate for Config {
             return Findings { errors: out.errors, warnings: Vec::new() };
         };
         let mtype = MachineType::parse(&machine.r#type);
+        let v1_14 = cx.release.rules().container_validation;
+        if v1_14 {
+            warn_deprecated(machine, &mut out);
+        }
 
         // 4.1 cluster
-        cluster::validate_cluster(self.cluster.as_ref(), mtype.is_control_plane(), &mut out);
+        cluster::validate_cluster(self.cluster.as_ref(), mtype.is_control_plane(), v1_14, &mut out);
 
-        // 4.2 install
-        if cx.mode.requires_install() && !cx.options.installed {
+        // 4.2 install (v1.14: only when present; an UnattendedInstallConfig may stand for it)
+        if cx.mode.requires_install() && !cx.options.installed && (machine.install.is_some() || !v1_14) {
             validate_install(machine, cx.mode, &mut out);
         }
 
-        // 4.3 container mode, 4.4 any mode
+        // 4.3 container mode (v1.14: the container pass), 4.4 any mode
         validate_host_dns(machine, cx.mode, cx.release, &mut out);
 
         // 4.5 machine type warning
@@ -125,7 +129,7 @@ impl Validate for Config {
 
         // 4.11
         validate_encryption(machine, &mut out);
-        validate_legacy_kubespan(self, machine, &mut out);
+        validate_legacy_kubespan(self, machine, v1_14, &mut out);
         validate_logging(machine, &mut out);
         validate_extensions(machine, cx.release, &mut out);
         validate_node_metadata(machine, &mut out);
@@ -146,13 +150,26 @@ impl Validate for Config {
     }
 }
 
-/// Host DNS: container mode needs it enabled and forwarding kube-dns (4.3); forwarding needs it
-/// enabled in any mode (4.4).
+/// v1.14's first warnings: settings that dedicated documents replace.
+fn warn_deprecated(machine: &MachineConfig, out: &mut Out) {
+    if !machine.files.is_empty() {
+        out.warn(".machine.files is deprecated; use dedicated configuration documents instead", "machine.files");
+    }
+    if machine.base_runtime_spec_overrides.object.as_ref().is_some_and(|o| !o.is_empty()) {
+        out.warn(
+            ".machine.baseRuntimeSpecOverrides is deprecated; use a CRIBaseRuntimeSpecConfig document instead",
+            "machine.baseRuntimeSpecOverrides",
+        );
+    }
+}
+
+/// Host DNS: container mode needs it enabled and forwarding kube-dns (4.3; from v1.14 the
+/// container pass checks it); forwarding needs it enabled in any mode (4.4).
 fn validate_host_dns(machine: &MachineConfig, mode: Mode, release: crate::Release, out: &mut Out) {
     let host_dns = machine.features.as_ref().and_then(|f| f.host_dns.as_ref());
     let dns_enabled = host_dns.and_then(|h| h.enabled).unwrap_or(false);
     let dns_forward = host_dns.and_then(|h| h.forward_kube_dns_to_host).unwrap_or(false);
-    if mode.in_container() {
+    if mode.in_container() && !release.rules().container_validation {
         if !dns_enabled {
             out.err(
                 "feature HostDNS should be enabled in container mode (.machine.features.hostDNS.enabled)",
@@ -384,7 +401,9 @@ fn validate_encryption(machine: &MachineConfig, out: &mut Out) {
     }
 }
 
-fn validate_legacy_kubespan(cfg: &Config, machine: &MachineConfig, out: &mut Out) {
+/// `.machine.network.kubespan` when enabled: up to v1.13 it needs discovery and the cluster's
+/// identity here (v1.14 checks that over the whole config); its endpoint filters in any release.
+fn validate_legacy_kubespan(cfg: &Config, machine: &MachineConfig, v1_14: bool, out: &mut Out) {
     let Some(ks) = machine.network.as_ref().and_then(|n| n.kubespan.as_ref()) else {
         return;
     };
@@ -392,14 +411,19 @@ fn validate_legacy_kubespan(cfg: &Config, machine: &MachineConfig, out: &mut Out
         return;
     }
     let cluster = cfg.cluster.as_ref();
-    if !cluster.and_then(|c| c.discovery.as_ref()).and_then(|d| d.enabled).unwrap_or(false) {
-        out.err(".cluster.discovery should be enabled when .machine.network.kubespan is enabled", "cluster.discovery");
-    }
-    if cluster.is_none_or(|c| c.id.is_empty()) {
-        out.err(".cluster.id should be set when .machine.network.kubespan is enabled", "cluster.id");
-    }
-    if cluster.is_none_or(|c| c.secret.is_empty()) {
-        out.err(".cluster.secret should be set when .machine.network.kubespan is enabled", "cluster.secret");
+    if !v1_14 {
+        if !cluster.and_then(|c| c.discovery.as_ref()).and_then(|d| d.enabled).unwrap_or(false) {
+            out.err(
+                ".cluster.discovery should be enabled when .machine.network.kubespan is enabled",
+                "cluster.discovery",
+            );
+        }
+        if cluster.is_none_or(|c| c.id.is_empty()) {
+            out.err(".cluster.id should be set when .machine.network.kubespan is enabled", "cluster.id");
+        }
+        if cluster.is_none_or(|c| c.secret.is_empty()) {
+            out.err(".cluster.secret should be set when .machine.network.kubespan is enabled", "cluster.secret");
+        }
     }
     if let Some(filters) = &ks.filters {
         for s in &filters.endpoints {
