@@ -109,6 +109,47 @@ impl Release {
     }
 }
 
+/// Go types v1.14 moved into package `meta`, by the name they had before.
+const MOVED_TO_META: &[(&str, &str)] = &[
+    ("v1alpha1.Args", "meta.Args"),
+    ("v1alpha1.ArgValue", "meta.ArgValue"),
+    ("v1alpha1.Unstructured", "meta.Unstructured"),
+    ("network.Prefix", "meta.Prefix"),
+    ("network.Addr", "meta.Addr"),
+    ("network.AddrPort", "meta.AddrPort"),
+];
+
+impl Release {
+    /// A Go type name as the release's own code prints it in decode errors (`[]v1alpha1.Args`
+    /// is `[]meta.Args` from v1.14): the model names each type as it was before v1.14.
+    pub(crate) fn go_type_name(self, name: &str) -> std::borrow::Cow<'_, str> {
+        if self < Release::V1_14_0_RC1 || !name.contains('.') {
+            return std::borrow::Cow::Borrowed(name);
+        }
+        let mut out = String::with_capacity(name.len());
+        let mut rest = name;
+        while !rest.is_empty() {
+            let at_token_start = !out.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '.');
+            let moved = MOVED_TO_META
+                .iter()
+                .filter(|(old, _)| at_token_start && rest.starts_with(old))
+                .find(|(old, _)| !rest[old.len()..].chars().next().is_some_and(|c| c.is_alphanumeric()));
+            match moved {
+                Some((old, new)) => {
+                    out.push_str(new);
+                    rest = &rest[old.len()..];
+                }
+                None => {
+                    let c = rest.chars().next().unwrap_or_default();
+                    out.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
+            }
+        }
+        std::borrow::Cow::Owned(out)
+    }
+}
+
 /// What varies between releases beyond their kinds and fields: one row per release
 /// (docs/versions.md says where each is used).
 #[derive(Debug)]
@@ -260,6 +301,23 @@ fn english_list(items: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_type_names_moved_to_meta_in_v1_14() {
+        let v14 = Release::V1_14_0_RC1;
+        for (name, want) in [
+            ("v1alpha1.Args", "meta.Args"),
+            ("*network.AddrPort", "*meta.AddrPort"),
+            ("[]network.Addr", "[]meta.Addr"),
+            ("map[string]v1alpha1.Unstructured", "map[string]meta.Unstructured"),
+            ("network.AddrFamily", "network.AddrFamily"),
+            ("xnetwork.Addr", "xnetwork.Addr"),
+            ("int", "int"),
+        ] {
+            assert_eq!(v14.go_type_name(name), want, "{name}");
+            assert_eq!(Release::V1_13_9.go_type_name(name), name);
+        }
+    }
 
     #[test]
     fn names() {

@@ -291,6 +291,9 @@ pub fn text_unmarshaler_refuses(cx: &mut DecodeCx, node: &Node, go_type: &str) -
     if matches!(node.value, NodeValue::Scalar(_)) {
         return false;
     }
+    let release = cx.release;
+    let go_type = release.go_type_name(go_type);
+    let go_type = go_type.as_ref();
     if cx.release.yaml() == crate::yaml::Dialect::V4Rc3 {
         let msg = type_error_in(node, go_type.trim_start_matches('*'), crate::yaml::Dialect::V4Rc3);
         cx.error(node, msg);
@@ -303,7 +306,7 @@ pub fn text_unmarshaler_refuses(cx: &mut DecodeCx, node: &Node, go_type: &str) -
 
 /// Records [`type_error_in`] for `node` in `cx`.
 pub fn construct_error(cx: &mut DecodeCx, node: &Node, go_type: &str) {
-    let msg = type_error_in(node, go_type, cx.release.yaml());
+    let msg = type_error_in(node, &cx.release.go_type_name(go_type), cx.release.yaml());
     cx.error(node, msg);
     // A mapping or sequence decoded into a scalar type: go-yaml looks no further into it.
     if !matches!(node.value, NodeValue::Scalar(_)) {

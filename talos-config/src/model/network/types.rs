@@ -704,7 +704,7 @@ impl std::str::FromStr for IpAddrPort {
 
 /// Implements [`Value`] for a text-form netip type (bare or wrapped in a Talos struct).
 macro_rules! netip_value {
-    ($ty:ident, $go:literal, $parse:path, $text:ident, $stringer:ident, $merge:expr) => {
+    ($ty:ident, $go:literal, $parse:path, $text:ident, $stringer:ident, $merge:expr $(, atomic_since $since:ident)?) => {
         impl Value for $ty {
             fn json_schema(_cx: &mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json {
                 crate::value::json_schema::scalar()
@@ -740,6 +740,13 @@ macro_rules! netip_value {
             }
 
             fn merge(&mut self, _right: &Self, _flags: MergeFlags) -> Result<(), String> {
+                // From `since` the wrapper's own `Merge` takes a patch value that is not zero.
+                $(if _flags.release >= crate::Release::$since {
+                    if !_right.is_empty() {
+                        *self = _right.clone();
+                    }
+                    return Ok(());
+                })?
                 let f: fn(&Self) -> String = $merge;
                 Err(f(self))
             }
@@ -779,7 +786,7 @@ impl From<IpPrefix> for Prefix {
 
 netip_value!(Prefix, "network.Prefix", IpPrefix::unmarshal_text, marshal_text, go_string, |l| {
     format!("merge field network.Prefix.Prefix: merge field netip.Prefix.ip: {}", addr_merge_error(&l.0.addr))
-});
+}, atomic_since V1_14_0_RC1);
 
 /// `network.Addr`: a `netip.Addr` with `IsZero()`; no custom merge.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -793,7 +800,7 @@ impl From<IpAddr> for Addr {
 
 netip_value!(Addr, "network.Addr", IpAddr::unmarshal_text, marshal_text, go_string, |l| {
     format!("merge field network.Addr.Addr: {}", addr_merge_error(&l.0))
-});
+}, atomic_since V1_14_0_RC1);
 
 /// A bare `netip.Addr` field.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -819,7 +826,7 @@ impl From<IpAddrPort> for AddrPort {
 
 netip_value!(AddrPort, "network.AddrPort", IpAddrPort::unmarshal_text, marshal_text, go_string, |l| {
     format!("merge field network.AddrPort.AddrPort: merge field netip.AddrPort.ip: {}", addr_merge_error(&l.0.addr))
-});
+}, atomic_since V1_14_0_RC1);
 
 /// A bare `netip.AddrPort` field.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
