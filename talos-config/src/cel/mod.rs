@@ -22,8 +22,9 @@ const MAX_ERRORS_SHOWN: usize = 100;
 /// refuses (reserved words as names, out-of-range literals, escapes naming no character,
 /// misused macros, the optional syntax `?`, quoted field names). Of the checker, only
 /// references to undeclared variables (comprehension variables are bound in their macro);
-/// types, fields and functions are not checked (KNOWN_GAPS.md).
-pub(crate) fn check(expr: &str, env: &Declarations<'_>) -> Option<String> {
+/// types, fields and functions are not checked (KNOWN_GAPS.md). The cel-go release is
+/// `release`'s: from v1.14 (cel-go v0.31) a quoted field name (`` disk.`dev_path` ``) is accepted.
+pub(crate) fn check(expr: &str, env: &Declarations<'_>, release: crate::Release) -> Option<String> {
     let chars: Vec<char> = expr.chars().collect();
     let errors = if chars.len() > MAX_CODE_POINTS {
         vec![Reported {
@@ -42,7 +43,8 @@ pub(crate) fn check(expr: &str, env: &Declarations<'_>) -> Option<String> {
                 (e.made, Reported { at: Some((e.line, e.column)), message })
             })
             .collect();
-        let parsed = parser::parse(&chars, &tokens, lexer_errors);
+        let ident_escapes = release >= crate::Release::V1_14_0_RC1;
+        let parsed = parser::parse(&chars, &tokens, lexer_errors, ident_escapes);
         if parsed.errors.is_empty() { undeclared(&parsed.references, env) } else { parsed.errors }
     };
     (!errors.is_empty()).then(|| display(expr, errors))

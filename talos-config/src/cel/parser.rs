@@ -107,6 +107,8 @@ struct Parser<'s> {
     visits: Vec<Reported>,
     /// The free names the expression refers to, where they are.
     references: Vec<Reference>,
+    /// Whether a quoted field name (`` disk.`dev_path` ``) is allowed (cel-go v0.28 on).
+    ident_escapes: bool,
 }
 
 /// What cel-go's parser makes of an expression: its errors (syntax errors and what its
@@ -119,7 +121,12 @@ pub(crate) struct Parsed {
 /// An expression parsed as cel-go parses it: its errors in the order reported (syntax errors
 /// `Syntax error: ...` with their positions, cel-go's internal errors (limits) without, then
 /// what its visitor refuses). `lexer_errors` come with the number of tokens made before each.
-pub(crate) fn parse(chars: &[char], tokens: &[Token], lexer_errors: Vec<(usize, Reported)>) -> Parsed {
+pub(crate) fn parse(
+    chars: &[char],
+    tokens: &[Token],
+    lexer_errors: Vec<(usize, Reported)>,
+    ident_escapes: bool,
+) -> Parsed {
     let on: Vec<usize> = tokens.iter().enumerate().filter(|(_, t)| !t.hidden()).map(|(i, _)| i).collect();
     let mut parser = Parser {
         chars,
@@ -140,6 +147,7 @@ pub(crate) fn parse(chars: &[char], tokens: &[Token], lexer_errors: Vec<(usize, 
         depth: [0; RULES],
         visits: Vec::new(),
         references: Vec::new(),
+        ident_escapes,
     };
     // cel-go's visitor runs once the parser has finished, not after it stopped at a limit.
     if let Ok(root) = parser.start()

@@ -9,7 +9,7 @@ const DISK: Declarations<'static> = Declarations { variables: &["disk"], functio
 #[test]
 fn a_valid_expression_has_no_errors() {
     let expr = "disk.transport == \"nvme\" && disk.symlinks.exists(s, glob(\"/dev/*\", s)) && type(disk) != int";
-    assert_eq!(check(expr, &DISK), None);
+    assert_eq!(check(expr, &DISK, crate::Release::DEFAULT), None);
 }
 
 /// cel-go refuses a 251st level of one rule; the levels below it parse on a small thread.
@@ -19,7 +19,9 @@ fn nesting_is_limited_and_needs_no_large_stack() {
     let (deepest, too_deep) = (nested(249), nested(250));
     let results = std::thread::Builder::new()
         .stack_size(256 * 1024)
-        .spawn(move || (check(&deepest, &DISK), check(&too_deep, &DISK)))
+        .spawn(move || {
+            (check(&deepest, &DISK, crate::Release::DEFAULT), check(&too_deep, &DISK, crate::Release::DEFAULT))
+        })
         .unwrap()
         .join()
         .unwrap();
@@ -31,7 +33,7 @@ fn nesting_is_limited_and_needs_no_large_stack() {
 fn an_expression_of_more_than_100000_characters_is_refused() {
     let expr = format!("disk == {}", "1".repeat(99_993));
     assert_eq!(
-        check(&expr, &DISK).as_deref(),
+        check(&expr, &DISK, crate::Release::DEFAULT).as_deref(),
         Some("ERROR: <input>:-1:0: expression code point size exceeds limit: size: 100001, limit 100000")
     );
 }
@@ -80,7 +82,7 @@ proptest::proptest! {
     fn any_text_gets_an_answer(
         expr in "[()\\[\\]{}.,?:!\\-+*/%<>=&|\"'`#a-z0-9_ \\\\\n\t]{0,80}|[ -~\u{e9}\u{3042}]{0,60}",
     ) {
-        let first = check(&expr, &DISK);
-        proptest::prop_assert_eq!(first, check(&expr, &DISK));
+        let first = check(&expr, &DISK, crate::Release::DEFAULT);
+        proptest::prop_assert_eq!(first, check(&expr, &DISK, crate::Release::DEFAULT));
     }
 }

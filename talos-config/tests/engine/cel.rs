@@ -1,5 +1,6 @@
 //! CEL selectors (disk, volume and link): validation gives cel-go's own parse and
-//! undeclared-name errors, as Talos v1.13.9 and v1.12.11 printed them (`data/cel/README.md`).
+//! undeclared-name errors, as Talos v1.12.11, v1.13.9 and v1.14.0-rc.1 printed them
+//! (`data/cel/README.md`).
 
 use std::path::PathBuf;
 
@@ -9,6 +10,8 @@ struct Case {
     selector: String,
     expr: String,
     issues: Option<String>,
+    /// What v1.14.0-rc.1 says where it differs (cel-go v0.31 accepts quoted field names).
+    issues_v1_14: Option<Option<String>>,
 }
 
 fn cases() -> Vec<Case> {
@@ -20,6 +23,7 @@ fn cases() -> Vec<Case> {
             selector: text(case, "selector").unwrap(),
             expr: text(case, "expr").unwrap(),
             issues: text(case, "issues"),
+            issues_v1_14: case.get("v1.14.0-rc.1").map(|v| v.as_str().map(str::to_string)),
         })
         .collect()
 }
@@ -58,17 +62,28 @@ fn selectors_get_cel_gos_errors() {
         let (yaml, prefix) = document(case);
         for &release in Release::ALL {
             let config = Config::from_bytes_for(yaml.as_bytes(), release).unwrap();
-            let report = config.validate(Mode::Container, Options::default());
+            // Metal mode: v1.14's container mode asks for host DNS, which a lone document lacks.
+            let report = config.validate(Mode::Metal, Options::default());
             let got = report.error.map(|e| {
                 let issues = talos_config::testing::issues(&e);
                 assert_eq!(issues.len(), 1, "{e}");
                 issues[0].to_string()
             });
-            let want = case.issues.as_ref().map(|issues| format!("{prefix}{issues}"));
+            let issues = match (&case.issues_v1_14, release) {
+                (Some(v1_14), Release::V1_14_0_RC1) => v1_14,
+                _ => &case.issues,
+            };
+            let want = issues.as_ref().map(|issues| format!("{prefix}{issues}"));
             if got != want {
                 failures.push(format!("{:?} as {release}:\n got  {got:?}\n want {want:?}", case.expr));
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), cases.len() * 2, failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ:\n{}",
+        failures.len(),
+        cases.len() * Release::ALL.len(),
+        failures.join("\n")
+    );
 }

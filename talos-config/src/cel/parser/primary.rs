@@ -239,7 +239,7 @@ impl Parser<'_> {
                 if let Some(at) = optional {
                     p.visits.truncate(mark);
                     p.visit_error(at, "unsupported syntax '?'");
-                } else if let Some(message) = field_name_error(name.kind) {
+                } else if let Some(message) = field_name_error(name.kind, p.ident_escapes) {
                     p.visits.truncate(mark);
                     p.visit_error(start, message);
                 } else {

@@ -47,9 +47,9 @@ impl Parser<'_> {
         self.visits.push(Reported { at: Some(at), message: message.to_string() });
     }
 
-    /// A selected field's name: a quoted one is not enabled in Talos's environments.
+    /// A selected field's name: a quoted one is refused before cel-go v0.28.
     pub(super) fn check_field_name(&mut self, kind: Kind, at: Pos) {
-        if let Some(message) = field_name_error(kind) {
+        if let Some(message) = field_name_error(kind, self.ident_escapes) {
             self.visit_error(at, message);
         }
     }
@@ -166,9 +166,10 @@ pub(super) fn is_accumulator(name: &str) -> bool {
     name == "__result__" || name == "@result"
 }
 
-pub(super) fn field_name_error(kind: Kind) -> Option<&'static str> {
+pub(super) fn field_name_error(kind: Kind, ident_escapes: bool) -> Option<&'static str> {
     match kind {
         Kind::Ident { .. } => None,
+        Kind::Escaped if ident_escapes => None,
         Kind::Escaped => Some("unsupported syntax: '`'"),
         _ => Some("unsupported ident kind"),
     }

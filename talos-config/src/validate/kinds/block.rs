@@ -30,10 +30,10 @@ fn provisioning_is_zero(p: &ProvisioningSpec) -> bool {
 }
 
 /// `ProvisioningSpec.Validate(required, sizeSupported)`.
-fn provisioning(p: &ProvisioningSpec, required: bool, size_supported: bool, out: &mut Vec<Issue>) {
+fn provisioning(p: &ProvisioningSpec, required: bool, size_supported: bool, cx: &Context<'_>, out: &mut Vec<Issue>) {
     let expr = &p.disk_selector.r#match.0;
     if !expr.is_empty() {
-        if let Some(e) = crate::cel::check(expr, &DISK_LOCATOR) {
+        if let Some(e) = crate::cel::check(expr, &DISK_LOCATOR, cx.release) {
             out.push(err(format!("disk selector is invalid: {e}"), "provisioning.diskSelector.match"));
         }
     } else if required {
@@ -121,7 +121,7 @@ fn name_charset(name: &str, out: &mut Vec<Issue>) {
 const SYSTEM_VOLUMES: [&str; 3] = ["STATE", "EPHEMERAL", "IMAGECACHE"];
 
 impl Validate for VolumeConfig {
-    fn validate(&self, _cx: &Context<'_>) -> Findings {
+    fn validate(&self, cx: &Context<'_>) -> Findings {
         if !SYSTEM_VOLUMES.contains(&self.name.as_str()) {
             return errors(vec![err(r#"only ["STATE" "EPHEMERAL" "IMAGECACHE"] volumes are supported"#, "name")]);
         }
@@ -139,7 +139,7 @@ impl Validate for VolumeConfig {
                 }
             }
         }
-        provisioning(&self.provisioning, false, true, &mut out);
+        provisioning(&self.provisioning, false, true, cx, &mut out);
         encryption(&self.encryption, &mut out);
         errors(out)
     }
@@ -177,7 +177,7 @@ impl Validate for UserVolumeConfig {
         match vtype.0 {
             // partition
             0 | 1 => {
-                provisioning(&self.provisioning, true, vtype.0 == 0, &mut out);
+                provisioning(&self.provisioning, true, vtype.0 == 0, cx, &mut out);
                 filesystem(&self.filesystem, cx.release, &mut out);
                 encryption(&self.encryption, &mut out);
             }
@@ -222,10 +222,10 @@ fn filesystem(f: &FilesystemSpec, release: crate::Release, out: &mut Vec<Issue>)
 macro_rules! raw_volume_checks {
     ($($kind:ty),*) => {$(
         impl Validate for $kind {
-            fn validate(&self, _cx: &Context<'_>) -> Findings {
+            fn validate(&self, cx: &Context<'_>) -> Findings {
                 let mut out = Vec::new();
                 volume_name(&self.name, &mut out);
-                provisioning(&self.provisioning, true, true, &mut out);
+                provisioning(&self.provisioning, true, true, cx, &mut out);
                 encryption(&self.encryption, &mut out);
                 errors(out)
             }
@@ -236,7 +236,7 @@ macro_rules! raw_volume_checks {
 raw_volume_checks!(RawVolumeConfig, SwapVolumeConfig);
 
 impl Validate for ExistingVolumeConfig {
-    fn validate(&self, _cx: &Context<'_>) -> Findings {
+    fn validate(&self, cx: &Context<'_>) -> Findings {
         let mut out = Vec::new();
         if self.name.is_empty() {
             out.push(err("name is required", "name"));
@@ -245,7 +245,7 @@ impl Validate for ExistingVolumeConfig {
         let expr = &self.discovery.volume_selector.r#match.0;
         if expr.is_empty() {
             out.push(err("volume selector is required", "discovery.volumeSelector.match"));
-        } else if let Some(e) = crate::cel::check(expr, &VOLUME_LOCATOR) {
+        } else if let Some(e) = crate::cel::check(expr, &VOLUME_LOCATOR, cx.release) {
             out.push(err(format!("volume selector is invalid: {e}"), "discovery.volumeSelector.match"));
         }
         errors(out)

@@ -215,7 +215,7 @@ impl Validate for LinkAliasConfig {
         }
         match &self.selector.r#match.0 {
             Some(expr) => {
-                if let Some(e) = crate::cel::check(expr, &LINK_LOCATOR) {
+                if let Some(e) = crate::cel::check(expr, &LINK_LOCATOR, cx.release) {
                     out.push(err(format!("link selector is invalid: {e}"), "selector.match"));
                 }
             }
