@@ -152,7 +152,9 @@ fn config(args: &[String]) -> Result<(), CliError> {
     let now = SystemTime::now();
     let secrets = match secrets {
         Some(bundle) => bundle,
-        None => SecretsBundle::generate(options.contract, now).map_err(|e| CliError::new(e.to_string()))?,
+        None => {
+            SecretsBundle::generate_for(options.contract, now, release).map_err(|e| CliError::new(e.to_string()))?
+        }
     };
     let input = Input::new(cluster_name.as_str(), endpoint.as_str(), secrets, options);
     let bundle_error = |e: talos_config::Error| CliError::new(format!("failed to generate config bundle: {e}"));
@@ -413,7 +415,7 @@ fn secrets(args: &[String]) -> Result<(), CliError> {
             exit_code: None,
         })?
     } else {
-        SecretsBundle::generate(contract, SystemTime::now())
+        SecretsBundle::generate_for(contract, SystemTime::now(), release)
             .map_err(|e| CliError::new(format!("failed to create secrets bundle: {e}")))?
     };
     let text = bundle.to_yaml_for(release);

@@ -204,14 +204,37 @@ impl SecretsBundle {
     /// # Ok::<(), talos_config::Error>(())
     /// ```
     pub fn generate(contract: VersionContract, now: SystemTime) -> Result<SecretsBundle, Error> {
+        SecretsBundle::generate_for(contract, now, crate::Release::DEFAULT)
+    }
+
+    /// [`SecretsBundle::generate`] as `release`'s talosctl makes a bundle: from v1.14 the
+    /// cluster id is standard base64 (`+`, `/`), before it was URL-safe (`-`, `_`).
+    ///
+    /// ```
+    /// use talos_config::Release;
+    /// use talos_config::generate::{SecretsBundle, VersionContract};
+    /// let bundle = SecretsBundle::generate_for(VersionContract::new(1, 14), std::time::SystemTime::now(), Release::V1_14_0_RC1)?;
+    /// assert_eq!(bundle.cluster.as_ref().unwrap().id.len(), 44);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn generate_for(
+        contract: VersionContract,
+        now: SystemTime,
+        release: crate::Release,
+    ) -> Result<SecretsBundle, Error> {
         let mut bundle = SecretsBundle::default();
-        bundle.populate(contract, now)?;
+        bundle.populate(contract, now, release)?;
         Ok(bundle)
     }
 
     /// Fills in what the bundle lacks, as Talos's `populate` does (used for a bundle made from
     /// a Kubernetes PKI directory).
-    pub(crate) fn populate(&mut self, contract: VersionContract, now: SystemTime) -> Result<(), Error> {
+    pub(crate) fn populate(
+        &mut self,
+        contract: VersionContract,
+        now: SystemTime,
+        release: crate::Release,
+    ) -> Result<(), Error> {
         self.populate_certs(contract, now).map_err(crypto_error)?;
         let secrets = self.secrets.get_or_insert_with(Default::default);
         if secrets.bootstrap_token.is_empty() {
@@ -232,7 +255,10 @@ impl SecretsBundle {
         let cluster = self.cluster.get_or_insert_with(Default::default);
         if cluster.id.is_empty() {
             let id = keys::random_bytes(32).map_err(crypto_error)?;
-            cluster.id = talos_go::base64_encode(&id).replace('+', "-").replace('/', "_");
+            cluster.id = talos_go::base64_encode(&id);
+            if release < crate::Release::V1_14_0_RC1 {
+                cluster.id = cluster.id.replace('+', "-").replace('/', "_");
+            }
         }
         if cluster.secret.is_empty() {
             cluster.secret = talos_go::base64_encode(&keys::random_bytes(32).map_err(crypto_error)?);
@@ -439,7 +465,7 @@ impl SecretsBundle {
             }),
             ..Default::default()
         };
-        bundle.populate(contract, now)?;
+        bundle.populate(contract, now, crate::Release::DEFAULT)?;
         Ok(bundle)
     }
 }
