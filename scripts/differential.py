@@ -57,8 +57,18 @@ import threading
 import time
 from collections import Counter, defaultdict
 
-RELEASES = ("v1.12.11", "v1.13.9")
-DEFAULT_ORACLES = {"v1.12.11": "/tmp/oracle-1.12/bin/oracle", "v1.13.9": "/tmp/oracle-1.13/bin/oracle"}
+RELEASES = ("v1.12.11", "v1.13.9", "v1.14.0-rc.1")
+DEFAULT_RELEASES = ("v1.12.11", "v1.13.9")  # without --release; the preview v1.14.0-rc.1 only when asked for
+DEFAULT_ORACLES = {
+    "v1.12.11": "/tmp/oracle-1.12/bin/oracle",
+    "v1.13.9": "/tmp/oracle-1.13/bin/oracle",
+    "v1.14.0-rc.1": "/tmp/oracle-1.14/bin/oracle",
+}
+# labctl's first stderr line for a preview release, dropped before comparing (exactly this line).
+PREVIEW_WARNING = {
+    "v1.14.0-rc.1": b"labctl: warning: Talos v1.14.0-rc.1 is a preview: some of its document kinds, rules and texts are not reproduced yet, "
+    b"so answers may differ from talosctl v1.14.0-rc.1 (KNOWN_GAPS.md lists what is missing)\n",
+}
 DEFAULT_LABCTL = "/tmp/difftarget/release/labctl"
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -1049,13 +1059,966 @@ def make_case(seed: int, index: int, bases) -> Case:
 
 
 # ---------------------------------------------------------------------------------------------
+# v1.14.0-rc.1: generators for the new document kinds, fields and rules (docs/versions.md, 2b).
+# Used only for --release v1.14.0-rc.1; the v1.12.11/v1.13.9 case streams never call them.
+# Each generator returns (what, documents, v1alpha1 fragment or None). Every `what` name starts
+# with "v1.14 " so that the coverage report can find it; names carry no random values.
+# ---------------------------------------------------------------------------------------------
+
+V14 = "v1.14.0-rc.1"
+V14_PREFIX = "v1.14 "
+
+# PEM texts, read once from the shared fixture (cluster CA, service account key).
+PEMS = {"cert": "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n", "key": "-----BEGIN EC PRIVATE KEY-----\nMHcC\n-----END EC PRIVATE KEY-----\n", "sa": "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n"}
+
+
+def load_pems(shared: str) -> None:
+    import base64
+
+    try:
+        with open(os.path.join(shared, "fixtures", "controlplane.yaml")) as f:
+            text = f.read()
+    except OSError:
+        return
+    m = re.search(r"\ncluster:\n(?:.*\n)*?    ca:\n        crt: (\S+)\n        key: (\S+)\n", text)
+    if m:
+        PEMS["cert"] = base64.b64decode(m.group(1)).decode()
+        PEMS["key"] = base64.b64decode(m.group(2)).decode()
+    m = re.search(r"\n    serviceAccount:\n        key: (\S+)\n", text)
+    if m:
+        PEMS["sa"] = base64.b64decode(m.group(1)).decode()
+
+
+def kdoc(kind: str, **fields) -> dict:
+    return {"apiVersion": "v1alpha1", "kind": kind, **fields}
+
+
+def opt(rng, d: dict, key: str, values, p: float = 0.6) -> None:
+    if rng.random() < p:
+        d[key] = rng.choice(values)
+
+
+def good(rng, p: float = 0.7) -> bool:
+    return rng.random() < p
+
+
+# The base of the v1.14 case being generated (set by make_case_v14; generation is single-threaded).
+# `$patch: delete` of a key the base lacks fails the merge (`failed to delete path ...: lookup
+# failed`), so the deletes are aimed at keys the base has, and only now and then at absent ones.
+_BASE14 = {"text": b""}
+
+
+def base_has(path: list[str]) -> bool:
+    """Whether the v1alpha1 document of the current base (block style) has this key path."""
+    lines = _BASE14["text"].decode("utf-8", "replace").split("\n")
+    lo, hi, indent = 0, len(lines), -1
+    for key in path:
+        found = None
+        child_indent = None
+        for i in range(lo, hi):
+            line = lines[i]
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            ind = len(line) - len(line.lstrip(" "))
+            if line.startswith("---") or (ind <= indent and i > lo):
+                hi = i
+                break
+            if child_indent is None:
+                child_indent = ind
+            if ind == child_indent and re.match(r"\s*" + re.escape(key) + r"\s*:", line):
+                found = i
+        if found is None:
+            return False
+        indent = child_indent
+        lo = found + 1
+        end = len(lines)
+        for j in range(lo, len(lines)):
+            l2 = lines[j]
+            if l2.strip() and not l2.lstrip().startswith("#") and (len(l2) - len(l2.lstrip(" ")) <= indent or l2.startswith("---")):
+                end = j
+                break
+        hi = end
+    return True
+
+
+def delete_frag(paths: list[list[str]], rng: random.Random | None = None) -> dict | None:
+    """`$patch: delete` of those paths the base has (with rng: now and then one it lacks too)."""
+    keep = [p for p in paths if base_has(p)]
+    absent = [p for p in paths if p not in keep]
+    if rng is not None and absent and rng.random() < 0.1:
+        keep.append(rng.choice(absent))
+    if not keep:
+        return None
+    v1: dict = {}
+    for path in keep:
+        v1 = deep_merge(v1, nest(path, {"$patch": "delete"}))
+    return v1
+
+
+def delete_or(rng, path: list[str], otherwise):
+    """A delete of the path if the base has it, else `otherwise` (a fragment or None)."""
+    return delete_frag([path], rng) or otherwise
+
+
+# The v1alpha1 settings each new kind conflicts with (its V1Alpha1ConflictValidate).
+CONFLICT_PATHS = {
+    "KubeletConfig": [["machine", "kubelet"]],
+    "KubeAPIServerConfig": [["cluster", "apiServer"]],
+    "KubeClusterConfig": [["cluster", "clusterName"], ["cluster", "controlPlane"]],
+    "KubeNetworkConfig": [["cluster", "network"]],
+    "KubeNodeConfig": [["machine", "nodeLabels"], ["machine", "nodeAnnotations"], ["machine", "nodeTaints"], ["machine", "kubelet", "nodeIP"], ["cluster", "allowSchedulingOnControlPlanes"]],
+    "KubeFlannelCNIConfig": [["cluster", "network"]],
+    "KubeProxyConfig": [["cluster", "proxy"]],
+    "KubeSchedulerConfig": [["cluster", "scheduler"], ["machine", "controlPlane"]],
+    "KubeControllerManagerConfig": [["cluster", "controllerManager"], ["machine", "controlPlane"]],
+    "KubeCoreDNSConfig": [["cluster", "coreDNS"]],
+    "KubeEtcdEncryptionConfig": [["cluster", "secretboxEncryptionSecret"], ["cluster", "aescbcEncryptionSecret"]],
+    "KubeServiceAccountConfig": [["cluster", "serviceAccount"]],
+    "KubeAPIServerCAConfig": [["cluster", "ca"]],
+    "KubeAggregatorCAConfig": [["cluster", "aggregatorCA"]],
+    "KubePrismConfig": [["machine", "features", "kubePrism"]],
+    "KubeTalosAPIAccessConfig": [["machine", "features", "kubernetesTalosAPIAccess"]],
+    "KubeAdmissionControlConfig": [["cluster", "apiServer", "admissionControl"]],
+    "KubeAuditPolicyConfig": [["cluster", "apiServer", "auditPolicy"]],
+    "KubeAuthenticationConfig": [],
+    "KubeAuthorizerConfig": [["cluster", "apiServer", "admissionControl"]],
+    "KubeCredentialProviderConfig": [["machine", "kubelet"]],
+    "KubeExternalManifestConfig": [],
+    "KubeInlineManifestConfig": [],
+    "KubeStaticPodConfig": [],
+    "DiscoveryServiceConfig": [["cluster", "discovery"]],
+    "DiscoveryIdentityConfig": [["cluster", "id"], ["cluster", "secret"]],
+    "CRIBaseRuntimeSpecConfig": [["machine", "baseRuntimeSpecOverrides"]],
+    "ImageCacheConfig": [["machine", "features", "imageCache"]],
+    "UnattendedInstallConfig": [["machine", "install"]],
+    "ResolverConfig": [["machine", "features", "hostDNS"]],
+}
+CP_ONLY = [
+    "KubeAPIServerConfig", "KubeFlannelCNIConfig", "KubeProxyConfig", "KubeSchedulerConfig", "KubeControllerManagerConfig", "KubeCoreDNSConfig",
+    "KubeEtcdEncryptionConfig", "KubeServiceAccountConfig", "KubeAggregatorCAConfig", "KubeTalosAPIAccessConfig", "KubeAdmissionControlConfig",
+    "KubeAuditPolicyConfig", "KubeAuthenticationConfig", "KubeAuthorizerConfig",
+]
+
+IMG = {
+    "kubelet": ["ghcr.io/siderolabs/kubelet:v1.36.0", "ghcr.io/siderolabs/kubelet:v1.37.0", "ghcr.io/siderolabs/kubelet:v1.30.0"],
+    "apiserver": ["registry.k8s.io/kube-apiserver:v1.36.0", "registry.k8s.io/kube-apiserver:v1.37.0"],
+    "cm": ["registry.k8s.io/kube-controller-manager:v1.36.0"],
+    "scheduler": ["registry.k8s.io/kube-scheduler:v1.35.3", "registry.k8s.io/kube-scheduler:v1.37.0"],
+    "proxy": ["registry.k8s.io/kube-proxy:v1.35.3"],
+    "coredns": ["registry.k8s.io/coredns/coredns:v1.14.2"],
+}
+RESOURCES = [{"requests": {"cpu": 2, "memory": "2Gi"}}, {"limits": {"cpu": 1}}, {"requests": {"bogus": 1}}, {}]
+ENVS = [{"HTTPS_PROXY": "http://proxy:8080"}, {}, {"A": "b"}]
+UNSTRUCT = [{"a": "b"}, {"apiVersion": "x/v1", "kind": "Y", "items": [1, {"k": "v"}]}, {}]
+
+
+def image(rng, which):
+    return rng.choice(IMG[which]) if good(rng, 0.85) else rng.choice(["", "bad image::x"])
+
+
+def x_kubelet(rng):
+    d = kdoc("KubeletConfig", image=image(rng, "kubelet"))
+    d["config"] = rng.choice([{}, {"serverTLSBootstrap": True}, {"maxPods": 250}] + ([{rng.choice(["port", "authentication", "seccompDefault", "cgroupRoot", "staticPodPath"]): 1}] if not good(rng, 0.75) else []))
+    opt(rng, d, "extraArgs", [{"feature-gates": "AllBeta=true"}, {"v": ["2", "3"]}, {}], 0.4)
+    opt(rng, d, "clusterDNS", [["10.96.0.10"], ["169.254.2.53", "10.96.0.10"], []], 0.4)
+    opt(rng, d, "defaultRuntimeSeccompProfileEnabled", [True, False], 0.4)
+    if rng.random() < 0.1:
+        del d["image"]
+    return d
+
+
+def x_apiserver(rng):
+    d = kdoc("KubeAPIServerConfig", image=image(rng, "apiserver"))
+    opt(rng, d, "extraArgs", [{"feature-gates": "ServerSideApply=true"}, {"anonymous-auth": "false"}, {"oidc-issuer-url": "https://x"}, {"authorization-mode": "Node,RBAC"}, {"authentication-config": "/x"}, {"authorization-webhook-version": "v1"}, {"v": "2"}], 0.6)
+    opt(rng, d, "env", ENVS, 0.3)
+    opt(rng, d, "resources", RESOURCES, 0.3)
+    opt(rng, d, "apiPort", [8443, 6443, 0, 70000], 0.4)
+    opt(rng, d, "certExtraSANs", [["k8s.example.com"], []], 0.3)
+    opt(rng, d, "startupProbes", [True, False], 0.2)
+    return d
+
+
+def x_cluster(rng):
+    d = kdoc("KubeClusterConfig")
+    d["clusterName"] = rng.choice(["example-cluster", "lab"]) if good(rng, 0.8) else ""
+    d["endpoint"] = rng.choice(["https://example.com:6443/", "https://10.5.0.2:6443"]) if good(rng, 0.6) else rng.choice(["", "not a url", "://x", "example.com:6443", "https://"])
+    return d
+
+
+def x_network(rng):
+    d = kdoc("KubeNetworkConfig", dnsDomain=rng.choice(["cluster.local", "cluster.local", ""]))
+    d["podSubnets"] = rng.choice([["10.244.0.0/16"], ["10.244.0.0/16", "fd00:10:244::/56"]]) if good(rng) else rng.choice(
+        [[], ["bogus"], ["10.244.0.0/30"], ["10.0.0.0/4"], ["10.244.0.0/16", "10.245.0.0/16"], ["10.244.0.0/16", "fd00::/56", "10.1.0.0/16"]]
+    )
+    d["serviceSubnets"] = rng.choice([["10.96.0.0/12"], ["10.96.0.0/12", "fd00:10:96::/112"]]) if good(rng) else rng.choice([[], ["10.96.0.0/33"], ["10.0.0.0/4"]])
+    opt(rng, d, "nodeCIDRMaskSizeIPv4", [24, 24, 0, 33, 8], 0.3)
+    opt(rng, d, "nodeCIDRMaskSizeIPv6", [64, 129], 0.2)
+    return d
+
+
+def x_node(rng):
+    d = kdoc("KubeNodeConfig")
+    opt(rng, d, "skipNodeRegistration", [True, False], 0.2)
+    opt(rng, d, "registerWithFQDN", [True, False], 0.3)
+    d["nodeIP"] = rng.choice([{}, {"validSubnets": ["10.0.0.0/8", "!10.0.0.3/32"]}, {"validSubnets": ["bogus"]}]) if rng.random() < 0.6 else {}
+    opt(rng, d, "labels", [{"examplelabel": "examplevalue"}, {"-bad": "x"}, {"a": "x" * 70}], 0.5)
+    opt(rng, d, "annotations", [{"customer.io/rack": "r13a25"}, {"bad key": "x"}], 0.3)
+    opt(rng, d, "taints", [{"exampletaint": "examplevalue:NoSchedule"}, {"t": "v:Bogus"}], 0.3)
+    return d
+
+
+def x_flannel(rng):
+    d = kdoc("KubeFlannelCNIConfig", backendType=rng.choice(["vxlan", "vxlan", "host-gw", "wireguard", ""]))
+    opt(rng, d, "backendPort", [4789, 8472, 70000], 0.4)
+    opt(rng, d, "backendMTU", [1420, 0], 0.3)
+    opt(rng, d, "backendExtraConfig", [{"VNI": 2}, {}], 0.2)
+    opt(rng, d, "extraArgs", [["--iface-can-reach=10.0.0.1"], []], 0.3)
+    opt(rng, d, "kubeNetworkPoliciesEnabled", [True, False], 0.3)
+    return d
+
+
+def x_proxy(rng):
+    d = kdoc("KubeProxyConfig")
+    opt(rng, d, "enabled", [True, True, False], 0.6)
+    opt(rng, d, "image", IMG["proxy"] + [""], 0.7)
+    opt(rng, d, "mode", ["nftables", "iptables", "ipvs", "bogus", ""], 0.6)
+    d["config"] = rng.choice([{}, {"bindAddressHardFail": True}])
+    opt(rng, d, "extraArgs", [{"proxy-mode": "nftables"}, {}], 0.3)
+    opt(rng, d, "resources", RESOURCES, 0.2)
+    return d
+
+
+def x_scheduler(rng):
+    d = kdoc("KubeSchedulerConfig")
+    opt(rng, d, "enabled", [True, True, False], 0.5)
+    d["image"] = image(rng, "scheduler")
+    d["config"] = rng.choice([{}, {"profiles": []}])
+    opt(rng, d, "extraArgs", [{"feature-gates": "AllBeta=true"}], 0.3)
+    opt(rng, d, "env", ENVS, 0.2)
+    opt(rng, d, "resources", RESOURCES, 0.2)
+    return d
+
+
+def x_cm(rng):
+    d = kdoc("KubeControllerManagerConfig")
+    opt(rng, d, "enabled", [True, True, False], 0.5)
+    d["image"] = image(rng, "cm")
+    opt(rng, d, "extraArgs", [{"feature-gates": "AllBeta=true"}], 0.3)
+    opt(rng, d, "env", ENVS, 0.2)
+    opt(rng, d, "resources", RESOURCES, 0.2)
+    return d
+
+
+def x_coredns(rng):
+    d = kdoc("KubeCoreDNSConfig")
+    opt(rng, d, "enabled", [True, False], 0.7)
+    opt(rng, d, "image", IMG["coredns"] + [""], 0.6)
+    return d
+
+
+def x_etcd_encryption(rng):
+    cfg = rng.choice(
+        [
+            {"resources": [{"resources": ["secrets"], "providers": [{"secretbox": {"keys": [{"name": "key2", "secret": "RcqnfTtntkYpUD5JoyQXIQmnqobplcReLzyCnVisKs4="}]}}, {"identity": {}}]}]},
+            {"resources": [{"providers": [{"aescbc": {"keys": [{"name": "key2", "secret": "w="}]}}, {"identity": {}}], "resources": ["secrets"]}]},
+            {"resources": [{"resources": ["secrets"], "providers": [{"identity": {}}]}]},
+        ]
+    ) if good(rng, 0.8) else {}
+    return kdoc("KubeEtcdEncryptionConfig", config=cfg)
+
+
+def x_service_account(rng):
+    issuer = {"privateKey": PEMS["sa"] if good(rng, 0.75) else rng.choice(["", "PRIVATE-KEY"]), "issuerURL": "https://my-control-plane:6443" if good(rng, 0.8) else ""}
+    d = kdoc("KubeServiceAccountConfig", issuer=issuer)
+    opt(rng, d, "accepted", [{"publicKeys": ["PUBLIC-KEY-1"], "issuers": ["https://another:6443"], "audiences": ["https://my-control-plane:6443"]}, {}], 0.3)
+    return d
+
+
+def ca_doc(rng, kind):
+    d = kdoc(kind)
+    r = rng.random()
+    if r < 0.55:
+        d["issuingCA"] = {"cert": PEMS["cert"], "key": PEMS["key"]}
+    elif r < 0.85:
+        d["issuingCA"] = rng.choice([{"cert": PEMS["cert"]}, {"key": PEMS["key"]}, {"cert": "not a pem", "key": PEMS["key"]}, {"cert": PEMS["key"], "key": PEMS["key"]}, {"cert": "-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n", "key": PEMS["key"]}, {}])
+    if rng.random() < 0.45:
+        d["acceptedCAs"] = rng.choice([[PEMS["cert"]], ["garbage"], [PEMS["cert"], PEMS["key"]], []])
+    return d
+
+
+def x_apiserver_ca(rng):
+    return ca_doc(rng, "KubeAPIServerCAConfig")
+
+
+def x_aggregator_ca(rng):
+    return ca_doc(rng, "KubeAggregatorCAConfig")
+
+
+def x_kubeprism(rng):
+    d = kdoc("KubePrismConfig", port=rng.choice([7445, 7445, 7446]) if good(rng, 0.75) else rng.choice([0, 70000, -1]))
+    opt(rng, d, "tlsServerName", ["api.cluster.local"], 0.3)
+    return d
+
+
+def x_talos_api(rng):
+    d = kdoc("KubeTalosAPIAccessConfig")
+    opt(rng, d, "allowedRoles", [["os:reader"], ["os:reader", "os:etcd:backup"], ["bogus"], []], 0.8)
+    opt(rng, d, "allowedKubernetesNamespaces", [["kube-system"], []], 0.5)
+    return d
+
+
+def x_admission(rng):
+    d = kdoc("KubeAdmissionControlConfig", name=rng.choice(["PodSecurity", "PodSecurity", "EventRateLimit"]) if good(rng, 0.85) else "")
+    d["configuration"] = rng.choice([{"apiVersion": "pod-security.admission.config.k8s.io/v1alpha1", "kind": "PodSecurityConfiguration", "defaults": {"enforce": "baseline"}}, {}])
+    return d
+
+
+def x_audit(rng):
+    return kdoc("KubeAuditPolicyConfig", configuration=rng.choice([{"apiVersion": "audit.k8s.io/v1", "kind": "Policy", "rules": [{"level": "Metadata"}]}, {}]))
+
+
+def x_authn(rng):
+    return kdoc("KubeAuthenticationConfig", configuration=rng.choice([{"apiVersion": "apiserver.config.k8s.io/v1beta1", "kind": "AuthenticationConfiguration", "jwt": [{"issuer": {"url": "https://example.com", "audiences": ["my-app"]}}]}, {}]))
+
+
+def x_authz(rng):
+    t = rng.choice(["Webhook", "Node", "RBAC"]) if good(rng, 0.75) else rng.choice(["", "bogus", "webhook"])
+    d = kdoc("KubeAuthorizerConfig", name=rng.choice(["webhook", "node", "rbac"]) if good(rng, 0.85) else "", type=t)
+    if (t == "Webhook") == good(rng, 0.8):
+        d["webhook"] = {"failurePolicy": "NoOpinion", "subjectAccessReviewVersion": "v1", "timeout": "3s"}
+    return d
+
+
+def x_credential_provider(rng):
+    return kdoc("KubeCredentialProviderConfig", configuration=rng.choice([{"apiVersion": "kubelet.config.k8s.io/v1", "kind": "CredentialProviderConfig", "providers": [{"name": "ecr-credential-provider", "matchImages": ["*.dkr.ecr.*.amazonaws.com"], "defaultCacheDuration": "12h", "apiVersion": "credentialprovider.kubelet.k8s.io/v1"}]}, {}]))
+
+
+def manifest_name(rng):
+    return rng.choice(["example-cni", "namespace-ci", "nginx"]) if good(rng, 0.8) else rng.choice(["", "Bad_Name", "-x"])
+
+
+def x_external_manifest(rng):
+    d = kdoc("KubeExternalManifestConfig", name=manifest_name(rng))
+    opt(rng, d, "headers", [{"Authorization": "Bearer token"}], 0.3)
+    d["url"] = "https://www.example.com/manifest1.yaml" if good(rng, 0.75) else rng.choice(["", "ftp://x/y.yaml", "not a url", "/local"])
+    return d
+
+
+def x_inline_manifest(rng):
+    return kdoc("KubeInlineManifestConfig", name=manifest_name(rng), manifest=rng.choice([Block("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ci\n", "|-"), "", "x: 1"]))
+
+
+def x_static_pod(rng):
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "nginx"}, "spec": {"containers": [{"name": "nginx", "image": "nginx"}]}}
+    return kdoc("KubeStaticPodConfig", name=manifest_name(rng), pod=pod if good(rng, 0.8) else {})
+
+
+K8S_KINDS = [
+    ("KubeletConfig", x_kubelet, 8), ("KubeAPIServerConfig", x_apiserver, 5), ("KubeClusterConfig", x_cluster, 5), ("KubeNetworkConfig", x_network, 6),
+    ("KubeNodeConfig", x_node, 5), ("KubeFlannelCNIConfig", x_flannel, 4), ("KubeProxyConfig", x_proxy, 4), ("KubeSchedulerConfig", x_scheduler, 4),
+    ("KubeControllerManagerConfig", x_cm, 4), ("KubeCoreDNSConfig", x_coredns, 3), ("KubeEtcdEncryptionConfig", x_etcd_encryption, 4),
+    ("KubeServiceAccountConfig", x_service_account, 4), ("KubeAPIServerCAConfig", x_apiserver_ca, 5), ("KubeAggregatorCAConfig", x_aggregator_ca, 4),
+    ("KubePrismConfig", x_kubeprism, 4), ("KubeTalosAPIAccessConfig", x_talos_api, 3), ("KubeAdmissionControlConfig", x_admission, 3),
+    ("KubeAuditPolicyConfig", x_audit, 3), ("KubeAuthenticationConfig", x_authn, 2), ("KubeAuthorizerConfig", x_authz, 4),
+    ("KubeCredentialProviderConfig", x_credential_provider, 3), ("KubeExternalManifestConfig", x_external_manifest, 3),
+    ("KubeInlineManifestConfig", x_inline_manifest, 3), ("KubeStaticPodConfig", x_static_pod, 3),
+]
+
+
+def durations14(rng, good_values, bad_values):
+    return rng.choice(good_values) if good(rng) else rng.choice(bad_values)
+
+
+def x_trim(rng):
+    d = kdoc("FilesystemTrimConfig")
+    opt(rng, d, "interval", ["168h0m0s", "1h", "0s", "-1s", "abc"], 0.7)
+    return d
+
+
+def x_scrub(rng):
+    d = kdoc("FilesystemScrubConfig")
+    opt(rng, d, "interval", ["168h0m0s", "10s", "5s", "1s", "abc"], 0.7)
+    return d
+
+
+def x_discovery_service(rng):
+    d = kdoc("DiscoveryServiceConfig", name=rng.choice(["primary", "default", "secondary"]) if good(rng, 0.85) else "")
+    d["endpoint"] = rng.choice(["https://discovery.talos.dev/", "grpc://discovery-grpc.talos.dev:6443"]) if good(rng) else rng.choice(["", "", "discovery.talos.dev", "ftp://x", "https://", "https://", "://x"])
+    return d
+
+
+def x_discovery_identity(rng):
+    d = kdoc("DiscoveryIdentityConfig")
+    d["clusterID"] = "MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDE=" if good(rng, 0.85) else ""
+    d["clusterSecret"] = "vlf2HU1NEZL3Ezi9Tk+RZBLJUbjnsHnTzs3wK9JNk6Q=" if good(rng) else rng.choice(["", "not base64!", "c2hvcnQ="])
+    return d
+
+
+def x_container(rng):
+    d = kdoc("ContainerConfig", name=rng.choice(["web", "sidecar"]) if good(rng, 0.85) else rng.choice(["", "Bad_Name", "x" * 70]))
+    d["image"] = rng.choice(["docker.io/library/nginx:1.27", "ghcr.io/example/app@sha256:" + "a" * 64]) if good(rng, 0.8) else rng.choice(["", "Bad Image::"])
+    opt(rng, d, "args", [["--port", "8080"]], 0.3)
+    opt(rng, d, "environment", [["A=b"], ["NOEQUALS"]], 0.3)
+    opt(rng, d, "runAs", [{"uid": 1000, "gid": 1000}], 0.2)
+    opt(rng, d, "mounts", [[{"hostPath": {"source": "/var/lib/x", "destination": "/data"}}], [{"tmpfs": {"destination": "/tmp"}}], [{"hostPath": {"source": "rel", "destination": "/d"}, "tmpfs": {"destination": "/d"}}], [{}]], 0.35)
+    opt(rng, d, "network", [{"mode": "host"}, {"mode": "bogus"}], 0.2)
+    opt(rng, d, "dependsOn", [{"containers": ["sidecar"]}, {"containers": ["web"]}, {"containers": ["missing"]}], 0.3)
+    return d
+
+
+def x_cri_base(rng):
+    return kdoc("CRIBaseRuntimeSpecConfig", overrides=rng.choice([{"process": {"rlimits": [{"type": "RLIMIT_NOFILE", "hard": 1024, "soft": 1024}]}}, {"process": "bad"}, {}]))
+
+
+def x_cri_custom(rng):
+    return kdoc("CRICustomizationConfig", name=rng.choice(["enable-metrics", "enable-metrics", "customization", "", "Bad Name"]), content=Block('[metrics]\n  address = "0.0.0.0:11234"\n'))
+
+
+def x_image_cache(rng):
+    d = kdoc("ImageCacheConfig")
+    d["local"] = rng.choice([{"enabled": True}, {"enabled": False}, {}])
+    return d
+
+
+def x_bgp(rng):
+    d = kdoc("BGPInstanceConfig", name=rng.choice(["fabric", "workload"]) if good(rng, 0.85) else "")
+    d["localASN"] = 65001 if good(rng, 0.85) else 0
+    opt(rng, d, "routerID", ["10.0.0.1", "fd00::1"], 0.5)
+    opt(rng, d, "advertise", [["dummy0"]], 0.3)
+    opt(rng, d, "multipath", [True], 0.2)
+    opt(rng, d, "importRoutes", [[{"bgpInstance": "workload", "prefixes": ["198.51.100.0/24"]}], [{"bgpInstance": "", "prefixes": []}], [{"bgpInstance": "fabric", "prefixes": ["198.51.100.1/24"]}]], 0.3)
+    opt(rng, d, "neighbors", [[{"address": "10.5.0.1", "peerASN": 65000, "holdTime": "9s"}], [{"link": "enp0s1", "peerASN": 65000, "bfd": {"transmitInterval": "300ms", "receiveInterval": "300ms", "detectMultiplier": 3}}], [{"address": "10.5.0.1", "link": "enp0s1"}], [{"address": "10.5.0.1"}, {"address": "10.5.0.1"}], [{"address": "10.5.0.1", "holdTime": "-1s"}]], 0.7)
+    return d
+
+
+def x_http_probe(rng):
+    d = kdoc("HTTPProbeConfig", name=rng.choice(["http-check"]) if good(rng, 0.85) else "")
+    opt(rng, d, "interval", ["1s", "0s"], 0.5)
+    opt(rng, d, "failureThreshold", [3, 0], 0.4)
+    d["url"] = "https://example.com" if good(rng) else rng.choice(["", "ftp://example.com", "http://", "example.com/x"])
+    opt(rng, d, "timeout", ["10s", "-1s"], 0.5)
+    return d
+
+
+VETH_NAMES = ["veth0", "veth1", "eth0", "", "averyveryverylongname", ".", "a/b", "a b"]
+
+
+def x_veth(rng):
+    name = "veth0" if good(rng, 0.8) else rng.choice(VETH_NAMES)
+    peer = "veth1" if good(rng, 0.8) else rng.choice(VETH_NAMES)
+    d = kdoc("VethConfig", name=name, peer={"name": peer})
+    opt(rng, d, "up", [True], 0.4)
+    opt(rng, d, "mtu", [1500], 0.3)
+    opt(rng, d, "addresses", [[{"address": "fda1::1/127"}]], 0.3)
+    return d
+
+
+def x_etc_file(rng):
+    d = kdoc("EtcFileConfig", name=rng.choice(["nfsmount.conf", "nfsmount.conf", "my/app.conf"]) if good(rng) else rng.choice(["", "/etc/x", "hosts", "resolv.conf", "../x", "cri/conf.d/x"]))
+    opt(rng, d, "mode", [Raw("0o644"), Raw("0600"), 420, Raw("0o0")], 0.7)
+    d["contents"] = rng.choice([Block("[NFSMount_Global_Options]\n"), "x", ""])
+    return d
+
+
+def x_kernel_module(rng):
+    d = kdoc("KernelModuleConfig", name="btrfs" if good(rng, 0.85) else "")
+    opt(rng, d, "parameters", [["param1"], []], 0.4)
+    return d
+
+
+def x_security_profile(rng):
+    d = kdoc("SecurityProfileConfig")
+    opt(rng, d, "workloadIsolation", [True, False], 0.8)
+    return d
+
+
+def x_sysctl(rng):
+    return kdoc("SysctlConfig", params=rng.choice([{"net.ipv4.ip_forward": "1"}, {"net.ipv4.ip_forward": "1", "vm.swappiness": "10"}, {"": "1"}, {}]))
+
+
+def x_sysfs(rng):
+    return kdoc("SysfsConfig", params=rng.choice([{"devices.system.cpu.cpu0.cpufreq.scaling_governor": "performance"}, {"": "x"}, {}]))
+
+
+def x_udev(rng):
+    d = kdoc("UdevRulesConfig")
+    opt(rng, d, "rules", [['SUBSYSTEM=="drm", KERNEL=="renderD*", GROUP="44", MODE="0660"'], []], 0.8)
+    return d
+
+
+def x_unattended(rng):
+    d = kdoc("UnattendedInstallConfig")
+    opt(rng, d, "reboot", [True, False], 0.3)
+    d["installer"] = rng.choice([{"image": "factory.talos.dev/metal-installer/376567988ad370138ad8b2698212367b8edcb69b5fd68c80be1f2ec7d603b4ba:v1.14.0-rc.1"}, {}])
+    match = rng.choice(['disk.transport == "nvme"', 'disk.dev_path == "/dev/sda"']) if good(rng) else rng.choice(["", "bad ((", 'volume.name == "x"', 'disk.`dev_path` == "/dev/sda"'])
+    d["provisioning"] = {"diskSelector": {"match": match}} if match or rng.random() < 0.5 else {}
+    opt(rng, d["provisioning"], "wipe", [True, False], 0.4)
+    return d
+
+
+def storage_name(rng, maxlen):
+    return rng.choice(["vg-pool", "data", "lv_data"]) if good(rng, 0.8) else rng.choice(["", "x" * (maxlen + 1), "bad name", "a.b"])
+
+
+def x_lvm_vg(rng):
+    match = rng.choice(['volume.partition_label == "DATA"', 'volume.name == "sdb"']) if good(rng) else rng.choice(["", 'disk.transport == "nvme"', "bad (("])
+    return kdoc("LVMVolumeGroupConfig", name=storage_name(rng, 63), provisioning={"volumeSelector": {"match": match}} if match or rng.random() < 0.5 else {})
+
+
+def x_lvm_lv(rng):
+    t = rng.choice(["linear", "raid1", "raid0", "raid10"]) if good(rng, 0.85) else rng.choice(["bogus", ""])
+    d = kdoc("LVMLogicalVolumeConfig", name=storage_name(rng, 63), type=t)
+    opt(rng, d, "mirrors", [1, 2, 0], 0.4)
+    opt(rng, d, "stripes", [2, 3, 1], 0.4)
+    p = {"volumeGroup": "vg-pool" if good(rng, 0.85) else ""}
+    opt(rng, p, "minSize", ["10GiB", "-1GiB", "100GiB"], 0.4)
+    if good(rng, 0.8):
+        p["maxSize"] = rng.choice(["50GiB", "50%", "-10GiB"])
+    d["provisioning"] = p
+    return d
+
+
+def x_raid(rng):
+    d = kdoc("RAIDArrayConfig", name=storage_name(rng, 32), level="raid1" if good(rng, 0.85) else rng.choice(["raid5", ""]))
+    opt(rng, d, "metadata", ["1.2", "1.0", "bogus"], 0.3)
+    match = rng.choice(['volume.partition_label == "DATA"']) if good(rng) else rng.choice(["", 'disk.transport == "virtio"'])
+    d["provisioning"] = {"volumeSelector": {"match": match}}
+    return d
+
+
+def x_resolver(rng):
+    d = kdoc("ResolverConfig")
+    if rng.random() < 0.75:
+        ns = []
+        for _ in range(rng.randint(1, 2)):
+            n = {"address": rng.choice(["10.0.0.1", "1.1.1.1"]) if good(rng, 0.85) else rng.choice(["", "bogus"])}
+            proto = rng.choice(["DoT", "DoH", "Do53", "dot", "doh", None, None]) if good(rng, 0.93) else "bogus"
+            if proto is not None:
+                n["protocol"] = proto
+            if rng.random() < 0.6:
+                n["tlsServerName"] = "one.one.one.one"
+            ns.append(n)
+        d["nameservers"] = ns
+    if rng.random() < 0.6:
+        h = {}
+        for key in ("enabled", "forwardKubeDNSToHost", "resolveMemberNames"):
+            opt(rng, h, key, [True, True, False], 0.7)
+        d["hostDNS"] = h
+    return d
+
+
+def x_timesync(rng):
+    return kdoc("TimeSyncConfig", ntp={"servers": rng.choice([["time.cloudflare.com"], ["1.2.3.4"], ["time.cloudflare.com", "10.0.0.1"]]), "useNTS": rng.choice([True, True, False])})
+
+
+def x_dhcp4(rng):
+    return kdoc("DHCPv4Config", name=rng.choice(["eth0", "enp0s3"]), ignoreRoutes=rng.choice([True, False]))
+
+
+def trim_scrub(rng, d):
+    opt(rng, d, "trim", [{"enabled": True, "interval": "168h"}, {"enabled": False}, {"interval": "-1s"}, {}], 0.35)
+    opt(rng, d, "scrub", [{"enabled": True, "interval": "168h"}, {"interval": "5s"}, {"enabled": False}], 0.35)
+
+
+def encryption14(rng):
+    return {"provider": "luks2", "keys": [{"slot": 0, "nodeID": {}}], "allowDiscards": rng.choice([True, False])}
+
+
+def x_volume14(rng):
+    d = kdoc("VolumeConfig", name=rng.choice(["EPHEMERAL", "ETCD", "CRI", "KUBELET", "LOG", "STATE", "IMAGECACHE"]))
+    if rng.random() < 0.4:
+        d["provisioning"] = {"diskSelector": {"match": "!system_disk"}, "minSize": "10GiB"}
+    opt(rng, d, "filesystem", [{"xfs": {"minAllocationGroupSize": "128GiB"}}, {"xfs": {}}], 0.35)
+    opt(rng, d, "mount", [{"disableAccessTime": True}, {"secure": True}, {"disableAccessTime": False, "secure": False}], 0.4)
+    if rng.random() < 0.2:
+        d["encryption"] = encryption14(rng)
+    trim_scrub(rng, d)
+    return d
+
+
+def x_user_volume14(rng):
+    d = kdoc("UserVolumeConfig", name=rng.choice(["data", "build-cache"]))
+    opt(rng, d, "volumeType", ["partition", "directory", "disk"], 0.3)
+    d["provisioning"] = {"diskSelector": {"match": "!system_disk"}, "minSize": "10GiB"}
+    fs = rng.choice([{"type": "xfs", "xfs": {"minAllocationGroupSize": "128GiB"}}, {"type": "btrfs"}, {"type": "ext4", "xfs": {"minAllocationGroupSize": "1GiB"}}, {"xfs": {}}, {"type": "xfs"}])
+    if rng.random() < 0.7:
+        d["filesystem"] = fs
+    opt(rng, d, "mount", [{"disableAccessTime": True}], 0.2)
+    if rng.random() < 0.2:
+        d["encryption"] = encryption14(rng)
+    trim_scrub(rng, d)
+    return d
+
+
+def x_raw_volume14(rng):
+    return kdoc("RawVolumeConfig", name="raw1", provisioning={"diskSelector": {"match": "!system_disk"}, "maxSize": "10GiB"}, encryption=encryption14(rng))
+
+
+OTHER_KINDS = [
+    ("FilesystemTrimConfig", x_trim, 3), ("FilesystemScrubConfig", x_scrub, 3), ("DiscoveryServiceConfig", x_discovery_service, 4),
+    ("DiscoveryIdentityConfig", x_discovery_identity, 4), ("ContainerConfig", x_container, 5), ("CRIBaseRuntimeSpecConfig", x_cri_base, 3),
+    ("CRICustomizationConfig", x_cri_custom, 3), ("ImageCacheConfig", x_image_cache, 3), ("BGPInstanceConfig", x_bgp, 4),
+    ("HTTPProbeConfig", x_http_probe, 3), ("VethConfig", x_veth, 4), ("EtcFileConfig", x_etc_file, 4), ("KernelModuleConfig", x_kernel_module, 2),
+    ("SecurityProfileConfig", x_security_profile, 2), ("SysctlConfig", x_sysctl, 3), ("SysfsConfig", x_sysfs, 2), ("UdevRulesConfig", x_udev, 2),
+    ("UnattendedInstallConfig", x_unattended, 4), ("LVMVolumeGroupConfig", x_lvm_vg, 3), ("LVMLogicalVolumeConfig", x_lvm_lv, 4),
+    ("RAIDArrayConfig", x_raid, 3),
+]
+NEW_FIELDS = [
+    ("ResolverConfig", x_resolver, 6), ("TimeSyncConfig", x_timesync, 2), ("DHCPv4Config", x_dhcp4, 2),
+    ("VolumeConfig", x_volume14, 4), ("UserVolumeConfig", x_user_volume14, 4), ("RawVolumeConfig", x_raw_volume14, 1),
+]
+
+
+def g14_kind(rng, table, label):
+    """A new kind (or a new field): the document alone (hitting the base's v1alpha1 settings), or with
+    `$patch: delete` of the v1alpha1 sections it conflicts with (so the document is validated clean)."""
+    kind, fn, _ = rng.choices(table, [t[2] for t in table])[0]
+    doc = fn(rng)
+    paths = CONFLICT_PATHS.get(kind, [])
+    frag = delete_frag(paths, rng) if paths and rng.random() < 0.45 else None
+    if frag is not None:
+        return f"{V14_PREFIX}{label} {kind} + delete v1alpha1", [doc], frag
+    return f"{V14_PREFIX}{label} {kind}", [doc], None
+
+
+def g14_k8s(rng):
+    return g14_kind(rng, K8S_KINDS, "kind")
+
+
+def g14_other(rng):
+    return g14_kind(rng, OTHER_KINDS, "kind")
+
+
+def g14_fields(rng):
+    return g14_kind(rng, NEW_FIELDS, "field")
+
+
+def g14_repeat(rng):
+    """One patch repeating a kind and name: merged in order in v1.14 (refused by v1.13)."""
+    which = rng.choice(["mirror", "kubelet", "uservolume", "sysctl", "node", "discovery"])
+    if which == "mirror":
+        a = kdoc("RegistryMirrorConfig", name="registry.k8s.io", endpoints=[{"url": "https://m1.example.com"}])
+        b = kdoc("RegistryMirrorConfig", name="registry.k8s.io", endpoints=[{"url": "https://m2.example.com"}], skipFallback=True)
+    elif which == "kubelet":
+        a, b = x_kubelet(rng), kdoc("KubeletConfig", clusterDNS=["10.96.0.10"], config={"maxPods": 100})
+    elif which == "uservolume":
+        a, b = x_user_volume14(rng), kdoc("UserVolumeConfig", name="data", provisioning={"maxSize": "20GiB"})
+        a["name"] = "data"
+    elif which == "sysctl":
+        a, b = x_sysctl(rng), kdoc("SysctlConfig", params={"vm.swappiness": "10"})
+    elif which == "node":
+        a, b = kdoc("KubeNodeConfig", labels={"a": "1"}, nodeIP={}), kdoc("KubeNodeConfig", labels={"b": "2"}, nodeIP={})
+    else:
+        a, b = kdoc("DiscoveryServiceConfig", name="primary", endpoint="https://discovery.talos.dev/"), kdoc("DiscoveryServiceConfig", name="primary", endpoint="grpc://d.example.com:6443")
+    docs = [a, b] + ([kdoc(a["kind"], **{k: v for k, v in b.items() if k not in ("apiVersion", "kind")})] if rng.random() < 0.2 else [])
+    return f"{V14_PREFIX}patcher repeat kind+name {a['kind']}", docs, None
+
+
+def g14_two_v1alpha1(rng):
+    first = rng.choice([{"machine": {"nodeLabels": {"a": "1"}}}, {"machine": {"kubelet": {"extraArgs": {"v": "2"}}}}, {"cluster": {"clusterName": "one"}}])
+    second = rng.choice([{"machine": {"nodeLabels": {"b": "2"}}}, {"machine": {"kubelet": {"extraArgs": {"v": "3"}}}}, {"cluster": {"clusterName": "two"}}, {"machine": {"nodeLabels": {"$patch": "delete"}}}])
+    if rng.random() < 0.5:
+        first = {"version": "v1alpha1", **first}
+    return f"{V14_PREFIX}patcher two v1alpha1 documents", [first, second], None
+
+
+def g14_delete_absent(rng):
+    kind, name = rng.choice([("KubeletConfig", None), ("DiscoveryServiceConfig", "missing"), ("VethConfig", "veth9"), ("SysctlConfig", None), ("ContainerConfig", "nope"), ("KubeNodeConfig", None), ("UserVolumeConfig", "missing")])
+    d = kdoc(kind)
+    if name:
+        d["name"] = name
+    d["$patch"] = "delete"
+    return f"{V14_PREFIX}patcher $patch:delete absent {kind}", [d], None
+
+
+def g14_link_claims(rng):
+    other_kind = rng.choice(["LinkConfig", "DummyLinkConfig", "VethConfig", "BondConfig"])
+    veth = kdoc("VethConfig", name="veth0", peer={"name": rng.choice(["eth0", "veth1"])})
+    if other_kind == "LinkConfig":
+        other = kdoc("LinkConfig", name=rng.choice(["eth0", "veth0"]), mtu=1500)
+    elif other_kind == "DummyLinkConfig":
+        other = kdoc("DummyLinkConfig", name=rng.choice(["eth0", "dummy0"]))
+    elif other_kind == "BondConfig":
+        other = kdoc("BondConfig", name="eth0", links=["eth1", "eth2"], bondMode="active-backup")
+    else:
+        other = kdoc("VethConfig", name=rng.choice(["eth0", "veth1"]), peer={"name": rng.choice(["veth0", "veth2"])})
+    docs = [veth, other] if rng.random() < 0.6 else [other, veth]
+    return f"{V14_PREFIX}patcher link name claims VethConfig+{other_kind}", docs, None
+
+
+def g14_hostdns(rng):
+    """Host DNS in container mode (the mode is forced to container for these cases)."""
+    r = rng.random()
+    if r < 0.4:
+        return f"{V14_PREFIX}rule container hostDNS: delete features.hostDNS", [], delete_or(rng, ["machine", "features", "hostDNS"], None)
+    if r < 0.6:
+        h = {k: rng.choice([True, False]) for k in ("enabled", "forwardKubeDNSToHost")}
+        return f"{V14_PREFIX}rule container hostDNS: features.hostDNS values", [], {"machine": {"features": {"hostDNS": h}}}
+    res = x_resolver(rng)
+    res["hostDNS"] = {k: rng.choice([True, True, False]) for k in ("enabled", "forwardKubeDNSToHost")}
+    return f"{V14_PREFIX}rule container hostDNS: ResolverConfig hostDNS + delete features.hostDNS", [res], delete_or(rng, ["machine", "features", "hostDNS"], None)
+
+
+def g14_kubespan_nodisco(rng):
+    nodisco = delete_or(rng, ["cluster", "discovery"], None) if rng.random() < 0.6 else {"cluster": {"discovery": {"enabled": False}}}
+    if rng.random() < 0.5:
+        return f"{V14_PREFIX}rule KubeSpan without discovery: KubeSpanConfig", [kdoc("KubeSpanConfig", enabled=True)], nodisco
+    return f"{V14_PREFIX}rule KubeSpan without discovery: v1alpha1", [], deep_merge({"machine": {"network": {"kubespan": {"enabled": True}}}}, nodisco or {})
+
+
+def g14_disco_noidentity(rng):
+    v1 = delete_frag([["cluster", "discovery"], ["cluster", "id"], ["cluster", "secret"]] if rng.random() < 0.8 else [["cluster", "id"], ["cluster", "secret"]], rng)
+    docs = [x_discovery_service(rng)]
+    if rng.random() < 0.3:
+        docs.append(x_discovery_identity(rng))
+    return f"{V14_PREFIX}rule discovery without identity", docs, v1
+
+
+def g14_etcd_encryption(rng):
+    docs = [x_etcd_encryption(rng)] if rng.random() < 0.35 else []
+    v1 = delete_frag([["cluster", "secretboxEncryptionSecret"], ["cluster", "aescbcEncryptionSecret"]], rng) or {}
+    if rng.random() < 0.2:
+        v1["machine"] = {"type": "controlplane"}
+    return f"{V14_PREFIX}rule etcd encryption on control planes", docs, v1 or None
+
+
+def g14_cp_only_on_worker(rng):
+    kinds = rng.sample([k for k in K8S_KINDS if k[0] in CP_ONLY], rng.randint(1, 2))
+    docs = [fn(rng) for _, fn, _ in kinds]
+    v1 = {"machine": {"type": "worker"}} if rng.random() < 0.7 else None
+    return f"{V14_PREFIX}rule control-plane-only kinds on a worker", docs, v1
+
+
+def g14_non_plain_dns(rng):
+    res = kdoc("ResolverConfig", nameservers=[{"address": "1.1.1.1", "protocol": rng.choice(["DoT", "DoH"]), "tlsServerName": "one.one.one.one"}])
+    v1 = delete_or(rng, ["machine", "features", "hostDNS"], None) if rng.random() < 0.6 else {"machine": {"features": {"hostDNS": {"enabled": False}}}}
+    return f"{V14_PREFIX}rule non-plain DNS without hostDNS", [res], v1
+
+
+def g14_v1alpha1_changes(rng):
+    """v1alpha1 settings whose validation changed in v1.14 (install, controlPlane, files, overrides)."""
+    return rng.choice(
+        [
+            (f"{V14_PREFIX}v1alpha1 delete machine.install", [], delete_or(rng, ["machine", "install"], None)),
+            (f"{V14_PREFIX}v1alpha1 delete cluster.controlPlane", [], delete_or(rng, ["cluster", "controlPlane"], None)),
+            (f"{V14_PREFIX}v1alpha1 machine.files", [], {"machine": {"files": [{"content": "x", "permissions": 420, "path": "/var/f", "op": "create"}]}}),
+            (f"{V14_PREFIX}v1alpha1 baseRuntimeSpecOverrides", [], {"machine": {"baseRuntimeSpecOverrides": {"process": {"rlimits": []}}}}),
+            (f"{V14_PREFIX}v1alpha1 delete cluster.network", [], delete_or(rng, ["cluster", "network"], None)),
+        ]
+    )
+
+
+V14_GENERATORS = [
+    (g14_k8s, 34),
+    (g14_other, 22),
+    (g14_fields, 12),
+    (g14_repeat, 5),
+    (g14_two_v1alpha1, 3),
+    (g14_delete_absent, 3),
+    (g14_link_claims, 4),
+    (g14_hostdns, 5),
+    (g14_kubespan_nodisco, 3),
+    (g14_disco_noidentity, 3),
+    (g14_etcd_encryption, 3),
+    (g14_cp_only_on_worker, 4),
+    (g14_non_plain_dns, 2),
+    (g14_v1alpha1_changes, 3),
+]
+
+
+def make_patch_v14(rng: random.Random) -> Patch:
+    """About 75% of v1.14 patches are built from V14_GENERATORS (1-3 of them, sometimes with an old
+    v1alpha1 fragment or kind document too); the rest come from the v1.13 grammar (make_patch)."""
+    if rng.random() >= 0.75:
+        return make_patch(rng)
+    docs: list = []
+    v1s: list = []  # v1alpha1 fragments, merged into one document unless the generator wants two
+    what: list[str] = []
+    for _ in range(rng.choices([1, 2, 3], [60, 30, 10])[0]):
+        fn = wchoice(rng, V14_GENERATORS)
+        name, ds, v1 = fn(rng)
+        what.append(name)
+        if fn is g14_two_v1alpha1:
+            docs.extend(ds)
+            continue
+        docs.extend(ds)
+        if v1 is not None:
+            v1s.append(v1)
+    if rng.random() < 0.08:
+        name, frag = wchoice(rng, V1ALPHA1_GENERATORS)(rng)
+        v1s.append(frag)
+        what.append(name)
+    elif rng.random() < 0.06:
+        name, doc = wchoice(rng, KIND_GENERATORS)(rng)
+        docs.append(doc)
+        what.append(name)
+    if v1s:
+        v1 = v1s[0]
+        for f in v1s[1:]:
+            v1 = deep_merge(v1, f)
+        if rng.random() < 0.3:
+            v1 = {"version": "v1alpha1", **v1}
+        docs.insert(rng.randint(0, len(docs)), v1)
+    if not docs:  # the generators aimed only at deletes the base cannot take: add a new kind instead
+        name, ds, _ = g14_other(rng)
+        docs.extend(ds)
+        what.append(name)
+    parts = [emit_doc(d, rng) for d in docs]
+    text = ("---\n" if rng.random() < 0.1 else "") + "---\n".join(parts)
+    data = text.encode()
+    if rng.random() < 0.05:
+        name, fn, _ = rng.choices(CORRUPTIONS, [c[2] for c in CORRUPTIONS])[0]
+        data = fn(rng, data)
+        what.append("corrupt: " + name)
+    return Patch(data, what)
+
+
+HAND_BASES_V14 = {
+    "hand14/v1alpha1-slim-controlplane.yaml": (
+        "version: v1alpha1\nmachine:\n    type: controlplane\n    token: abc.def\ncluster:\n    token: abc.def\n---\n"
+        "apiVersion: v1alpha1\nkind: KubeClusterConfig\nclusterName: lab\nendpoint: https://10.5.0.2:6443\n"
+    ),
+    "hand14/worker-kinds.yaml": (
+        "version: v1alpha1\nmachine:\n    type: worker\n---\napiVersion: v1alpha1\nkind: KubeletConfig\nimage: ghcr.io/siderolabs/kubelet:v1.36.0\nconfig: {}\n"
+        "---\napiVersion: v1alpha1\nkind: ResolverConfig\nhostDNS:\n    enabled: true\n    forwardKubeDNSToHost: true\n"
+    ),
+    "hand14/kinds-only.yaml": (
+        "apiVersion: v1alpha1\nkind: KubeletConfig\nimage: ghcr.io/siderolabs/kubelet:v1.36.0\nconfig: {}\n---\n"
+        "apiVersion: v1alpha1\nkind: DiscoveryServiceConfig\nname: default\nendpoint: https://discovery.talos.dev/\n"
+    ),
+}
+
+
+def load_bases_v14(shared: str, fixtures: str) -> list[tuple[str, str, bytes]]:
+    """The v1.13 bases plus v1.14's peer data (its kinds' testdata and the v1.14 stability configs)."""
+    # 08-fix.yaml is a patch (it fails to decode as a base); types/meta's testdata are Args values, not documents.
+    found = [b for b in load_bases(shared, fixtures) if not b[1].endswith("08-fix.yaml")]
+    seen = {data for _, _, data in found}
+    root = os.path.join(shared, "peer", "talos-v1.14.0-rc.1")
+    extra = [("hand14", n, t.encode()) for n, t in HAND_BASES_V14.items()]
+    for f in sorted(glob.glob(os.path.join(root, "**", "*"), recursive=True)):
+        if not os.path.isfile(f) or "/fuzz/" in f or not f.endswith(".yaml") or "_redacted" in f or "/types/meta/" in f:
+            continue
+        with open(f, "rb") as fh:
+            data = fh.read()
+        if "/stability/v1.14/" in f:
+            cat = "peer14-config"
+        elif "/types/" in f and "/v1alpha1/" not in f:
+            cat = "peer14-kind"
+        else:
+            continue
+        extra.append((cat, os.path.relpath(f, os.path.dirname(shared)), data))
+    for cat, name, data in extra:
+        if data not in seen:
+            seen.add(data)
+            found.append((cat, name, data))
+    found.sort(key=lambda t: t[1])
+    return found
+
+
+def choose_base_v14(rng: random.Random, bases) -> tuple[str, bytes]:
+    by_cat = defaultdict(list)
+    for cat, name, data in bases:
+        by_cat[cat].append((name, data))
+    cat = rng.choices(["fixture", "hand", "peer-config", "peer-kind", "peer14-config", "peer14-kind", "hand14"], [40, 6, 8, 5, 20, 13, 8])[0]
+    if not by_cat[cat]:
+        cat = "fixture"
+    name, data = rng.choice(by_cat[cat])
+    if cat in ("peer-kind", "peer14-kind") and rng.random() < 0.6:
+        # A kind document after a v1alpha1 config (not a v1.14 stability config: it has most kinds already).
+        fname, fdata = rng.choice(by_cat["fixture"])
+        return f"{fname}+{name}", fdata.rstrip(b"\n") + b"\n---\n" + data
+    return name, data
+
+
+def make_case_v14(rng: random.Random, index: int, bases) -> Case:
+    base_name, base = choose_base_v14(rng, bases)
+    _BASE14["text"] = base
+    patches = [make_patch_v14(rng) for _ in range(rng.choices([1, 2, 3], [60, 28, 12])[0])]
+    for p in patches:
+        if rng.random() < 0.1 and p.text and b"\x00" not in p.text and not p.text.startswith(b"@") and not p.text.endswith((b"\n", b"\r")):
+            p.inline = True
+    mode = rng.choice(["container", "metal", "cloud"])
+    if any("container hostDNS" in w for p in patches for w in p.what) and rng.random() < 0.85:
+        mode = "container"
+    strict = rng.random() < 0.3
+    return Case(index, base_name, base, patches, mode, strict)
+
+
+# What the v1.14 coverage report counts: the new kinds and rules (by `what` names), and texts of
+# the oracle (merge or validate stderr) that the new material should reach.
+V14_TEXTS = [
+    "is already set in v1alpha1 config", "already set in the v1alpha1 config", "can't be used with", "cannot use KubeCredentialProviderConfig",
+    "is incompatible with v1alpha1 config", "discovery service is already configured", "cluster identity is already configured",
+    "hostDNS config is required in container mode", "hostDNS must be enabled in container mode", "forwardKubeDNSToHost must be enabled in container mode",
+    "hostDNS must be enabled when using non-default DNS protocols", "KubeSpan requires cluster discovery to be enabled",
+    "should be set when cluster discovery (DiscoveryServiceConfig) is enabled", "etcd encryption config is required for control plane machines",
+    "are only allowed on control plane machines", "conflicting link configurations", "duplicate document", "conflicting documents",
+    "kubelet configuration field", "image cannot be empty", "is not allowed: use KubeAuth", "authorizer type", "invalid port",
+    "subnet", "nodeCIDRMaskSize", "invalid node labels", "invalid proxy mode", "not recommended, please switch to nftables",
+    "service issuer", "issuing CA", "accepted CA", "manifest name", "manifest URL", "static pod", "flannel backend type",
+    "invalid role", "clusterName must be specified", "endpoint must be specified", "cluster endpoint is invalid", "etcd encryption config is required\n",
+    "interval cannot be negative", "scrub interval", "clusterSecret", "endpoint scheme", "endpoint host is required", "reserved for the legacy CRI",
+    "failed to unmarshal base runtime spec", "user etc file", "sysctl key cannot be empty", "sysfs key cannot be empty", "installer.image is not set",
+    "provisioning.volumeSelector.match", "name must be between", "can only contain ASCII letters", "mirrors", "stripes", "provisioning.volumeGroup",
+    "provisioning.maxSize", "must not exceed", "peer name", "HTTP probe", "localASN", "routerID", "neighbor[", "importRoutes[",
+    "container \"", "invalid image reference", "tlsServerName must be", "nameserver address must be a valid IP",
+    "hostDNS.forwardKubeDNSToHost cannot be enabled", "NTS requires hostnames", "mount config is not allowed", "filesystem config is not allowed",
+    "only supported when it is provisioned onto a dedicated partition", "xfs options are only available", ".machine.files is deprecated",
+    ".machine.baseRuntimeSpecOverrides is deprecated", "not registered", "unknown keys found",
+]
+
+
+def v14_coverage(rs) -> list[str]:
+    """Lines of the v1.14 coverage report for a list of Outcome."""
+    lines = []
+    n = len(rs)
+    new = [o for o in rs if any(w.startswith(V14_PREFIX) for w in o.what)]
+    lines.append(f"  v1.14 coverage: {len(new)} of {n} cases touch new material; {sum(o.validated for o in new)} of those reached validation")
+    by_item: dict[str, list] = defaultdict(list)
+    for o in rs:
+        seen = set()
+        for w in o.what:
+            if not w.startswith(V14_PREFIX):
+                continue
+            rest = w[len(V14_PREFIX):]
+            m = re.match(r"(kind|field) (\w+)( \+ delete v1alpha1)?", rest)
+            if m:
+                seen.add(f"{m.group(1)} {m.group(2)}{' (+delete v1alpha1)' if m.group(3) else ''}")
+                seen.add(f"{m.group(1)} {m.group(2)}")
+            else:
+                seen.add(re.sub(r":.*", "", rest) if rest.startswith("rule") else rest)
+        for s in seen:
+            by_item[s].append(o)
+    for label, table in (("kind", K8S_KINDS + OTHER_KINDS), ("field", NEW_FIELDS)):
+        for k, _, _ in table:
+            key = f"{label} {k}"
+            os_ = by_item.get(key, [])
+            clean = by_item.get(key + " (+delete v1alpha1)", [])
+            lines.append(f"    {len(os_):4d} cases ({sum(o.validated for o in os_):4d} validated; {len(clean):3d} with its v1alpha1 sections deleted)  {key}")
+    for key in sorted(k for k in by_item if not k.startswith(("kind ", "field "))):
+        os_ = by_item[key]
+        lines.append(f"    {len(os_):4d} cases ({sum(o.validated for o in os_):4d} validated)  {key}")
+    lines.append("  oracle texts reached (cases whose oracle stderr, merge or validate, holds the text):")
+    for t in V14_TEXTS:
+        hits = sum(t in o.oracle_err for o in rs)
+        lines.append(f"    {hits:4d}  {t!r}")
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
 # Running and comparing
 # ---------------------------------------------------------------------------------------------
 
 HINT = re.compile(rb"labctl: in [^\n]* at line [^\n]*\n?\Z")
 
 
-def norm_labctl_stderr(err: bytes) -> bytes:
+def norm_labctl_stderr(err: bytes, release: str = "") -> bytes:
+    warning = PREVIEW_WARNING.get(release)
+    if warning and warning in err:
+        i = err.index(warning)
+        if i == 0 or err[i - 1 : i] == b"\n":
+            err = err[:i] + err[i + len(warning) :]
     while True:
         m = HINT.search(err)
         if not m or (m.start() != 0 and err[m.start() - 1 : m.start()] != b"\n"):
@@ -1097,6 +2060,7 @@ class Outcome:
     validated: bool = False
     oracle_first: str = ""
     what: list = dataclasses.field(default_factory=list)
+    oracle_err: str = ""  # the oracle's stderr (merge, then validate), for the v1.14 coverage report
 
 
 def first_line(b: bytes) -> str:
@@ -1146,26 +2110,31 @@ class Runner:
 
     def run_case(self, case: Case, release: str) -> Outcome:
         oracle = self.oracles[release]
+        only = self.args.oracle_only
         d = tempfile.mkdtemp(prefix=f"diff-{case.index}-", dir=self.args.tmp)
         try:
             patch_args = self.case_files(case, d)
             runs: dict[str, Run] = {}
             runs["oracle.patch"] = o = run([oracle, "patch", "base.yaml", "-"] + patch_args, d, self.args.timeout)
-            largs = [self.labctl, "merge", "base.yaml"]
-            for a in patch_args:
-                largs += ["-p", a]
-            largs += ["--talos-release", release]
-            runs["labctl.merge"] = l = run(largs, d, self.args.timeout)
             out = Outcome(case.index, release, "identical", size=case.size(), what=[w for p in case.patches for w in p.what])
+            out.oracle_err = o.err.decode("utf-8", "backslashreplace")
             out.oracle_first = first_line(o.err) if o.rc else "merge ok"
             if is_panic(o):
                 out.status = "panic"
                 out.stage = "patch"
                 return out
-            lout = l.out
-            if self.args.strip_merge_newline and l.rc == 0 and lout.endswith(b"\n"):
-                lout = lout[:-1]
-            diff = compare("merge", o, Run(l.cmd, l.rc, lout, l.err), norm_labctl_stderr(l.err))
+            if only:
+                diff = None  # --oracle-only: no labctl; every case counts as "identical"
+            else:
+                largs = [self.labctl, "merge", "base.yaml"]
+                for a in patch_args:
+                    largs += ["-p", a]
+                largs += ["--talos-release", release]
+                runs["labctl.merge"] = l = run(largs, d, self.args.timeout)
+                lout = l.out
+                if self.args.strip_merge_newline and l.rc == 0 and lout.endswith(b"\n"):
+                    lout = lout[:-1]
+                diff = compare("merge", o, Run(l.cmd, l.rc, lout, l.err), norm_labctl_stderr(l.err, release))
             if diff is None and o.rc == 0:
                 # The oracle's stdout is the config plus talosctl's Printf("%s\n"): validate the config bytes.
                 merged = o.out[:-1] if o.out.endswith(b"\n") else o.out
@@ -1176,17 +2145,19 @@ class Runner:
                     ["--strict"] if case.strict else []
                 )
                 runs["oracle.validate"] = vor = run(vo, d, self.args.timeout)
-                runs["labctl.validate"] = vlr = run(vl, d, self.args.timeout)
                 out.validated = True
+                out.oracle_err += vor.err.decode("utf-8", "backslashreplace")
                 out.oracle_first = "merge ok; validate: " + (first_line(vor.err) if vor.rc else "valid")
                 if is_panic(vor):
                     out.status = "panic"
                     out.stage = "validate"
                     return out
-                vdiff = compare("validate", vor, vlr, norm_labctl_stderr(vlr.err))
-                if vdiff is not None:
-                    out.stage = "validate"
-                    diff = vdiff
+                if not only:
+                    runs["labctl.validate"] = vlr = run(vl, d, self.args.timeout)
+                    vdiff = compare("validate", vor, vlr, norm_labctl_stderr(vlr.err, release))
+                    if vdiff is not None:
+                        out.stage = "validate"
+                        diff = vdiff
             elif diff is not None:
                 out.stage = "merge"
             if diff is None:
@@ -1294,7 +2265,7 @@ def calibrate(args) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--release", action="append", choices=RELEASES, help="release(s) to test (default: both)")
+    ap.add_argument("--release", action="append", choices=RELEASES, help="release(s) to test (default: v1.12.11 and v1.13.9)")
     ap.add_argument("-n", "--cases", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--start", type=int, default=0, help="first case index")
@@ -1305,6 +2276,7 @@ def main() -> int:
     ap.add_argument("--labctl", default=DEFAULT_LABCTL)
     ap.add_argument("--oracle-1.12", dest="oracle12", default=DEFAULT_ORACLES["v1.12.11"])
     ap.add_argument("--oracle-1.13", dest="oracle13", default=DEFAULT_ORACLES["v1.13.9"])
+    ap.add_argument("--oracle-1.14", dest="oracle14", default=DEFAULT_ORACLES["v1.14.0-rc.1"])
     ap.add_argument("--shared", default=SHARED)
     ap.add_argument("--fixtures", default=os.path.join(REPO, "fixtures"))
     ap.add_argument("--timeout", type=float, default=60)
@@ -1313,15 +2285,16 @@ def main() -> int:
     ap.add_argument("--groups", type=int, default=40, help="how many mismatch groups to print per release")
     ap.add_argument("--calibrate", action="store_true", help="print both tools' raw output on a few known cases")
     ap.add_argument("--dump", action="store_true", help="print the generated cases instead of running them")
+    ap.add_argument("--oracle-only", action="store_true", help="run the oracle only (no labctl): for the coverage report and --stats")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--stats", type=int, default=0, metavar="K", help="print the K most frequent oracle outcomes per release")
     args = ap.parse_args()
-    args.release = args.release or list(RELEASES)
-    args.oracle = {"v1.12.11": args.oracle12, "v1.13.9": args.oracle13}
+    args.release = args.release or list(DEFAULT_RELEASES)
+    args.oracle = {"v1.12.11": args.oracle12, "v1.13.9": args.oracle13, V14: args.oracle14}
     for r in args.release:
-        if not os.access(args.oracle[r], os.X_OK):
+        if not args.dump and not os.access(args.oracle[r], os.X_OK):
             sys.exit(f"differential: no oracle for {r} at {args.oracle[r]}")
-    if not os.access(args.labctl, os.X_OK):
+    if not args.dump and not args.oracle_only and not os.access(args.labctl, os.X_OK):
         sys.exit(f"differential: no labctl at {args.labctl}")
     if args.calibrate:
         calibrate(args)
@@ -1339,16 +2312,34 @@ def main() -> int:
             for g in prev["releases"].get(r, {}).get("groups", []):
                 picked.update(g["cases"])
         indices = sorted(picked)
-    cases = [make_case(args.seed, i, bases) for i in indices]
+    # v1.12.11 and v1.13.9 share one case stream; v1.14.0-rc.1 has its own (same seed and index, other
+    # bases and generators), so adding it changes nothing in the other releases' cases.
+    cases = [make_case(args.seed, i, bases) for i in indices] if any(r != V14 for r in args.release) else []
+    cases_v14: list[Case] = []
+    if V14 in args.release:
+        load_pems(args.shared)
+        bases14 = load_bases_v14(args.shared, args.fixtures)
+        cases_v14 = [make_case_v14(random.Random(f"differential:{args.seed}:{i}"), i, bases14) for i in indices]
+    by_release = {r: (cases_v14 if r == V14 else cases) for r in args.release}
     if args.dump:
-        for c in cases:
-            print(f"--- case {c.index}: base {c.base_name}, mode {c.mode}{' --strict' if c.strict else ''}")
-            for i, p in enumerate(c.patches, 1):
-                print(f"  patch {i}{' (inline)' if p.inline else ''}: {p.what}\n    {p.text!r}")
+        streams = [("", cases)] if cases else []
+        if cases_v14:
+            streams.append((V14, cases_v14))
+        for label, cs in streams:
+            if len(streams) > 1:
+                print(f"=== cases for {label or ' and '.join(r for r in args.release if r != V14)}")
+            for c in cs:
+                print(f"--- case {c.index}: base {c.base_name}, mode {c.mode}{' --strict' if c.strict else ''}")
+                for i, p in enumerate(c.patches, 1):
+                    print(f"  patch {i}{' (inline)' if p.inline else ''}: {p.what}\n    {p.text!r}")
+        if cases_v14:
+            npatch = sum(len(c.patches) for c in cases_v14)
+            nnew = sum(any(w.startswith(V14_PREFIX) for w in p.what) for c in cases_v14 for p in c.patches)
+            print(f"=== v1.14: {nnew} of {npatch} patches touch new material")
         return 0
     os.makedirs(args.out, exist_ok=True)
     runner = Runner(args)
-    jobs = [(c, r) for r in args.release for c in cases]
+    jobs = [(c, r) for r in args.release for c in by_release[r]]
     results: dict[str, list[Outcome]] = defaultdict(list)
     lock = threading.Lock()
     done = 0
@@ -1377,7 +2368,13 @@ def main() -> int:
         print(f"release {r}: {len(rs)} cases, {st['identical']} identical, {st['differ']} differ, {st['panic']} oracle panics")
         nval = sum(o.validated for o in rs)
         vok = sum(o.validated and o.status == "identical" for o in rs)
-        print(f"  ({nval} cases merged alike and were validated; {vok} of those identical in both steps)")
+        if args.oracle_only:
+            print(f"  (--oracle-only: no labctl; {nval} cases merged and were validated by the oracle)")
+        else:
+            print(f"  ({nval} cases merged alike and were validated; {vok} of those identical in both steps)")
+        if r == V14:
+            for line in v14_coverage(rs):
+                print(line)
         groups: dict[str, list[Outcome]] = defaultdict(list)
         for o in rs:
             if o.status == "differ":
