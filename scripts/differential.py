@@ -15,7 +15,9 @@ and compares stdout, stderr and exit codes after a fixed normalisation (calibrat
   * stderr: the oracle prints Go's `err.Error()` and a newline with no `Error: ` prefix (talosctl
     silences cobra's own printing), the same text labctl prints. labctl may add one hint line
     after it, `labctl: in <input> at line L[, column C]`; such trailing lines are dropped from
-    labctl's stderr before comparing. Nothing else is rewritten.
+    labctl's stderr before comparing. For a preview release (v1.14.0-rc.1) labctl first prints one
+    warning line, `labctl: warning: Talos v1.14.0-rc.1 is a preview: ...` (PREVIEW_WARNING); exactly
+    that line is dropped too. Nothing else is rewritten.
   * exit codes: compared as they are (0 success, 1 error). An oracle exit 2 whose stderr holds
     `panic:` is a Go panic: the case is counted as an oracle panic and not compared.
 
@@ -24,7 +26,15 @@ same file (`merged.yaml`: the oracle's stdout without talosctl's added newline) 
 (container, metal or cloud; --strict in about 30% of cases).
 
 Every case is generated from (seed, case index) alone, so `--case 123` replays case 123 of any
-run with the same seed, whatever -n or the number of workers. Each mismatch is written to
+run with the same seed, whatever -n or the number of workers. v1.12.11 and v1.13.9 share one case
+stream. v1.14.0-rc.1 (a preview; only with --release) has its own: the same seed and index give
+other cases, built mostly (about 75% of patches) from the generators for what v1.14 adds
+(docs/versions.md section 2b: the 24 `types/k8s` kinds and 21 other new kinds, with their conflicts
+with v1alpha1 settings and `$patch: delete` of those settings; new fields of existing kinds; the
+patcher rules; the cross-document rules), onto v1.13's bases plus v1.14's peer data. Its summary
+ends with a coverage report: cases per new kind and rule (by the patches' `what` names, all
+starting with "v1.14 "), how many reached validation, and how often the oracle said each new text.
+--oracle-only runs the oracle alone (no labctl): for the coverage report and --stats. Each mismatch is written to
 OUT/RELEASE/case-NNNNN/ with the base, the patches, both tools' outputs and a run.sh.
 
 Usage:
@@ -35,6 +45,7 @@ Usage:
   python3 scripts/differential.py --release v1.12.11 --cases-from /tmp/diff-out/summary-v1.12.11.json \
       --labctl target/debug/labctl --out /tmp/diff-recheck   # replay earlier mismatches on another build
   python3 scripts/differential.py --dump -n 5          # print generated cases without running them
+  python3 scripts/differential.py --release v1.14.0-rc.1 -n 500 --oracle-only   # v1.14 coverage, no labctl
 
 Python 3.11 standard library only.
 """
@@ -2185,7 +2196,9 @@ class Runner:
             "#!/bin/sh",
             f"# differential case {case.index} (seed {self.args.seed}), Talos {release}; base: {case.base_name}",
             f"# patches: {json.dumps([p.what for p in case.patches])}",
-            "# merge stdout: compared byte for byte; stderr: labctl's trailing `labctl: ...` hint lines dropped",
+            "# merge stdout: compared byte for byte; stderr: labctl's trailing `labctl: ...` hint lines"
+            + (" and its preview warning line" if release in PREVIEW_WARNING else "")
+            + " dropped",
             'cd "$(dirname "$0")"',
             f"ORACLE=${{ORACLE:-{self.oracles[release]}}}",
             f"LABCTL=${{LABCTL:-{self.labctl}}}",
