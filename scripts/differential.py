@@ -1786,9 +1786,9 @@ def g14_disco_noidentity(rng):
 
 
 def g14_etcd_encryption(rng):
-    docs = [x_etcd_encryption(rng)] if rng.random() < 0.35 else []
+    docs = [x_etcd_encryption(rng)] if rng.random() < 0.2 else []
     v1 = delete_frag([["cluster", "secretboxEncryptionSecret"], ["cluster", "aescbcEncryptionSecret"]], rng) or {}
-    if rng.random() < 0.2:
+    if rng.random() < 0.4:
         v1["machine"] = {"type": "controlplane"}
     return f"{V14_PREFIX}rule etcd encryption on control planes", docs, v1 or None
 
@@ -1966,12 +1966,12 @@ V14_TEXTS = [
     "should be set when cluster discovery (DiscoveryServiceConfig) is enabled", "etcd encryption config is required for control plane machines",
     "are only allowed on control plane machines", "conflicting link configurations", "duplicate document", "conflicting documents",
     "kubelet configuration field", "image cannot be empty", "is not allowed: use KubeAuth", "authorizer type", "invalid port",
-    "subnet", "nodeCIDRMaskSize", "invalid node labels", "invalid proxy mode", "not recommended, please switch to nftables",
-    "service issuer", "issuing CA", "accepted CA", "manifest name", "manifest URL", "static pod", "flannel backend type",
+    "pod subnets: ", "service subnets: ", "nodeCIDRMaskSize", "invalid node labels", "invalid proxy mode", "not recommended, please switch to nftables",
+    "service issuer", "issuing CA: ", "issuing CA is not set", "accepted CA #", "manifest name", "manifest URL", "static pod", "flannel backend type",
     "invalid role", "clusterName must be specified", "endpoint must be specified", "cluster endpoint is invalid", "etcd encryption config is required\n",
     "interval cannot be negative", "scrub interval", "clusterSecret", "endpoint scheme", "endpoint host is required", "reserved for the legacy CRI",
     "failed to unmarshal base runtime spec", "user etc file", "sysctl key cannot be empty", "sysfs key cannot be empty", "installer.image is not set",
-    "provisioning.volumeSelector.match", "name must be between", "can only contain ASCII letters", "mirrors", "stripes", "provisioning.volumeGroup",
+    "provisioning.volumeSelector.match", "name must be between", "can only contain ASCII letters", "mirrors is only valid", "mirrors must be at least", "stripes is only valid", "stripes must be at least", "provisioning.volumeGroup",
     "provisioning.maxSize", "must not exceed", "peer name", "HTTP probe", "localASN", "routerID", "neighbor[", "importRoutes[",
     "container \"", "invalid image reference", "tlsServerName must be", "nameserver address must be a valid IP",
     "hostDNS.forwardKubeDNSToHost cannot be enabled", "NTS requires hostnames", "mount config is not allowed", "filesystem config is not allowed",
