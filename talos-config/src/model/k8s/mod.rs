@@ -11,16 +11,19 @@ mod apiserver;
 mod cluster;
 mod components;
 mod manifests;
+pub(crate) mod redact;
 
 pub use apiserver::{
     KubeAdmissionControlConfig, KubeAggregatorCaConfig, KubeApiServerCaConfig, KubeApiServerConfig,
     KubeAuditPolicyConfig, KubeAuthenticationConfig, KubeAuthorizerConfig, KubeEtcdEncryptionConfig,
     KubeServiceAccountConfig, ServiceAccountAccepted, ServiceAccountIssuer,
 };
-pub use cluster::{KubeClusterConfig, KubeNetworkConfig, KubeNodeConfig, KubePrismConfig, KubeTalosApiAccessConfig, NodeIpConfig};
+pub use cluster::{
+    KubeClusterConfig, KubeNetworkConfig, KubeNodeConfig, KubePrismConfig, KubeTalosApiAccessConfig, NodeIpConfig,
+};
 pub use components::{
-    KubeControllerManagerConfig, KubeCoreDnsConfig, KubeCredentialProviderConfig, KubeFlannelCniConfig, KubeProxyConfig,
-    KubeSchedulerConfig, KubeletConfig,
+    KubeControllerManagerConfig, KubeCoreDnsConfig, KubeCredentialProviderConfig, KubeFlannelCniConfig,
+    KubeProxyConfig, KubeSchedulerConfig, KubeletConfig,
 };
 pub use manifests::{KubeExternalManifestConfig, KubeInlineManifestConfig, KubeStaticPodConfig};
 
