@@ -7,6 +7,8 @@ use talos_yaml::{Node, NodeValue};
 
 use crate::Segment;
 
+mod k8s;
+
 /// What replaces a secret's value.
 pub(crate) const REDACTED: &str = "REDACTED";
 
@@ -64,7 +66,7 @@ pub(crate) fn is_secret(kind: &str, path: &[Segment]) -> bool {
 
 /// [`is_secret`] for a path written as keys with `[]` for items.
 fn is_secret_shape(kind: &str, path: &[String]) -> bool {
-    crate::model::k8s::redact::is_etcd_secret(kind, path)
+    k8s::is_etcd_secret(kind, path)
         || SECRETS.iter().filter(|(k, _)| *k == kind).any(|(_, pattern)| {
             let parts: Vec<&str> = pattern.split('.').collect();
             parts.len() == path.len() && parts.iter().zip(path).all(|(p, s)| *p == "*" && s != "[]" || p == s)
@@ -73,7 +75,7 @@ fn is_secret_shape(kind: &str, path: &[String]) -> bool {
 
 /// An encoded document of `kind` with its secret values replaced by `REDACTED`.
 pub(crate) fn redact_document(kind: &str, node: &mut Node) {
-    crate::model::k8s::redact::redact_absent_ca_key(kind, node, REDACTED);
+    k8s::redact_absent_ca_key(kind, node, REDACTED);
     redact_at(kind, node, &mut Vec::new());
 }
 

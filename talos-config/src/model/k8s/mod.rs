@@ -11,7 +11,6 @@ mod apiserver;
 mod cluster;
 mod components;
 mod manifests;
-pub(crate) mod redact;
 
 pub use apiserver::{
     KubeAdmissionControlConfig, KubeAggregatorCaConfig, KubeApiServerCaConfig, KubeApiServerConfig,

@@ -1,5 +1,5 @@
 //! The `RedactSecrets` rules of the `types/k8s` secret kinds that a list of field paths cannot
-//! say (the fixed paths are in `crate::redact`).
+//! say (the fixed paths are in the parent module).
 
 use talos_yaml::{Node, NodeValue};
 
