@@ -191,3 +191,9 @@ fn k8s_validation_texts_without_v1alpha1() {
         )
     );
 }
+
+/// `$patch: delete` removes a field, a map key or a whole named document.
+#[test]
+fn deletes_in_k8s_documents() {
+    assert_eq!(patch("delete-patch.yaml"), String::from_utf8(k8s_data("delete-patch.expected.yaml")).unwrap());
+}
