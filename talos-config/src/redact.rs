@@ -7,6 +7,8 @@ use talos_yaml::{Node, NodeValue};
 
 use crate::Segment;
 
+mod k8s;
+
 /// What replaces a secret's value.
 pub(crate) const REDACTED: &str = "REDACTED";
 
@@ -45,6 +47,9 @@ const SECRETS: &[(&str, &str)] = &[
     ("WireguardConfig", "privateKey"),
     ("WireguardConfig", "peers.[].presharedKey"),
     ("SideroLinkConfig", "uniqueToken"),
+    ("KubeAggregatorCAConfig", "issuingCA.key"),
+    ("KubeAPIServerCAConfig", "issuingCA.key"),
+    ("KubeServiceAccountConfig", "issuer.privateKey"),
 ];
 
 /// Whether the path is one of `kind`'s secret fields (Talos's `RedactSecrets` list).
@@ -61,14 +66,16 @@ pub(crate) fn is_secret(kind: &str, path: &[Segment]) -> bool {
 
 /// [`is_secret`] for a path written as keys with `[]` for items.
 fn is_secret_shape(kind: &str, path: &[String]) -> bool {
-    SECRETS.iter().filter(|(k, _)| *k == kind).any(|(_, pattern)| {
-        let parts: Vec<&str> = pattern.split('.').collect();
-        parts.len() == path.len() && parts.iter().zip(path).all(|(p, s)| *p == "*" && s != "[]" || p == s)
-    })
+    k8s::is_etcd_secret(kind, path)
+        || SECRETS.iter().filter(|(k, _)| *k == kind).any(|(_, pattern)| {
+            let parts: Vec<&str> = pattern.split('.').collect();
+            parts.len() == path.len() && parts.iter().zip(path).all(|(p, s)| *p == "*" && s != "[]" || p == s)
+        })
 }
 
 /// An encoded document of `kind` with its secret values replaced by `REDACTED`.
 pub(crate) fn redact_document(kind: &str, node: &mut Node) {
+    k8s::redact_absent_ca_key(kind, node, REDACTED);
     redact_at(kind, node, &mut Vec::new());
 }
 

@@ -29,7 +29,7 @@ mod config;
 mod contract;
 mod der;
 mod endpoint;
-mod keys;
+pub(crate) mod keys;
 mod secrets;
 mod talosconfig;
 

@@ -4,6 +4,7 @@
 pub mod block;
 pub mod cri;
 pub mod hardware;
+pub mod k8s;
 pub mod meta;
 pub mod network;
 pub(crate) mod registry;

@@ -15,6 +15,7 @@ pub fn registry() -> impl Iterator<Item = &'static KindEntry> {
         .chain(super::cri::KINDS)
         .chain(super::siderolink::KINDS)
         .chain(super::hardware::KINDS)
+        .chain(super::k8s::KINDS)
 }
 
 /// Looks a kind up by its `kind:` value, among the kinds the default release registers.

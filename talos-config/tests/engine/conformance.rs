@@ -330,17 +330,28 @@ fn per_kind_encoding_files_round_trip() {
     each_release(per_kind_files);
 }
 
-/// How many per-kind files each release's peer data has (v1.13 added nine).
+/// How many per-kind files each release's peer data has (v1.13 added nine; v1.14 added 21 to
+/// the v1.13 areas, and `k8s` has 28). At v1.14.0-rc.1 the 24 new files of the v1.13 areas wait for
+/// their kinds and fields (another branch); every `k8s` file passes.
 fn per_kind_count(release: talos_config::Release) -> usize {
-    if release < talos_config::Release::V1_13_9 { 47 } else { 56 }
+    use talos_config::Release;
+    if release < Release::V1_13_9 {
+        47
+    } else if release < Release::V1_14_0_RC1 {
+        56
+    } else {
+        77 + 28
+    }
 }
 
 fn per_kind_files(p: &Peer) {
     let mut failures = Vec::new();
     let mut checked = 0;
-    for area in ["block", "cri", "hardware", "network", "runtime", "security", "siderolink"] {
+    for area in ["block", "cri", "hardware", "network", "runtime", "security", "siderolink", "k8s"] {
         let dir = p.dir.join("types").join(area).join("testdata");
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+        // An area newer than the release has no folder in its peer data.
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
         files.sort();
         for path in files {
             let bytes = read(&path);

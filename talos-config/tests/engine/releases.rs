@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use talos_config::{Config, Mode, Options, PatchSource, Release, merge_sources_for};
 
-fn data() -> PathBuf {
+pub(crate) fn data() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engine/data/releases")
 }
 
@@ -25,11 +25,11 @@ fn base(case: &Path) -> PatchSource {
     PatchSource::new(name, std::fs::read(path).unwrap())
 }
 
-fn read(path: &Path) -> Option<String> {
+pub(crate) fn read(path: &Path) -> Option<String> {
     std::fs::read(path).ok().map(|b| String::from_utf8(b).unwrap())
 }
 
-fn cases(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn cases(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
@@ -42,7 +42,7 @@ fn cases(dir: &Path) -> Vec<PathBuf> {
 
 /// The merge as a release gives it: the config talosctl printed (its stdout ends with one
 /// newline more) or its error text (its stderr ends with a newline).
-fn merged(case: &Path, release: Release) -> Result<String, String> {
+pub(crate) fn merged(case: &Path, release: Release) -> Result<String, String> {
     let patch = PatchSource::new("patch.yaml", read(&case.join("patch.yaml")).unwrap());
     merge_sources_for(&base(case), &[patch], release)
         .map(|bytes| String::from_utf8(bytes).unwrap())

@@ -2,6 +2,7 @@
 //! each error is one `errors.Join` part; "first error only" kinds return at most one.
 
 mod block;
+mod k8s;
 mod network;
 mod other;
 

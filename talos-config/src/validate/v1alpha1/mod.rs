@@ -666,7 +666,7 @@ pub fn kubernetes_version_from_image_ref(image_ref: &str) -> Result<String, Stri
 }
 
 /// Talos's `ValidateKubernetesImageTag` as `release` runs it.
-fn validate_kubernetes_image_tag(image_ref: &str, release: crate::Release) -> Result<(), String> {
+pub(crate) fn validate_kubernetes_image_tag(image_ref: &str, release: crate::Release) -> Result<(), String> {
     let (oldest, too_new) = release.rules().kubernetes_window;
     let talos = release.number();
     let v = kubernetes_version_from_image_ref(image_ref)
