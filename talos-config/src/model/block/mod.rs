@@ -5,7 +5,10 @@ use talos_config_derive::Talos;
 use crate::document::{KindEntry, entry};
 use crate::model::meta::Meta;
 
+pub mod maintenance;
 pub mod types;
+
+pub use maintenance::{FilesystemScrubConfig, FilesystemTrimConfig, ScrubConfig, TrimConfig};
 
 pub use types::{ByteSize, CelExpression, EncryptionProviderType, FilesystemType, PercentageSize, Size, VolumeType};
 
@@ -373,4 +376,6 @@ pub const KINDS: &[KindEntry] = &[
     entry::<ExistingVolumeConfig>(),
     entry::<ExternalVolumeConfig>(),
     entry::<ZswapConfig>(),
+    entry::<FilesystemTrimConfig>(),
+    entry::<FilesystemScrubConfig>(),
 ];

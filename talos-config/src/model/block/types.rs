@@ -10,6 +10,11 @@ pub(crate) fn parse_bytes(text: &str) -> Result<f64, String> {
     parse_bytes_in(text, true)
 }
 
+/// `humanize.ParseBytes` as is (no sign allowed). Returns the magnitude.
+pub(crate) fn humanize_parse_bytes(text: &str) -> Result<f64, String> {
+    parse_bytes_in(text, false)
+}
+
 /// `humanize.ParseBytes`, with a leading `-` stripped first where the release allows negative
 /// sizes (v1.13 on; before, `-` fails as a number).
 fn parse_bytes_in(text: &str, negative: bool) -> Result<f64, String> {
@@ -474,4 +479,30 @@ text_enum!(
     "block.EncryptionProviderType",
     "EncryptionProviderType",
     ["none", "luks2"]
+);
+
+// The enums of upstream `pkg/machinery/resources/storage` (v1.14's storage documents).
+
+text_enum!(
+    /// `storage.LVMLogicalVolumeType`.
+    LvmLogicalVolumeType,
+    "storage.LVMLogicalVolumeType",
+    "LVMLogicalVolumeType",
+    ["linear", "raid1", "raid0", "raid10"]
+);
+
+text_enum!(
+    /// `storage.MDLevel`.
+    MdLevel,
+    "storage.MDLevel",
+    "MDLevel",
+    ["raid1"]
+);
+
+text_enum!(
+    /// `storage.MDMetadata`.
+    MdMetadata,
+    "storage.MDMetadata",
+    "MDMetadata",
+    ["1.0", "1.2"]
 );

@@ -6,16 +6,16 @@ use crate::validate::{Context, Findings, Issue, Validate};
 
 /// Talos's `celenv.DiskLocator` environment (v1.12.11 and v1.13.9): the disk, whether it is
 /// the system disk, the size constants, and `glob`.
-const DISK_LOCATOR: crate::cel::Declarations<'static> =
+pub(super) const DISK_LOCATOR: crate::cel::Declarations<'static> =
     crate::cel::Declarations { variables: &["disk", "system_disk"], functions: &["glob"], size_units: true };
 
 /// Talos's `celenv.VolumeLocator` environment (v1.12.11 and v1.13.9): the volume, its disk and
 /// the size constants.
-const VOLUME_LOCATOR: crate::cel::Declarations<'static> =
+pub(super) const VOLUME_LOCATOR: crate::cel::Declarations<'static> =
     crate::cel::Declarations { variables: &["volume", "disk"], functions: &[], size_units: true };
 
 /// A byte size's magnitude and sign (`block.ByteSize`).
-fn byte_size(b: &ByteSize) -> Option<(f64, bool)> {
+pub(super) fn byte_size(b: &ByteSize) -> Option<(f64, bool)> {
     let raw = b.raw.as_deref()?;
     let magnitude = crate::model::block::types::parse_bytes(raw).ok()?;
     Some((magnitude.floor(), raw.starts_with('-')))

@@ -4,6 +4,10 @@
 mod block;
 mod network;
 mod other;
+mod v1_14;
+mod v1_14_container;
+mod v1_14_network;
+mod v1_14_runtime;
 
 use super::{Findings, Issue};
 

@@ -9,7 +9,7 @@ use crate::model::network::*;
 use crate::validate::{Context, Findings, Issue, Validate};
 
 /// `CommonLinkConfig.Validate`.
-fn common_link(c: &CommonLinkConfig, out: &mut Vec<Issue>) {
+pub(super) fn common_link(c: &CommonLinkConfig, out: &mut Vec<Issue>) {
     for (i, a) in c.addresses.iter().enumerate() {
         let p = &a.address.0;
         let path = format!("addresses[{i}].address");
@@ -366,16 +366,18 @@ impl Validate for TcpProbeConfig {
         if self.timeout.nanos < 0 {
             out.push(err(format!("TCP probe timeout cannot be negative: {}", self.timeout), "timeout"));
         }
-        if self.common.interval.nanos < 0 {
-            out.push(err(format!("probe interval cannot be negative: {}", self.common.interval), "interval"));
-        }
-        if self.common.failure_threshold < 0 {
-            out.push(err(
-                format!("probe failure threshold cannot be negative: {}", self.common.failure_threshold),
-                "failureThreshold",
-            ));
-        }
+        common_probe(&self.common, &mut out);
         errors(out)
+    }
+}
+
+/// `CommonProbeConfig.Validate`.
+pub(super) fn common_probe(c: &CommonProbeConfig, out: &mut Vec<Issue>) {
+    if c.interval.nanos < 0 {
+        out.push(err(format!("probe interval cannot be negative: {}", c.interval), "interval"));
+    }
+    if c.failure_threshold < 0 {
+        out.push(err(format!("probe failure threshold cannot be negative: {}", c.failure_threshold), "failureThreshold"));
     }
 }
 
