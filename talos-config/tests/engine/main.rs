@@ -47,4 +47,5 @@ mod serde;
 mod stack_depth;
 mod validate_kinds;
 mod validate_snapshots;
+mod v1_14_kinds;
 mod validate_v1alpha1;

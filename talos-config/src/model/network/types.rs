@@ -739,7 +739,15 @@ macro_rules! netip_value {
                 *self == Self::default()
             }
 
-            fn merge(&mut self, _right: &Self, _flags: MergeFlags) -> Result<(), String> {
+            fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
+                // v1.14 moved the `network.` wrappers to `meta`, with a `Merge` method: a
+                // non-zero patch value replaces the address.
+                if $go.starts_with("network.") && flags.release >= crate::Release::V1_14_0_RC1 {
+                    if !right.is_empty() {
+                        self.clone_from(right);
+                    }
+                    return Ok(());
+                }
                 let f: fn(&Self) -> String = $merge;
                 Err(f(self))
             }
