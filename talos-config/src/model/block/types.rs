@@ -361,7 +361,7 @@ impl Value for CelExpression {
 /// the zero value. `v1_12 = [...]` gives the names of releases before v1.13, where they differ.
 macro_rules! text_enum {
     ($(#[$m:meta])* $name:ident, $go:literal, $short:literal, [$($text:literal),* $(,)?]
-        $(, v1_12 = [$($old:literal),* $(,)?])?) => {
+        $(, v1_12 = [$($old:literal),* $(,)?])? $(, v1_14 = [$($new:literal),* $(,)?])?) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name(pub u32);
@@ -374,6 +374,9 @@ macro_rules! text_enum {
             pub fn names_for(release: crate::Release) -> &'static [&'static str] {
                 $(if release < crate::Release::V1_13_9 {
                     return &[$($old),*];
+                })?
+                $(if release >= crate::Release::V1_14_0_RC1 {
+                    return &[$($new),*];
                 })?
                 let _ = release;
                 Self::NAMES
@@ -470,7 +473,8 @@ text_enum!(
     "block.FilesystemType",
     "FilesystemType",
     ["none", "xfs", "vfat", "ext4", "iso9660", "swapi", "virtiofs"],
-    v1_12 = ["none", "xfs", "vfat", "ext4", "iso9660", "swap"]
+    v1_12 = ["none", "xfs", "vfat", "ext4", "iso9660", "swap"],
+    v1_14 = ["none", "xfs", "vfat", "ext4", "iso9660", "swapi", "virtiofs", "btrfs"]
 );
 
 text_enum!(

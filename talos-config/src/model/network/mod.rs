@@ -14,7 +14,7 @@ pub use links::{
 };
 pub use other::{
     BlackholeRouteConfig, CommonProbeConfig, Dhcpv4Config, Dhcpv6Config, EthernetChannelsConfig, EthernetConfig,
-    EthernetRingsConfig, HcloudVipConfig, HostnameConfig, IngressConfig, IngressRule, KubeSpanConfig,
+    EthernetRingsConfig, HcloudVipConfig, HostDnsConfig, HostnameConfig, IngressConfig, IngressRule, KubeSpanConfig,
     KubeSpanEndpointsConfig, KubeSpanFiltersConfig, Layer2VipConfig, LinkAliasConfig, LinkSelector, NameserverConfig,
     NetworkDefaultActionConfig, NetworkRuleConfig, NtpConfig, PortRanges, PtpConfig, ResolverConfig, RoutingRuleConfig,
     RulePortSelector, SearchDomainsConfig, StaticHostConfig, TcpProbeConfig, TimeSyncConfig,
