@@ -678,8 +678,14 @@ mod tests {
     #[test]
     fn container_duplicates() {
         let legacy = doc("machine:\n  type: worker\n");
-        assert_eq!(check_container(&[legacy.clone(), legacy], crate::Release::DEFAULT), Err("duplicate v1alpha1.Config".into()));
+        assert_eq!(
+            check_container(&[legacy.clone(), legacy], crate::Release::DEFAULT),
+            Err("duplicate v1alpha1.Config".into())
+        );
         let sidero = doc("apiVersion: v1alpha1\nkind: SideroLinkConfig\napiUrl: https://a\n");
-        assert_eq!(check_container(&[sidero.clone(), sidero], crate::Release::DEFAULT), Err("duplicate document: SideroLinkConfig/".into()));
+        assert_eq!(
+            check_container(&[sidero.clone(), sidero], crate::Release::DEFAULT),
+            Err("duplicate document: SideroLinkConfig/".into())
+        );
     }
 }

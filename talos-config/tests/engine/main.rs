@@ -45,7 +45,7 @@ mod secrets_bundle;
 #[cfg(feature = "serde")]
 mod serde;
 mod stack_depth;
+mod v1_14_kinds;
 mod validate_kinds;
 mod validate_snapshots;
-mod v1_14_kinds;
 mod validate_v1alpha1;

@@ -77,3 +77,14 @@ fn validation_answers_as_v1_14() {
     assert!(all.len() >= 70, "the recorded cases are missing");
     assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), all.len(), failures.join("\n\n"));
 }
+
+/// `DiscoveryIdentityConfig.Redact` replaces a non-empty cluster secret, and only it.
+#[test]
+fn discovery_identity_secret_is_redacted() {
+    let config = |secret: &str| {
+        format!("apiVersion: v1alpha1\nkind: DiscoveryIdentityConfig\nclusterID: abc\nclusterSecret: {secret}\n")
+    };
+    let redacted = |text: &str| Config::from_bytes_for(text.as_bytes(), RELEASE).unwrap().encode_redacted();
+    assert_eq!(redacted(&config("vlf2HU1NEZL3Ezi9Tk+RZBLJUbjnsHnTzs3wK9JNk6Q=")), config("REDACTED"));
+    assert_eq!(redacted(&config("\"\"")), config("\"\""));
+}

@@ -138,7 +138,9 @@ impl VolumeConfig {
                 out.push(err(format!("mount config is not allowed for the {name} volume"), "mount"));
             }
             "ETCD" | "CRI" | "KUBELET" | "LOG" if mount_set && provisioning_is_zero(&self.provisioning) => {
-                let text = format!("mount config for the {name} volume is only supported when it is provisioned onto a dedicated partition");
+                let text = format!(
+                    "mount config for the {name} volume is only supported when it is provisioned onto a dedicated partition"
+                );
                 out.push(err(text, "mount"));
             }
             _ => {}

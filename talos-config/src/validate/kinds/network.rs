@@ -377,7 +377,10 @@ pub(super) fn common_probe(c: &CommonProbeConfig, out: &mut Vec<Issue>) {
         out.push(err(format!("probe interval cannot be negative: {}", c.interval), "interval"));
     }
     if c.failure_threshold < 0 {
-        out.push(err(format!("probe failure threshold cannot be negative: {}", c.failure_threshold), "failureThreshold"));
+        out.push(err(
+            format!("probe failure threshold cannot be negative: {}", c.failure_threshold),
+            "failureThreshold",
+        ));
     }
 }
 
@@ -541,7 +544,10 @@ impl ResolverConfig {
                 return Err(err(text, "machine.network.searchDomains"));
             }
             if !net.nameservers.is_nil() {
-                return Err(err(".machine.network.nameservers is already set in v1alpha1 config", "machine.network.nameservers"));
+                return Err(err(
+                    ".machine.network.nameservers is already set in v1alpha1 config",
+                    "machine.network.nameservers",
+                ));
             }
             if net.disable_search_domain.unwrap_or(false) {
                 let text = ".machine.network.disableSearchDomain is already set in v1alpha1 config";

@@ -67,8 +67,13 @@ impl Validate for DiscoveryServiceConfig {
     }
 
     fn conflicts(&self, cx: &Context<'_>) -> Vec<Issue> {
-        let present = crate::validate::legacy(cx).and_then(|c| c.cluster.as_ref()).is_some_and(|c| c.discovery.is_some());
-        conflict(present, "discovery service is already configured in .cluster.discovery of the v1alpha1 config", "cluster.discovery")
+        let present =
+            crate::validate::legacy(cx).and_then(|c| c.cluster.as_ref()).is_some_and(|c| c.discovery.is_some());
+        conflict(
+            present,
+            "discovery service is already configured in .cluster.discovery of the v1alpha1 config",
+            "cluster.discovery",
+        )
     }
 }
 
@@ -109,7 +114,11 @@ impl Validate for DiscoveryIdentityConfig {
         let present = crate::validate::legacy(cx)
             .and_then(|c| c.cluster.as_ref())
             .is_some_and(|c| !c.id.is_empty() || !c.secret.is_empty());
-        conflict(present, "cluster identity is already configured in .cluster.id/.cluster.secret of the v1alpha1 config", "cluster.id")
+        conflict(
+            present,
+            "cluster identity is already configured in .cluster.id/.cluster.secret of the v1alpha1 config",
+            "cluster.id",
+        )
     }
 }
 
@@ -124,7 +133,11 @@ impl Validate for CriBaseRuntimeSpecConfig {
         let present = crate::validate::legacy(cx)
             .and_then(|c| c.machine.as_ref())
             .is_some_and(|m| m.base_runtime_spec_overrides.object.is_some());
-        conflict(present, "base runtime spec overrides are already set in v1alpha1 config", "machine.baseRuntimeSpecOverrides")
+        conflict(
+            present,
+            "base runtime spec overrides are already set in v1alpha1 config",
+            "machine.baseRuntimeSpecOverrides",
+        )
     }
 }
 

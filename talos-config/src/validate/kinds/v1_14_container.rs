@@ -217,7 +217,10 @@ impl Validate for ContainerConfig {
             security(s, &mut out);
         }
         if let Some(n) = self.network.as_ref().filter(|n| !matches!(n.mode.as_str(), "" | "none" | "host")) {
-            out.push(err(format!("unsupported network mode {}, expected none or host", quote(&n.mode)), "network.mode"));
+            out.push(err(
+                format!("unsupported network mode {}, expected none or host", quote(&n.mode)),
+                "network.mode",
+            ));
         }
         if let Some(r) = &self.resources {
             resources(r, &mut out);

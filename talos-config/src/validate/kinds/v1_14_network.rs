@@ -45,8 +45,11 @@ fn overlaps(a: &IpPrefix, b: &IpPrefix) -> bool {
 /// The neighbor's identity (its address or link), or the error when not exactly one is set.
 fn neighbor_key(i: usize, n: &BgpNeighborConfig) -> Result<String, Issue> {
     let has_address = n.address.0.is_valid();
-    if has_address == !n.link.is_empty() {
-        return Err(err(format!("neighbor[{i}]: exactly one of address or link must be set"), &format!("neighbors[{i}]")));
+    if has_address != n.link.is_empty() {
+        return Err(err(
+            format!("neighbor[{i}]: exactly one of address or link must be set"),
+            &format!("neighbors[{i}]"),
+        ));
     }
     Ok(if has_address { n.address.0.go_string() } else { n.link.clone() })
 }
@@ -85,7 +88,10 @@ fn import_prefixes(i: usize, route: &BgpImportRoute, out: &mut Vec<Issue>) {
         for (k, other) in route.prefixes[..j].iter().enumerate() {
             if overlaps(&other.0, p) {
                 let (mine, theirs) = (p.go_string(), other.0.go_string());
-                out.push(err(format!("importRoutes[{i}].prefixes[{j}]: prefix {mine} overlaps prefixes[{k}] {theirs}"), &path));
+                out.push(err(
+                    format!("importRoutes[{i}].prefixes[{j}]: prefix {mine} overlaps prefixes[{k}] {theirs}"),
+                    &path,
+                ));
             }
         }
     }
@@ -96,7 +102,10 @@ fn import_route(i: usize, instance: &str, route: &BgpImportRoute, out: &mut Vec<
     if route.bgp_instance.is_empty() {
         out.push(err(format!("importRoutes[{i}]: bgpInstance must be specified"), &path));
     } else if route.bgp_instance == instance {
-        out.push(err(format!("importRoutes[{i}]: cannot import from the same BGP instance {}", quote(instance)), &path));
+        out.push(err(
+            format!("importRoutes[{i}]: cannot import from the same BGP instance {}", quote(instance)),
+            &path,
+        ));
     }
     import_prefixes(i, route, out);
 }
@@ -183,7 +192,8 @@ impl Validate for HttpProbeConfig {
 
 /// Go's `unicode.IsSpace`.
 fn go_is_space(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{85}' | '\u{a0}') || (c as u32 > 0xff && c.is_whitespace())
+    matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{85}' | '\u{a0}')
+        || (c as u32 > 0xff && c.is_whitespace())
 }
 
 /// The link name rules of both ends of a veth pair.

@@ -17,7 +17,17 @@ const MANAGED_ETC_FILES: &[&str] =
 
 /// Directories under `/etc` Talos owns.
 const MANAGED_ETC_DIRS: &[&str] = &[
-    "apparmor.d", "apparmor", "ca-certificates", "cni", "cri", "iscsi", "kubernetes", "lvm", "nvme", "pki", "selinux",
+    "apparmor.d",
+    "apparmor",
+    "ca-certificates",
+    "cni",
+    "cri",
+    "iscsi",
+    "kubernetes",
+    "lvm",
+    "nvme",
+    "pki",
+    "selinux",
     "ssl",
 ];
 
@@ -114,14 +124,18 @@ impl Validate for UnattendedInstallConfig {
                 "installer.image",
             ));
         }
-        let errors = selector(&self.provisioning.disk_selector.r#match, &DISK_LOCATOR, "provisioning.diskSelector.match");
+        let errors =
+            selector(&self.provisioning.disk_selector.r#match, &DISK_LOCATOR, "provisioning.diskSelector.match");
         Findings { errors: errors.into_iter().collect(), warnings }
     }
 
     fn conflicts(&self, cx: &Context<'_>) -> Vec<Issue> {
         let present = crate::validate::legacy(cx).and_then(|c| c.machine.as_ref()).is_some_and(|m| m.install.is_some());
         if present {
-            vec![err("UnattendedInstallConfig config is incompatible with v1alpha1 config (.machine.install)", "machine.install")]
+            vec![err(
+                "UnattendedInstallConfig config is incompatible with v1alpha1 config (.machine.install)",
+                "machine.install",
+            )]
         } else {
             Vec::new()
         }
