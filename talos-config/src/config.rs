@@ -116,7 +116,7 @@ impl Config {
 
     /// Builds a container, running upstream's `container.New` checks.
     pub(crate) fn new(entries: Vec<Entry>, release: crate::Release) -> Result<Config, Error> {
-        check_container(&entries).map_err(Error::merge)?;
+        check_container(&entries, release).map_err(Error::merge)?;
         Ok(Config { entries, release })
     }
 
@@ -258,7 +258,7 @@ impl Config {
     /// ```
     pub fn push<T: crate::document::Kind>(&mut self, document: T) -> Result<(), Error> {
         self.entries.push(Entry::Doc(Box::new(document)));
-        if let Err(text) = check_container(&self.entries) {
+        if let Err(text) = check_container(&self.entries, self.release) {
             self.entries.pop();
             return Err(Error::merge(text));
         }
@@ -418,8 +418,11 @@ impl Config {
 }
 
 /// Upstream `container.New` checks.
-fn check_container(entries: &[Entry]) -> Result<(), String> {
+fn check_container(entries: &[Entry], release: crate::Release) -> Result<(), String> {
     let mut legacy_seen = false;
+    // From v1.14 every link document claims its link name (a veth also its peer's); the first
+    // claim wins.
+    let mut claimed_links: HashMap<&str, String> = HashMap::new();
     // Earlier documents by name, kinds in order: only documents with the same name can clash.
     let mut seen: HashMap<&str, Vec<&'static str>> = HashMap::new();
     for entry in entries {
@@ -442,6 +445,23 @@ fn check_container(entries: &[Entry]) -> Result<(), String> {
             }
         }
         same_name.push(kind);
+        if release >= crate::Release::V1_14_0_RC1 && conflict_group(kind) == Some(1) {
+            claim_links(&**d, &mut claimed_links)?;
+        }
+    }
+    Ok(())
+}
+
+/// Claims the link names a link document configures: its own, and a veth's peer.
+fn claim_links<'a>(doc: &'a dyn Document, claimed: &mut HashMap<&'a str, String>) -> Result<(), String> {
+    let id = format!("{}/{}", doc.kind(), doc.name());
+    let peer = doc.as_any().downcast_ref::<crate::model::network::VethConfig>().map(|v| v.peer.name.as_str());
+    for link in std::iter::once(doc.name()).chain(peer) {
+        if let Some(owner) = claimed.get(link) {
+            let link = crate::gofmt::quote(link);
+            return Err(format!("conflicting link configurations: {owner} and {id} both configure {link}"));
+        }
+        claimed.insert(link, id.clone());
     }
     Ok(())
 }
@@ -450,7 +470,7 @@ fn check_container(entries: &[Entry]) -> Result<(), String> {
 fn conflict_group(kind: &str) -> Option<u8> {
     match kind {
         "BondConfig" | "BridgeConfig" | "DummyLinkConfig" | "LinkConfig" | "VLANConfig" | "VRFConfig"
-        | "WireguardConfig" => Some(1),
+        | "WireguardConfig" | "VethConfig" => Some(1),
         "HCloudVIPConfig" | "Layer2VIPConfig" => Some(2),
         "UserVolumeConfig" | "ExistingVolumeConfig" => Some(3),
         _ => None,
@@ -674,8 +694,14 @@ mod tests {
     #[test]
     fn container_duplicates() {
         let legacy = doc("machine:\n  type: worker\n");
-        assert_eq!(check_container(&[legacy.clone(), legacy]), Err("duplicate v1alpha1.Config".into()));
+        assert_eq!(
+            check_container(&[legacy.clone(), legacy], crate::Release::DEFAULT),
+            Err("duplicate v1alpha1.Config".into())
+        );
         let sidero = doc("apiVersion: v1alpha1\nkind: SideroLinkConfig\napiUrl: https://a\n");
-        assert_eq!(check_container(&[sidero.clone(), sidero]), Err("duplicate document: SideroLinkConfig/".into()));
+        assert_eq!(
+            check_container(&[sidero.clone(), sidero], crate::Release::DEFAULT),
+            Err("duplicate document: SideroLinkConfig/".into())
+        );
     }
 }

@@ -44,6 +44,7 @@ const SECRETS: &[(&str, &str)] = &[
     ("RegistryAuthConfig", "identityToken"),
     ("RegistryTLSConfig", "clientIdentity.key"),
     ("HCloudVIPConfig", "apiToken"),
+    ("DiscoveryIdentityConfig", "clusterSecret"),
     ("WireguardConfig", "privateKey"),
     ("WireguardConfig", "peers.[].presharedKey"),
     ("SideroLinkConfig", "uniqueToken"),

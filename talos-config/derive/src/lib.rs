@@ -292,16 +292,20 @@ fn delete_arm(f: &FieldSpec) -> TokenStream2 {
     }
 }
 
-/// A field's part of `schema_paths`: its own dotted path after those below it.
+/// A field's part of `schema_paths`: its own dotted path after those below it, for the fields
+/// the default release has.
 fn schema_path_step(f: &FieldSpec) -> TokenStream2 {
     let (v, ty, key) = (value_mod(), &f.ty, &f.key);
+    let present = in_release(f, quote! { ::talos_config::Release::DEFAULT });
     if f.inline {
-        quote! { <#ty as #v::Value>::schema_paths(prefix, out); }
+        quote! { if #present { <#ty as #v::Value>::schema_paths(prefix, out); } }
     } else {
         quote! {
-            let path = if prefix.is_empty() { #key.to_string() } else { format!("{}.{}", prefix, #key) };
-            <#ty as #v::Value>::schema_paths(&path, out);
-            out.push(path);
+            if #present {
+                let path = if prefix.is_empty() { #key.to_string() } else { format!("{}.{}", prefix, #key) };
+                <#ty as #v::Value>::schema_paths(&path, out);
+                out.push(path);
+            }
         }
     }
 }

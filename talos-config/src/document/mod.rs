@@ -212,7 +212,7 @@ pub struct KindEntry {
     pub unknown_keys: fn(&Node) -> Result<Option<Node>, String>,
     /// The same check as a given release makes it.
     pub unknown_keys_for: fn(&Node, crate::Release) -> Result<Option<Node>, String>,
-    /// The YAML path of every field of the kind (see `Value::schema_paths`).
+    /// The YAML path of every field of the kind the default release has (see `Value::schema_paths`).
     pub schema_paths: fn() -> Vec<String>,
     /// The kind's JSON Schema (see `Value::json_schema`).
     pub json_schema: fn(&mut crate::value::json_schema::SchemaCx) -> crate::value::json_schema::Json,

@@ -7,4 +7,5 @@
 //! `net` module and `net/url` the model's Go URL value (`value::url`).
 
 pub(crate) mod errors;
+pub(crate) mod image_ref;
 pub(crate) mod parse;

@@ -2,6 +2,8 @@
 //! them (`pkg/machinery/config/types/<area>`).
 
 pub mod block;
+pub mod cluster;
+pub mod container;
 pub mod cri;
 pub mod hardware;
 pub mod k8s;
@@ -11,6 +13,7 @@ pub(crate) mod registry;
 pub mod runtime;
 pub mod security;
 pub mod siderolink;
+pub mod storage;
 #[cfg(feature = "testing")]
 pub(crate) mod testing;
 pub mod v1alpha1;

@@ -16,6 +16,9 @@ pub fn registry() -> impl Iterator<Item = &'static KindEntry> {
         .chain(super::siderolink::KINDS)
         .chain(super::hardware::KINDS)
         .chain(super::k8s::KINDS)
+        .chain(super::cluster::KINDS)
+        .chain(super::container::KINDS)
+        .chain(super::storage::KINDS)
 }
 
 /// Looks a kind up by its `kind:` value, among the kinds the default release registers.

@@ -135,7 +135,7 @@ impl Value for bool {
 
 /// Decodes an integer node into the range `[min, max]` as go-yaml v4 does: a float is accepted
 /// only when the conversion loses nothing (`1e3`, `2.0`; not `1.5` or `.5`).
-fn decode_int(node: &Node, cx: &mut DecodeCx, go_type: &str, min: i128, max: i128) -> i128 {
+pub(crate) fn decode_int(node: &Node, cx: &mut DecodeCx, go_type: &str, min: i128, max: i128) -> i128 {
     if is_null(node) {
         return 0;
     }

@@ -46,6 +46,7 @@ mod secrets_bundle;
 mod serde;
 mod stack_depth;
 mod v1_14_k8s;
+mod v1_14_kinds;
 mod validate_kinds;
 mod validate_snapshots;
 mod validate_v1alpha1;

@@ -5,7 +5,10 @@ use talos_config_derive::Talos;
 use crate::document::{KindEntry, entry};
 use crate::model::meta::Meta;
 
+pub mod maintenance;
 pub mod types;
+
+pub use maintenance::{FilesystemScrubConfig, FilesystemTrimConfig, ScrubConfig, TrimConfig};
 
 pub use types::{ByteSize, CelExpression, EncryptionProviderType, FilesystemType, PercentageSize, Size, VolumeType};
 
@@ -22,12 +25,21 @@ pub struct VolumeConfig {
     /// Which disk the volume goes on and how large it is.
     #[talos(key = "provisioning", omitempty, go_name = "ProvisioningSpec")]
     pub provisioning: ProvisioningSpec,
+    /// Filesystem options of the volume (v1.14).
+    #[talos(key = "filesystem", omitempty, go_name = "FilesystemSpec", since = V1_14_0_RC1)]
+    pub filesystem: SystemVolumeFilesystemSpec,
     /// How the volume is encrypted.
     #[talos(key = "encryption", omitempty, go_name = "EncryptionSpec")]
     pub encryption: EncryptionSpec,
     /// How the volume is mounted.
     #[talos(key = "mount", omitempty, go_name = "MountSpec", since = V1_13_9)]
     pub mount: VolumeMountSpec,
+    /// The volume's own trim setting (v1.14).
+    #[talos(key = "trim", omitempty, go_name = "TrimSpec", since = V1_14_0_RC1)]
+    pub trim: Option<TrimConfig>,
+    /// The volume's own scrub setting (v1.14).
+    #[talos(key = "scrub", omitempty, go_name = "ScrubSpec", since = V1_14_0_RC1)]
+    pub scrub: Option<ScrubConfig>,
 }
 crate::document::named_kind!(VolumeConfig => "VolumeConfig");
 
@@ -38,6 +50,27 @@ pub struct VolumeMountSpec {
     /// Mounts with `nosuid,nodev` (on unless set to false).
     #[talos(key = "secure", omitempty, go_name = "MountSecure")]
     pub secure: Option<bool>,
+    /// Mounts with `noatime` (v1.14).
+    #[talos(key = "disableAccessTime", omitempty, go_name = "MountDisableAccessTime", since = V1_14_0_RC1)]
+    pub disable_access_time: Option<bool>,
+}
+
+/// `block.SystemVolumeFilesystemSpec`: filesystem options of a system volume.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "block.SystemVolumeFilesystemSpec")]
+pub struct SystemVolumeFilesystemSpec {
+    /// XFS options.
+    #[talos(key = "xfs", omitempty, go_name = "XFSSpec")]
+    pub xfs: Option<XfsSpec>,
+}
+
+/// `block.XFSSpec`.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "block.XFSSpec")]
+pub struct XfsSpec {
+    /// The smallest allocation group size `mkfs.xfs` may use.
+    #[talos(key = "minAllocationGroupSize", omitempty, go_name = "MinAllocationGroupSizeConfig")]
+    pub min_allocation_group_size: ByteSize,
 }
 
 /// How a volume is provisioned.
@@ -89,6 +122,9 @@ pub struct EncryptionSpec {
     /// Extra options passed to cryptsetup.
     #[talos(key = "options", omitempty, go_name = "EncryptionPerfOptions")]
     pub options: Vec<String>,
+    /// Passes discards (TRIM) through the encryption layer (v1.14).
+    #[talos(key = "allowDiscards", omitempty, go_name = "EncryptionAllowDiscards", since = V1_14_0_RC1)]
+    pub allow_discards: Option<bool>,
 }
 
 /// One encryption key slot.
@@ -184,6 +220,12 @@ pub struct UserVolumeConfig {
     /// How the volume is mounted.
     #[talos(key = "mount", omitempty, go_name = "MountSpec", since = V1_13_9)]
     pub mount: UserMountSpec,
+    /// The volume's own trim setting (v1.14).
+    #[talos(key = "trim", omitempty, go_name = "TrimSpec", since = V1_14_0_RC1)]
+    pub trim: Option<TrimConfig>,
+    /// The volume's own scrub setting (v1.14).
+    #[talos(key = "scrub", omitempty, go_name = "ScrubSpec", since = V1_14_0_RC1)]
+    pub scrub: Option<ScrubConfig>,
 }
 crate::document::named_kind!(UserVolumeConfig => "UserVolumeConfig");
 
@@ -197,6 +239,9 @@ pub struct FilesystemSpec {
     /// Enables project quotas on the filesystem.
     #[talos(key = "projectQuotaSupport", omitempty, go_name = "ProjectQuotaSupportConfig")]
     pub project_quota_support: Option<bool>,
+    /// XFS options (v1.14).
+    #[talos(key = "xfs", omitempty, go_name = "XFSSpec", since = V1_14_0_RC1)]
+    pub xfs: Option<XfsSpec>,
 }
 
 /// Mount options of a user volume.
@@ -265,6 +310,12 @@ pub struct ExistingVolumeConfig {
     /// How the volume is mounted.
     #[talos(key = "mount", omitempty, go_name = "MountSpec")]
     pub mount: MountSpec,
+    /// The volume's own trim setting (v1.14).
+    #[talos(key = "trim", omitempty, go_name = "TrimSpec", since = V1_14_0_RC1)]
+    pub trim: Option<TrimConfig>,
+    /// The volume's own scrub setting (v1.14).
+    #[talos(key = "scrub", omitempty, go_name = "ScrubSpec", since = V1_14_0_RC1)]
+    pub scrub: Option<ScrubConfig>,
 }
 crate::document::named_kind!(ExistingVolumeConfig => "ExistingVolumeConfig");
 
@@ -373,4 +424,6 @@ pub const KINDS: &[KindEntry] = &[
     entry::<ExistingVolumeConfig>(),
     entry::<ExternalVolumeConfig>(),
     entry::<ZswapConfig>(),
+    entry::<FilesystemTrimConfig>(),
+    entry::<FilesystemScrubConfig>(),
 ];

@@ -10,6 +10,11 @@ pub(crate) fn parse_bytes(text: &str) -> Result<f64, String> {
     parse_bytes_in(text, true)
 }
 
+/// `humanize.ParseBytes` as is (no sign allowed). Returns the magnitude.
+pub(crate) fn humanize_parse_bytes(text: &str) -> Result<f64, String> {
+    parse_bytes_in(text, false)
+}
+
 /// `humanize.ParseBytes`, with a leading `-` stripped first where the release allows negative
 /// sizes (v1.13 on; before, `-` fails as a number).
 fn parse_bytes_in(text: &str, negative: bool) -> Result<f64, String> {
@@ -356,7 +361,7 @@ impl Value for CelExpression {
 /// the zero value. `v1_12 = [...]` gives the names of releases before v1.13, where they differ.
 macro_rules! text_enum {
     ($(#[$m:meta])* $name:ident, $go:literal, $short:literal, [$($text:literal),* $(,)?]
-        $(, v1_12 = [$($old:literal),* $(,)?])?) => {
+        $(, v1_12 = [$($old:literal),* $(,)?])? $(, v1_14 = [$($new:literal),* $(,)?])?) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name(pub u32);
@@ -369,6 +374,9 @@ macro_rules! text_enum {
             pub fn names_for(release: crate::Release) -> &'static [&'static str] {
                 $(if release < crate::Release::V1_13_9 {
                     return &[$($old),*];
+                })?
+                $(if release >= crate::Release::V1_14_0_RC1 {
+                    return &[$($new),*];
                 })?
                 let _ = release;
                 Self::NAMES
@@ -465,7 +473,8 @@ text_enum!(
     "block.FilesystemType",
     "FilesystemType",
     ["none", "xfs", "vfat", "ext4", "iso9660", "swapi", "virtiofs"],
-    v1_12 = ["none", "xfs", "vfat", "ext4", "iso9660", "swap"]
+    v1_12 = ["none", "xfs", "vfat", "ext4", "iso9660", "swap"],
+    v1_14 = ["none", "xfs", "vfat", "ext4", "iso9660", "swapi", "virtiofs", "btrfs"]
 );
 
 text_enum!(
@@ -474,4 +483,30 @@ text_enum!(
     "block.EncryptionProviderType",
     "EncryptionProviderType",
     ["none", "luks2"]
+);
+
+// The enums of upstream `pkg/machinery/resources/storage` (v1.14's storage documents).
+
+text_enum!(
+    /// `storage.LVMLogicalVolumeType`.
+    LvmLogicalVolumeType,
+    "storage.LVMLogicalVolumeType",
+    "LVMLogicalVolumeType",
+    ["linear", "raid1", "raid0", "raid10"]
+);
+
+text_enum!(
+    /// `storage.MDLevel`.
+    MdLevel,
+    "storage.MDLevel",
+    "MDLevel",
+    ["raid1"]
+);
+
+text_enum!(
+    /// `storage.MDMetadata`.
+    MdMetadata,
+    "storage.MDMetadata",
+    "MDMetadata",
+    ["1.0", "1.2"]
 );

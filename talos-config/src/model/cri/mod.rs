@@ -6,6 +6,10 @@ use crate::document::{KindEntry, entry};
 use crate::model::meta::Meta;
 use crate::model::siderolink::MetaUrl;
 
+mod v1_14;
+
+pub use v1_14::{CriBaseRuntimeSpecConfig, CriCustomizationConfig, ImageCacheConfig, LocalImageCacheConfig};
+
 /// `RegistryMirrorConfig` (named by the registry name): mirror endpoints of an image registry.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
 #[talos(go = "cri.RegistryMirrorConfigV1Alpha1")]
@@ -100,5 +104,11 @@ pub struct CertificateAndKey {
 }
 
 /// The kinds of this area, as registered upstream.
-pub const KINDS: &[KindEntry] =
-    &[entry::<RegistryAuthConfig>(), entry::<RegistryMirrorConfig>(), entry::<RegistryTlsConfig>()];
+pub const KINDS: &[KindEntry] = &[
+    entry::<RegistryAuthConfig>(),
+    entry::<RegistryMirrorConfig>(),
+    entry::<RegistryTlsConfig>(),
+    entry::<CriBaseRuntimeSpecConfig>(),
+    entry::<CriCustomizationConfig>(),
+    entry::<ImageCacheConfig>(),
+];

@@ -6,6 +6,7 @@ use crate::document::{KindEntry, entry};
 mod links;
 mod other;
 pub mod types;
+mod v1_14;
 
 pub use links::{
     AddressConfig, BondConfig, BridgeConfig, BridgeStpConfig, BridgeVlanConfig, CommonLinkConfig, DummyLinkConfig,
@@ -13,10 +14,13 @@ pub use links::{
 };
 pub use other::{
     BlackholeRouteConfig, CommonProbeConfig, Dhcpv4Config, Dhcpv6Config, EthernetChannelsConfig, EthernetConfig,
-    EthernetRingsConfig, HcloudVipConfig, HostnameConfig, IngressConfig, IngressRule, KubeSpanConfig,
+    EthernetRingsConfig, HcloudVipConfig, HostDnsConfig, HostnameConfig, IngressConfig, IngressRule, KubeSpanConfig,
     KubeSpanEndpointsConfig, KubeSpanFiltersConfig, Layer2VipConfig, LinkAliasConfig, LinkSelector, NameserverConfig,
     NetworkDefaultActionConfig, NetworkRuleConfig, NtpConfig, PortRanges, PtpConfig, ResolverConfig, RoutingRuleConfig,
     RulePortSelector, SearchDomainsConfig, StaticHostConfig, TcpProbeConfig, TimeSyncConfig,
+};
+pub use v1_14::{
+    BgpBfdConfig, BgpImportRoute, BgpInstanceConfig, BgpNeighborConfig, HttpProbeConfig, VethConfig, VethPeerConfig,
 };
 
 crate::document::named_kind!(
@@ -75,4 +79,7 @@ pub const KINDS: &[KindEntry] = &[
     entry::<KubeSpanEndpointsConfig>(),
     entry::<ResolverConfig>(),
     entry::<TimeSyncConfig>(),
+    entry::<BgpInstanceConfig>(),
+    entry::<HttpProbeConfig>(),
+    entry::<VethConfig>(),
 ];

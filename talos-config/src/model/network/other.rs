@@ -57,6 +57,9 @@ pub struct Dhcpv4Config {
     /// Ignores the hostname the DHCP server offers.
     #[talos(key = "ignoreHostname", omitempty, go_name = "ConfigIgnoreHostname")]
     pub ignore_hostname: Option<bool>,
+    /// Ignores the routes the DHCP server offers (v1.14).
+    #[talos(key = "ignoreRoutes", omitempty, go_name = "ConfigIgnoreRoutes", since = V1_14_0_RC1)]
+    pub ignore_routes: Option<bool>,
     /// What the client identifies itself by (`mac`, `duid`, `none`).
     #[talos(key = "clientIdentifier", omitempty, go_name = "ConfigClientIdentifier")]
     pub client_identifier: Option<ClientIdentifier>,
@@ -441,6 +444,12 @@ pub struct NameserverConfig {
     /// The resolver's address.
     #[talos(key = "address", go_name = "Address")]
     pub address: Addr,
+    /// `Do53` (plain DNS, the default), `DoT` or `DoH` (v1.14).
+    #[talos(key = "protocol", omitempty, go_name = "Protocol", since = V1_14_0_RC1)]
+    pub protocol: super::types::DnsProtocol,
+    /// The name the DoT/DoH server's certificate must carry (v1.14).
+    #[talos(key = "tlsServerName", omitempty, go_name = "TLSServerName", since = V1_14_0_RC1)]
+    pub tls_server_name: String,
 }
 
 /// `network.SearchDomainsConfig`.
@@ -468,6 +477,24 @@ pub struct ResolverConfig {
     /// The DNS search domains the host uses.
     #[talos(key = "searchDomains", omitempty, go_name = "ResolverSearchDomains")]
     pub search_domains: SearchDomainsConfig,
+    /// The host DNS resolver (v1.14; replaces `.machine.features.hostDNS`).
+    #[talos(key = "hostDNS", omitempty, go_name = "ResolverHostDNS", since = V1_14_0_RC1)]
+    pub host_dns: HostDnsConfig,
+}
+
+/// `network.HostDNSConfig`.
+#[derive(Talos, Clone, Debug, Default, PartialEq)]
+#[talos(go = "network.HostDNSConfig")]
+pub struct HostDnsConfig {
+    /// Turns the host DNS resolver on.
+    #[talos(key = "enabled", omitempty, go_name = "HostDNSEnabled")]
+    pub enabled: Option<bool>,
+    /// Forwards the cluster DNS's queries to the host resolver.
+    #[talos(key = "forwardKubeDNSToHost", omitempty, go_name = "HostDNSForwardKubeDNSToHost")]
+    pub forward_kube_dns_to_host: Option<bool>,
+    /// Resolves cluster member names through the host resolver.
+    #[talos(key = "resolveMemberNames", omitempty, go_name = "HostDNSResolveMemberNames")]
+    pub resolve_member_names: Option<bool>,
 }
 
 /// `network.NTPConfig`.
@@ -477,6 +504,9 @@ pub struct NtpConfig {
     /// NTP servers to sync from.
     #[talos(key = "servers", omitempty, go_name = "Servers")]
     pub servers: Vec<String>,
+    /// Uses Network Time Security (the servers must be host names; v1.14).
+    #[talos(key = "useNTS", omitempty, go_name = "UseNTS", since = V1_14_0_RC1)]
+    pub use_nts: Option<bool>,
 }
 
 /// `network.PTPConfig`.

@@ -201,6 +201,13 @@ pub(crate) fn enumer_lookup(names: &[(u32, &str)], text: &str) -> Option<u32> {
 }
 
 go_enum!(
+    /// `nethelpers.DNSProtocol` (v1.14).
+    DnsProtocol, "nethelpers.DNSProtocol", "DNSProtocol", {
+        0 => "Do53", 1 => "DoT", 2 => "DoH",
+    }
+);
+
+go_enum!(
     /// `nethelpers.AutoHostnameKind`.
     AutoHostnameKind, "nethelpers.AutoHostnameKind", "AutoHostnameKind", {
         0 => "off", 1 => "talos-addr", 2 => "stable",

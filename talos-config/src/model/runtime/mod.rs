@@ -12,8 +12,13 @@ use crate::model::siderolink::MetaUrl;
 use crate::value::Duration;
 
 pub mod extensions;
+mod v1_14;
 
 pub use extensions::{ConfigFile, ConfigFileList, ExtensionServiceConfig};
+pub use v1_14::{
+    EtcFileConfig, EtcFileMode, InstallDiskSelector, InstallProvisioningSpec, InstallerSpec, KernelModuleConfig,
+    SecurityProfileConfig, SysctlConfig, SysfsConfig, UdevRulesConfig, UnattendedInstallConfig,
+};
 
 /// `EnvironmentConfig` (unnamed): environment variables for PID 1 and services.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -108,4 +113,11 @@ pub const KINDS: &[KindEntry] = &[
     entry::<OomConfig>(),
     entry::<WatchdogTimerConfig>(),
     entry::<ExtensionServiceConfig>(),
+    entry::<EtcFileConfig>(),
+    entry::<KernelModuleConfig>(),
+    entry::<SecurityProfileConfig>(),
+    entry::<SysctlConfig>(),
+    entry::<SysfsConfig>(),
+    entry::<UdevRulesConfig>(),
+    entry::<UnattendedInstallConfig>(),
 ];

@@ -6,16 +6,16 @@ use crate::validate::{Context, Findings, Issue, Validate};
 
 /// Talos's `celenv.DiskLocator` environment (v1.12.11 and v1.13.9): the disk, whether it is
 /// the system disk, the size constants, and `glob`.
-const DISK_LOCATOR: crate::cel::Declarations<'static> =
+pub(super) const DISK_LOCATOR: crate::cel::Declarations<'static> =
     crate::cel::Declarations { variables: &["disk", "system_disk"], functions: &["glob"], size_units: true };
 
 /// Talos's `celenv.VolumeLocator` environment (v1.12.11 and v1.13.9): the volume, its disk and
 /// the size constants.
-const VOLUME_LOCATOR: crate::cel::Declarations<'static> =
+pub(super) const VOLUME_LOCATOR: crate::cel::Declarations<'static> =
     crate::cel::Declarations { variables: &["volume", "disk"], functions: &[], size_units: true };
 
 /// A byte size's magnitude and sign (`block.ByteSize`).
-fn byte_size(b: &ByteSize) -> Option<(f64, bool)> {
+pub(super) fn byte_size(b: &ByteSize) -> Option<(f64, bool)> {
     let raw = b.raw.as_deref()?;
     let magnitude = crate::model::block::types::parse_bytes(raw).ok()?;
     Some((magnitude.floor(), raw.starts_with('-')))
@@ -120,10 +120,53 @@ fn name_charset(name: &str, out: &mut Vec<Issue>) {
 
 const SYSTEM_VOLUMES: [&str; 3] = ["STATE", "EPHEMERAL", "IMAGECACHE"];
 
+/// v1.14 adds the volumes that default to directories under EPHEMERAL.
+const SYSTEM_VOLUMES_V1_14: [&str; 7] = ["STATE", "EPHEMERAL", "IMAGECACHE", "ETCD", "CRI", "KUBELET", "LOG"];
+
+/// The system volume names `release` accepts, as Go's `%q` prints the list.
+fn system_volumes(release: crate::Release) -> &'static [&'static str] {
+    if release >= crate::Release::V1_14_0_RC1 { &SYSTEM_VOLUMES_V1_14 } else { &SYSTEM_VOLUMES }
+}
+
+impl VolumeConfig {
+    /// v1.14's per-volume limits on `mount` and `filesystem`.
+    fn constraints_v1_14(&self, out: &mut Vec<Issue>) {
+        let name = crate::gofmt::quote(&self.name);
+        let mount_set = self.mount != VolumeMountSpec::default();
+        match self.name.as_str() {
+            "STATE" | "IMAGECACHE" if mount_set => {
+                out.push(err(format!("mount config is not allowed for the {name} volume"), "mount"));
+            }
+            "ETCD" | "CRI" | "KUBELET" | "LOG" if mount_set && provisioning_is_zero(&self.provisioning) => {
+                let text = format!(
+                    "mount config for the {name} volume is only supported when it is provisioned onto a dedicated partition"
+                );
+                out.push(err(text, "mount"));
+            }
+            _ => {}
+        }
+        if self.name == "IMAGECACHE" && self.filesystem != SystemVolumeFilesystemSpec::default() {
+            out.push(err(format!("filesystem config is not allowed for the {name} volume"), "filesystem"));
+        }
+    }
+
+    /// The trim and scrub settings (v1.14).
+    fn maintenance(trim: Option<&TrimConfig>, scrub: Option<&ScrubConfig>, out: &mut Vec<Issue>) {
+        if let Some(t) = trim {
+            super::v1_14::trim(t, out);
+        }
+        if let Some(s) = scrub {
+            super::v1_14::scrub(s, out);
+        }
+    }
+}
+
 impl Validate for VolumeConfig {
     fn validate(&self, cx: &Context<'_>) -> Findings {
-        if !SYSTEM_VOLUMES.contains(&self.name.as_str()) {
-            return errors(vec![err(r#"only ["STATE" "EPHEMERAL" "IMAGECACHE"] volumes are supported"#, "name")]);
+        let names = system_volumes(cx.release);
+        if !names.contains(&self.name.as_str()) {
+            let list: Vec<String> = names.iter().map(|n| crate::gofmt::quote(n)).collect();
+            return errors(vec![err(format!("only [{}] volumes are supported", list.join(" ")), "name")]);
         }
         let mut out = Vec::new();
         if self.name == "STATE" {
@@ -139,8 +182,12 @@ impl Validate for VolumeConfig {
                 }
             }
         }
+        if cx.release >= crate::Release::V1_14_0_RC1 {
+            self.constraints_v1_14(&mut out);
+        }
         provisioning(&self.provisioning, false, true, cx, &mut out);
         encryption(&self.encryption, &mut out);
+        VolumeConfig::maintenance(self.trim.as_ref(), self.scrub.as_ref(), &mut out);
         errors(out)
     }
 
@@ -201,20 +248,25 @@ impl Validate for UserVolumeConfig {
                 "volumeType",
             )),
         }
+        VolumeConfig::maintenance(self.trim.as_ref(), self.scrub.as_ref(), &mut out);
         errors(out)
     }
 }
 
 /// `FilesystemSpec.Validate` (first problem only): none (defaults to xfs), xfs and ext4.
 fn filesystem(f: &FilesystemSpec, release: crate::Release, out: &mut Vec<Issue>) {
-    // FilesystemType: none = 0, xfs = 1, ext4 = 3.
-    if !matches!(f.r#type.0, 0 | 1 | 3) {
+    // FilesystemType: none = 0, xfs = 1, ext4 = 3, btrfs = 7 (v1.14, the only release naming it).
+    if !matches!(f.r#type.0, 0 | 1 | 3 | 7) {
         out.push(err(format!("unsupported filesystem type: {}", f.r#type.text_for(release)), "filesystem.type"));
         return;
     }
     let effective_xfs = matches!(f.r#type.0, 0 | 1);
     if f.project_quota_support.unwrap_or(false) && !effective_xfs {
         out.push(err("project quota support is only available for xfs filesystem", "filesystem.projectQuotaSupport"));
+        return;
+    }
+    if f.xfs.is_some() && !effective_xfs {
+        out.push(err("xfs options are only available for xfs filesystem", "filesystem.xfs"));
     }
 }
 
@@ -248,6 +300,7 @@ impl Validate for ExistingVolumeConfig {
         } else if let Some(e) = crate::cel::check(expr, &VOLUME_LOCATOR, cx.release) {
             out.push(err(format!("volume selector is invalid: {e}"), "discovery.volumeSelector.match"));
         }
+        VolumeConfig::maintenance(self.trim.as_ref(), self.scrub.as_ref(), &mut out);
         errors(out)
     }
 }

@@ -5,6 +5,10 @@ mod block;
 mod k8s;
 mod network;
 mod other;
+mod v1_14;
+mod v1_14_container;
+mod v1_14_network;
+mod v1_14_runtime;
 
 use super::{Findings, Issue};
 

@@ -9,7 +9,7 @@ use crate::model::network::*;
 use crate::validate::{Context, Findings, Issue, Validate};
 
 /// `CommonLinkConfig.Validate`.
-fn common_link(c: &CommonLinkConfig, out: &mut Vec<Issue>) {
+pub(super) fn common_link(c: &CommonLinkConfig, out: &mut Vec<Issue>) {
     for (i, a) in c.addresses.iter().enumerate() {
         let p = &a.address.0;
         let path = format!("addresses[{i}].address");
@@ -366,16 +366,21 @@ impl Validate for TcpProbeConfig {
         if self.timeout.nanos < 0 {
             out.push(err(format!("TCP probe timeout cannot be negative: {}", self.timeout), "timeout"));
         }
-        if self.common.interval.nanos < 0 {
-            out.push(err(format!("probe interval cannot be negative: {}", self.common.interval), "interval"));
-        }
-        if self.common.failure_threshold < 0 {
-            out.push(err(
-                format!("probe failure threshold cannot be negative: {}", self.common.failure_threshold),
-                "failureThreshold",
-            ));
-        }
+        common_probe(&self.common, &mut out);
         errors(out)
+    }
+}
+
+/// `CommonProbeConfig.Validate`.
+pub(super) fn common_probe(c: &CommonProbeConfig, out: &mut Vec<Issue>) {
+    if c.interval.nanos < 0 {
+        out.push(err(format!("probe interval cannot be negative: {}", c.interval), "interval"));
+    }
+    if c.failure_threshold < 0 {
+        out.push(err(
+            format!("probe failure threshold cannot be negative: {}", c.failure_threshold),
+            "failureThreshold",
+        ));
     }
 }
 
@@ -480,31 +485,105 @@ impl Validate for HostnameConfig {
     }
 }
 
+/// The warning when every nameserver is DoT or DoH.
+const ENCRYPTED_DNS_ONLY: &str = "all configured nameservers use encrypted DNS (DoT or DoH): validating certificates \
+     requires a correct system clock, so boot may stall when NTP servers are configured by hostname; consider keeping \
+     at least one plain-DNS fallback or configuring NTP servers by IP address";
+
+impl ResolverConfig {
+    /// `hostDNS` options that need `hostDNS.enabled`.
+    fn host_dns(&self, out: &mut Vec<Issue>) {
+        let h = &self.host_dns;
+        if *h == HostDnsConfig::default() || h.enabled == Some(true) {
+            return;
+        }
+        if h.forward_kube_dns_to_host == Some(true) {
+            let text = "hostDNS.forwardKubeDNSToHost cannot be enabled when hostDNS.enabled is false";
+            out.push(err(text, "hostDNS.forwardKubeDNSToHost"));
+        }
+        if h.resolve_member_names == Some(true) {
+            let text = "hostDNS.resolveMemberNames cannot be enabled when hostDNS.enabled is false";
+            out.push(err(text, "hostDNS.resolveMemberNames"));
+        }
+    }
+
+    /// Each nameserver's protocol, TLS server name and address; how many are encrypted.
+    fn nameservers(&self, out: &mut Vec<Issue>) -> usize {
+        let mut encrypted = 0;
+        for (i, ns) in self.nameservers.iter().enumerate() {
+            let path = format!("nameservers[{i}]");
+            let proto = ns.protocol.0;
+            if proto == 1 || proto == 2 {
+                encrypted += 1;
+                if ns.tls_server_name.is_empty() {
+                    let name = if proto == 1 { "DoT" } else { "DoH" };
+                    out.push(err(format!("tlsServerName must be set when protocol is {name}: entry {i}"), &path));
+                }
+            } else if proto == 0 {
+                if !ns.tls_server_name.is_empty() {
+                    out.push(err(format!("tlsServerName must be empty when protocol is Do53: entry {i}"), &path));
+                }
+            } else {
+                out.push(err(format!("unsupported DNS protocol: entry {i}"), &path));
+            }
+            if !ns.address.0.is_valid() {
+                out.push(err(format!("nameserver address must be a valid IP: entry {i}"), &path));
+            }
+        }
+        encrypted
+    }
+}
+
+impl ResolverConfig {
+    /// The first setting the v1alpha1 document already has.
+    fn conflict(&self, cx: &Context<'_>) -> Result<(), Issue> {
+        let machine = crate::validate::legacy(cx).and_then(|c| c.machine.as_ref());
+        if let Some(net) = machine.and_then(|m| m.network.as_ref()) {
+            if !net.search_domains.is_nil() {
+                let text = ".machine.network.searchDomains is already set in v1alpha1 config";
+                return Err(err(text, "machine.network.searchDomains"));
+            }
+            if !net.nameservers.is_nil() {
+                return Err(err(
+                    ".machine.network.nameservers is already set in v1alpha1 config",
+                    "machine.network.nameservers",
+                ));
+            }
+            if net.disable_search_domain.unwrap_or(false) {
+                let text = ".machine.network.disableSearchDomain is already set in v1alpha1 config";
+                return Err(err(text, "machine.network.disableSearchDomain"));
+            }
+        }
+        let legacy_host_dns = machine.and_then(|m| m.features.as_ref()).is_some_and(|f| f.host_dns.is_some());
+        if self.host_dns != HostDnsConfig::default() && legacy_host_dns {
+            return Err(err(".machine.features.hostDNS is already set in v1alpha1 config", "machine.features.hostDNS"));
+        }
+        Ok(())
+    }
+}
+
+/// A "first conflict only" rule's findings.
+fn first_conflict(result: Result<(), Issue>) -> Vec<Issue> {
+    result.err().into_iter().collect()
+}
+
 impl Validate for ResolverConfig {
+    fn validate(&self, cx: &Context<'_>) -> Findings {
+        if cx.release < crate::Release::V1_14_0_RC1 {
+            return Findings::default();
+        }
+        let mut out = Vec::new();
+        self.host_dns(&mut out);
+        let encrypted = self.nameservers(&mut out);
+        let mut warnings = Vec::new();
+        if encrypted > 0 && encrypted == self.nameservers.len() {
+            warnings.push(err(ENCRYPTED_DNS_ONLY, "nameservers"));
+        }
+        Findings { errors: out, warnings }
+    }
+
     fn conflicts(&self, cx: &Context<'_>) -> Vec<Issue> {
-        let Some(net) = crate::validate::legacy(cx).and_then(|c| c.machine.as_ref()).and_then(|m| m.network.as_ref())
-        else {
-            return Vec::new();
-        };
-        if !net.search_domains.is_nil() {
-            return vec![err(
-                ".machine.network.searchDomains is already set in v1alpha1 config",
-                "machine.network.searchDomains",
-            )];
-        }
-        if !net.nameservers.is_nil() {
-            return vec![err(
-                ".machine.network.nameservers is already set in v1alpha1 config",
-                "machine.network.nameservers",
-            )];
-        }
-        if net.disable_search_domain.unwrap_or(false) {
-            return vec![err(
-                ".machine.network.disableSearchDomain is already set in v1alpha1 config",
-                "machine.network.disableSearchDomain",
-            )];
-        }
-        Vec::new()
+        first_conflict(self.conflict(cx))
     }
 }
 
@@ -516,6 +595,11 @@ impl Validate for TimeSyncConfig {
         }
         if self.ntp.is_some() && self.ptp.is_some() {
             out.push(err("only one of ntp or ptp configuration can be specified", "ntp"));
+        }
+        if let Some(ntp) = self.ntp.as_ref().filter(|n| n.use_nts == Some(true)) {
+            for server in ntp.servers.iter().filter(|s| s.parse::<std::net::IpAddr>().is_ok()) {
+                out.push(err(format!("NTS requires hostnames, not IP addresses: {}", quote(server)), "ntp.servers"));
+            }
         }
         errors(out)
     }

@@ -3,7 +3,7 @@
 use super::{err, errors, first};
 use crate::go::errors::{append_certs_from_pem, pem_blocks, split_host_port_error};
 use crate::gofmt::quote;
-use crate::model::cri::{RegistryAuthConfig, RegistryMirrorConfig, RegistryTlsConfig};
+use crate::model::cri::{CertificateAndKey, RegistryAuthConfig, RegistryMirrorConfig, RegistryTlsConfig};
 use crate::model::hardware::PciDriverRebindConfig;
 use crate::model::runtime::{
     EnvironmentConfig, EventSinkConfig, ExtensionServiceConfig, KmsgLogConfig, OomConfig, WatchdogTimerConfig,
@@ -60,7 +60,7 @@ impl Validate for RegistryAuthConfig {
 }
 
 impl Validate for RegistryTlsConfig {
-    fn validate(&self, _cx: &Context<'_>) -> Findings {
+    fn validate(&self, cx: &Context<'_>) -> Findings {
         let mut out = Vec::new();
         if self.name.is_empty() {
             out.push(err("name must be specified", "name"));
@@ -69,20 +69,51 @@ impl Validate for RegistryTlsConfig {
             out.push(err("ca must be a valid PEM-encoded certificate", "ca"));
         }
         if let Some(id) = &self.client_identity {
-            // Only the PEM framing is checked (`failed to parse PEM block`); X.509 and key
-            // parsing errors are not reproduced.
-            if pem_blocks(&id.cert).is_empty() {
-                out.push(err(
-                    "client identity certificate is invalid: failed to parse PEM block",
-                    "clientIdentity.cert",
-                ));
-            }
-            if pem_blocks(&id.key).is_empty() {
-                out.push(err("client identity key is invalid: failed to parse PEM block", "clientIdentity.key"));
+            if cx.release >= crate::Release::V1_14_0_RC1 {
+                out.extend(certificate_and_key(id).map(|e| err(format!("client identity: {e}"), "clientIdentity")));
+            } else {
+                client_identity_v1_13(id, &mut out);
             }
         }
         errors(out)
     }
+}
+
+/// Up to v1.13: only the PEM framing is checked (`failed to parse PEM block`); X.509 and key
+/// parsing errors are not reproduced.
+fn client_identity_v1_13(id: &CertificateAndKey, out: &mut Vec<Issue>) {
+    if pem_blocks(&id.cert).is_empty() {
+        out.push(err("client identity certificate is invalid: failed to parse PEM block", "clientIdentity.cert"));
+    }
+    if pem_blocks(&id.key).is_empty() {
+        out.push(err("client identity key is invalid: failed to parse PEM block", "clientIdentity.key"));
+    }
+}
+
+/// v1.14's `meta.CertificateAndKey.Validate` without loading: both parts present, the
+/// certificate's blocks all `CERTIFICATE`, the key's of any type.
+fn certificate_and_key(id: &CertificateAndKey) -> Option<String> {
+    if id.cert.is_empty() {
+        return Some("certificate is required".into());
+    }
+    if id.key.is_empty() {
+        return Some("key is required".into());
+    }
+    if let Some(e) = assert_valid_pem(&id.cert, Some("CERTIFICATE")) {
+        return Some(format!("certificate: {e}"));
+    }
+    assert_valid_pem(&id.key, None).map(|e| format!("key: {e}"))
+}
+
+/// `meta.AssertValidPEM`: at least one PEM block, each of the expected type when one is given.
+fn assert_valid_pem(data: &str, expected: Option<&str>) -> Option<String> {
+    let blocks = pem_blocks(data);
+    if let Some(want) = expected
+        && let Some(block) = blocks.iter().find(|b| b.kind != want)
+    {
+        return Some(format!("unexpected PEM block type {}, expected one of [{}]", quote(&block.kind), quote(want)));
+    }
+    blocks.is_empty().then(|| "no PEM blocks found".to_string())
 }
 
 /// `^[A-Za-z_][A-Za-z0-9_]*$`.

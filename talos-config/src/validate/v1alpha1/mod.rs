@@ -529,10 +529,20 @@ fn validate_features(machine: &MachineConfig, mtype: MachineType, release: crate
 /// top-level field types are checked here (the nested OCI schema is not reproduced), with
 /// Go's `encoding/json` type-error text.
 fn validate_base_runtime_spec(machine: &MachineConfig, out: &mut Out) {
-    use crate::value::Any;
-    let Some(obj) = machine.base_runtime_spec_overrides.object.as_ref().filter(|o| !o.is_empty()) else {
+    let Some(obj) = machine.base_runtime_spec_overrides.object.as_ref() else {
         return;
     };
+    if let Some((text, key)) = base_runtime_spec_error(obj) {
+        out.err(text, &format!("machine.baseRuntimeSpecOverrides.{key}"));
+    }
+}
+
+/// The first top-level type error of base runtime spec overrides decoded into an OCI `Spec`
+/// (Go's `encoding/json` text), with the key it is about.
+pub(crate) fn base_runtime_spec_error(
+    obj: &std::collections::BTreeMap<String, crate::value::Any>,
+) -> Option<(String, String)> {
+    use crate::value::Any;
     fn json_kind(v: &Any) -> Option<&'static str> {
         Some(match v {
             Any::Null => return None,
@@ -566,15 +576,15 @@ fn validate_base_runtime_spec(machine: &MachineConfig, out: &mut Out) {
         };
         let Some(kind) = json_kind(value) else { continue };
         if kind != *want {
-            out.err(
+            return Some((
                 format!(
                     "failed to unmarshal base runtime spec overrides: json: cannot unmarshal {kind} into Go struct field Spec.{field} of type {gotype}"
                 ),
-                &format!("machine.baseRuntimeSpecOverrides.{key}"),
-            );
-            return;
+                key.clone(),
+            ));
         }
     }
+    None
 }
 
 /// The v1alpha1 part of the node-only `RuntimeValidate` (docs/validation.md §4.12): the install disk
