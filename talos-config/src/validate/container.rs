@@ -3,8 +3,13 @@
 //! (a dedicated document first, the v1alpha1 document as the fallback). Its errors are items of
 //! the top-level list, after every document's own and the v1alpha1 conflicts.
 
+use std::collections::{HashMap, HashSet};
+
 use super::v1alpha1::MachineType;
 use super::{Context, Issue};
+use crate::gofmt::quote;
+use crate::model::cluster::DiscoveryIdentityConfig;
+use crate::model::container::ContainerConfig;
 use crate::model::network::{KubeSpanConfig, ResolverConfig};
 use crate::model::v1alpha1::Config as Legacy;
 use crate::value::url::GoUrl;
@@ -192,31 +197,123 @@ fn legacy<'a>(cx: &Context<'a>) -> Option<&'a Legacy> {
     cx.get::<Legacy>()
 }
 
-// The documents below arrive with v1.14's new kinds (issue 37); until they are registered these
-// views find nothing, as Talos's container finds nothing without such documents.
-
 /// The ResolverConfig document's `hostDNS`.
-fn resolver_host_dns(_doc: &ResolverConfig) -> Option<HostDns> {
-    None
+fn resolver_host_dns(doc: &ResolverConfig) -> Option<HostDns> {
+    Some(HostDns {
+        enabled: doc.host_dns.enabled.unwrap_or(false),
+        forward_kube_dns_to_host: doc.host_dns.forward_kube_dns_to_host.unwrap_or(false),
+    })
 }
 
-/// Whether the ResolverConfig document names a nameserver with a protocol other than Do53.
-fn uses_encrypted_dns(_cx: &Context<'_>) -> bool {
-    false
+/// Whether the ResolverConfig document names a nameserver with a protocol other than Do53
+/// (v1alpha1's nameservers are always plain).
+fn uses_encrypted_dns(cx: &Context<'_>) -> bool {
+    cx.get::<ResolverConfig>().is_some_and(|doc| doc.nameservers.iter().any(|ns| ns.protocol.0 != 0))
 }
 
 /// The DiscoveryIdentityConfig document's cluster id and secret.
-fn identity_document<'a>(_cx: &Context<'a>) -> Option<(&'a str, &'a str)> {
-    None
+fn identity_document<'a>(cx: &Context<'a>) -> Option<(&'a str, &'a str)> {
+    cx.get::<DiscoveryIdentityConfig>().map(|doc| (doc.cluster_id.as_str(), doc.cluster_secret.as_str()))
 }
 
-/// ContainerConfig dependencies across documents: unknown containers and cycles.
-fn container_dependencies(_cx: &Context<'_>) -> Vec<Issue> {
-    Vec::new()
+/// ContainerConfig dependencies across documents (`validateContainerDependencies`): each one
+/// naming no configured container, then every cycle, sorted and without repeats, in one item.
+fn container_dependencies(cx: &Context<'_>) -> Vec<Issue> {
+    let containers: Vec<&ContainerConfig> =
+        cx.docs.iter().filter_map(|d| d.as_any().downcast_ref::<ContainerConfig>()).collect();
+    let names: HashSet<&str> = containers.iter().map(|c| c.name.as_str()).collect();
+    let mut out = Vec::new();
+    let mut edges: HashMap<&str, &[String]> = HashMap::new();
+    for container in &containers {
+        let deps = container.depends_on.as_ref().map_or(&[][..], |d| d.containers.as_slice());
+        for dep in deps.iter().filter(|dep| !names.contains(dep.as_str())) {
+            out.push(Issue::new(
+                format!(
+                    "container {} depends on container {}, which is not configured",
+                    quote(&container.name),
+                    quote(dep)
+                ),
+                None,
+            ));
+        }
+        edges.insert(&container.name, deps);
+    }
+    let cycles = dependency_cycles(&names, &edges);
+    if !cycles.is_empty() {
+        out.push(Issue::new(format!("container dependsOn cycle detected: {}", cycles.join(", ")), None));
+    }
+    out
+}
+
+/// Every cycle of the dependency graph as `a -> b -> a`, found by a depth-first walk from each
+/// name in sorted order (iterative: a long chain of containers must not exhaust the stack).
+fn dependency_cycles(names: &HashSet<&str>, edges: &HashMap<&str, &[String]>) -> Vec<String> {
+    let mut sorted: Vec<&str> = names.iter().copied().collect();
+    sorted.sort_unstable();
+    let mut done: HashSet<&str> = HashSet::new();
+    let mut on_path: HashSet<&str> = HashSet::new();
+    let mut cycles = Vec::new();
+    for root in sorted {
+        if done.contains(root) {
+            continue;
+        }
+        let mut path: Vec<(&str, usize)> = vec![(root, 0)];
+        on_path.insert(root);
+        while let Some((name, next)) = path.last_mut() {
+            let name = *name;
+            let deps = edges.get(name).copied().unwrap_or_default();
+            let Some(dep) = deps.get(*next).map(String::as_str) else {
+                path.pop();
+                on_path.remove(name);
+                done.insert(name);
+                continue;
+            };
+            *next += 1;
+            if !names.contains(dep) || done.contains(dep) {
+                continue;
+            }
+            if on_path.contains(dep) {
+                let from = path.iter().position(|(n, _)| *n == dep).unwrap_or(0);
+                let mut chain: Vec<&str> = path[from..].iter().map(|(n, _)| *n).collect();
+                chain.push(dep);
+                cycles.push(chain.join(" -> "));
+                continue;
+            }
+            on_path.insert(dep);
+            path.push((dep, 0));
+        }
+    }
+    cycles.sort_unstable();
+    cycles.dedup();
+    cycles
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::{HashMap, HashSet};
+
+    /// Upstream's walk: cycles from the sorted names, each starting where it closes.
+    #[test]
+    fn dependency_cycles_read_as_loops_sorted_and_once() {
+        let deps = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let (a, b, c, d) = (deps(&["b"]), deps(&["c", "a"]), deps(&["a"]), deps(&["d", "zz"]));
+        let names: HashSet<&str> = ["a", "b", "c", "d"].into_iter().collect();
+        let edges: HashMap<&str, &[String]> = [("a", &a[..]), ("b", &b[..]), ("c", &c[..]), ("d", &d[..])].into();
+        assert_eq!(super::dependency_cycles(&names, &edges), ["a -> b -> a", "a -> b -> c -> a", "d -> d"]);
+    }
+
+    /// A chain of 200,000 containers is walked without exhausting the stack.
+    #[test]
+    fn a_long_chain_is_walked_iteratively() {
+        let names: Vec<String> = (0..200_000).map(|i| format!("c{i:06}")).collect();
+        let deps: Vec<Vec<String>> = (0..names.len()).map(|i| vec![names[(i + 1) % names.len()].clone()]).collect();
+        let set: HashSet<&str> = names.iter().map(String::as_str).collect();
+        let edges: HashMap<&str, &[String]> =
+            names.iter().map(String::as_str).zip(deps.iter().map(Vec::as_slice)).collect();
+        let want = format!("{} -> c000000", names.join(" -> "));
+        assert_eq!(super::dependency_cycles(&set, &edges), [want]);
+    }
+
     #[test]
     fn control_plane_only_kinds_are_sorted_as_go_sorts_them() {
         let mut sorted = super::CONTROL_PLANE_ONLY.to_vec();
