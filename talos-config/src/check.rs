@@ -210,7 +210,7 @@ fn run(base: Cow<'_, PatchSource>, patches: &[PatchSource], options: &CheckOptio
             });
         }
     };
-    let validation = Options { strict: options.strict, installed: false };
+    let validation = Options { strict: options.strict, ..Options::default() };
     let report = config.validate(options.mode, validation);
     let mut diagnostics = report.diagnostics();
     if options.checks == Checks::Lint {

@@ -123,7 +123,8 @@ impl Config {
             }
         }
         for doc in docs.iter().filter(|d| d.kind() != "v1alpha1") {
-            let found = doc.validate(&cx);
+            let as_node = if options.node { kinds::validate_as_node(*doc, &cx) } else { None };
+            let found = as_node.unwrap_or_else(|| doc.validate(&cx));
             let id = DocumentId::of(*doc);
             warnings.extend(found.warnings.into_iter().map(|mut w| {
                 w.in_document(&id);

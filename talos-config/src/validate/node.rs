@@ -1,4 +1,4 @@
-//! What a Talos v1.13 node does with a config it receives through
+//! What a Talos node does with a config it receives through
 //! `MachineService.ApplyConfiguration` before applying it (docs/merge.md §10.3, docs/validation.md
 //! §9.2): load, require the v1alpha1 document, validate in the node's mode (never strict),
 //! then run the node-only runtime checks.
@@ -73,14 +73,33 @@ pub fn check_apply_for(
     let Some(v1) = config.get::<crate::model::v1alpha1::Config>() else {
         return Err(Rejection { code: Code::InvalidArgument, message: NO_V1ALPHA1.into(), validation: None });
     };
-    let report = config.validate(mode, Options { strict: false, installed });
-    if let Some(err) = report.error {
-        return Err(Rejection { code: Code::InvalidArgument, message: err.to_string(), validation: Some(err) });
+    let report = config.validate(mode, Options { strict: false, installed, node: true });
+    let runtime = || super::v1alpha1::runtime_validate_for(v1, mode, installed, config.release());
+    let runtime_issue = |errors: Vec<Issue>| (!errors.is_empty()).then(|| Issue::list("v1alpha1.Config", None, errors));
+    let refused = |err: ValidationError| Rejection {
+        code: Code::InvalidArgument,
+        message: err.to_string(),
+        validation: Some(err),
+    };
+    // v1.14 (`ValidateAtRuntime`) runs both and reports one list; before, a node stopped at
+    // the first that failed.
+    if release.rules().container_validation {
+        let runtime = runtime();
+        let mut issues = report.error.map(|e| e.issues).unwrap_or_default();
+        issues.extend(runtime_issue(runtime.errors));
+        if !issues.is_empty() {
+            return Err(refused(ValidationError { issues }));
+        }
+        let mut warnings = report.warnings;
+        warnings.extend(runtime.warnings.into_iter().map(|w| w.message));
+        return Ok(warnings);
     }
-    let runtime = super::v1alpha1::runtime_validate_for(v1, mode, installed, config.release());
-    if !runtime.errors.is_empty() {
-        let err = ValidationError { issues: vec![Issue::list("v1alpha1.Config", None, runtime.errors)] };
-        return Err(Rejection { code: Code::InvalidArgument, message: err.to_string(), validation: Some(err) });
+    if let Some(err) = report.error {
+        return Err(refused(err));
+    }
+    let runtime = runtime();
+    if let Some(issue) = runtime_issue(runtime.errors) {
+        return Err(refused(ValidationError { issues: vec![issue] }));
     }
     let mut warnings = report.warnings;
     warnings.extend(runtime.warnings.into_iter().map(|w| w.message));

@@ -146,3 +146,26 @@ fn diffs_print_as_the_configs_release() {
     assert_eq!(diff(Release::V1_12_11), expected("|4"));
     assert_eq!(diff(Release::V1_13_9), expected("|"));
 }
+
+/// A v1.14 node (`ValidateAtRuntime`) checks the Kubernetes images' versions while validating,
+/// the v1alpha1 document's (the kubelet's only when `machine.kubelet` is present) and the
+/// Kubernetes documents', and reports them with the runtime checks in one list; `talosctl
+/// validate` (a client, `WithLocal`) skips them. Read from upstream (`ValidateAtRuntime`,
+/// `ValidateKubernetesVersions`): the reference program has no node.
+#[test]
+fn a_v1_14_node_checks_the_images_while_validating() {
+    let config = "version: v1alpha1\nmachine:\n  type: worker\n  token: abcdef.0123456789abcdef\n  ca:\n    crt: Zm9v\n  kubelet:\n    image: ghcr.io/siderolabs/kubelet:v1.31.0\n  install:\n    disk: /dev/sda\n    extensions:\n      - image: ext:v1\ncluster:\n  controlPlane:\n    endpoint: https://10.5.0.2:6443\n---\napiVersion: v1alpha1\nkind: KubeletConfig\nimage: kubelet:v1.38.0\nconfig: {}\n";
+    let client = Config::from_bytes_for(config.as_bytes(), Release::V1_14_0_RC1)
+        .unwrap()
+        .validate(Mode::Metal, Options::default());
+    assert_eq!(
+        client.error.map(|e| e.to_string()),
+        Some("1 error occurred:\n\t* kubelet config is already set in v1alpha1 config (.machine.kubelet)\n\n".into())
+    );
+    let node =
+        talos_config::node::check_apply_for(config.as_bytes(), Mode::Metal, false, Release::V1_14_0_RC1).unwrap_err();
+    assert_eq!(
+        node.message,
+        "3 errors occurred:\n\t* v1alpha1.Config: 1 error occurred:\n\t* kubelet image is not valid: version of Kubernetes 1.31.0 is too old to be used with Talos 1.14.0-rc.1\n\n\n\t* KubeletConfig: kubelet image is not valid: version of Kubernetes 1.38.0 is too new to be used with Talos 1.14.0-rc.1\n\t* kubelet config is already set in v1alpha1 config (.machine.kubelet)\n\n"
+    );
+}

@@ -16,7 +16,8 @@ fn run(yaml: &str, mode: Mode, strict: bool) -> (String, Vec<String>) {
     let cfg = Config::from_bytes(yaml.as_bytes()).unwrap_or_else(|e| panic!("load failed: {e}\n{yaml}"));
     let doc = cfg.get::<v1alpha1::Config>().expect("a v1alpha1 document");
     let docs: Vec<&dyn talos_config::Document> = cfg.docs().collect();
-    let cx = Context { mode, options: Options { strict, installed: false }, docs: &docs, release: Default::default() };
+    let cx =
+        Context { mode, options: Options { strict, ..Options::default() }, docs: &docs, release: Default::default() };
     let found = Validate::validate(doc, &cx);
     let text = if found.errors.is_empty() { String::new() } else { render_list(&found.errors) };
     (text, found.warnings.into_iter().map(|w| w.message).collect())
@@ -935,7 +936,7 @@ fn metal_installed_does_not_require_install() {
     let docs: Vec<&dyn talos_config::Document> = cfg.docs().collect();
     let cx = Context {
         mode: METAL,
-        options: Options { strict: false, installed: true },
+        options: Options { installed: true, ..Options::default() },
         docs: &docs,
         release: Default::default(),
     };
@@ -1149,7 +1150,7 @@ fn fixture(name: &str) -> String {
 }
 
 fn validate(yaml: &str, mode: Mode, strict: bool) -> Report {
-    Config::from_bytes(yaml.as_bytes()).unwrap().validate(mode, Options { strict, installed: false })
+    Config::from_bytes(yaml.as_bytes()).unwrap().validate(mode, Options { strict, ..Options::default() })
 }
 
 fn step7_config() -> String {

@@ -19,6 +19,11 @@ pub struct Options {
     /// On a node: the machine is installed already, so `metal` no longer requires
     /// `machine.install`.
     pub installed: bool,
+    /// Validate as a node does (`ValidateAtRuntime`), not as `talosctl validate` does (a client,
+    /// `WithLocal`): from v1.14 this adds the checks of the Kubernetes images' versions to the
+    /// v1alpha1 document and the Kubernetes documents (before v1.14 a node ran them afterwards,
+    /// in its runtime checks).
+    pub node: bool,
 }
 
 /// What validating one document found.

@@ -10,6 +10,8 @@ mod v1_14_container;
 mod v1_14_network;
 mod v1_14_runtime;
 
+pub(crate) use k8s::validate_as_node;
+
 use super::{Findings, Issue};
 
 /// An error part with the YAML path of its field.

@@ -139,6 +139,11 @@ impl Validate for Config {
         }
         validate_base_runtime_spec(machine, &mut out);
         validate_registries_not_null(machine, &mut out);
+        // v1.14: a node checks the images' Kubernetes versions here (`ValidateKubernetesVersions`).
+        if v1_14 && cx.options.node {
+            let found = kubernetes_versions(self, machine, cx.release, machine.kubelet.is_some());
+            out.errors.extend(found.errors);
+        }
 
         // 2.3 strict
         if cx.options.strict {
@@ -605,7 +610,6 @@ pub fn runtime_validate(config: &Config, mode: Mode, installed: bool) -> Finding
 /// [`runtime_validate`] as `release` runs it (its Kubernetes window and texts).
 pub fn runtime_validate_for(config: &Config, mode: Mode, installed: bool, release: crate::Release) -> Findings {
     let rules = release.rules();
-    let default_kubernetes = rules.default_kubernetes;
     let mut out = Out::default();
     if let Some(machine) = &config.machine {
         if mode.requires_install()
@@ -618,14 +622,37 @@ pub fn runtime_validate_for(config: &Config, mode: Mode, installed: bool, releas
         if machine.install.as_ref().is_some_and(|i| !i.extensions.is_empty()) {
             out.warn(rules.extensions_deprecated, "machine.install.extensions");
         }
-        let kubelet_image = machine
-            .kubelet
-            .as_ref()
-            .map(|k| k.image.clone())
-            .filter(|i| !i.is_empty())
-            .unwrap_or_else(|| format!("ghcr.io/siderolabs/kubelet:v{default_kubernetes}"));
-        if let Err(e) = validate_kubernetes_image_tag(&kubelet_image, release) {
-            out.err(format!("kubelet image is not valid: {e}"), "machine.kubelet.image");
+        // From v1.14 a node checks the images in `Validate` instead.
+        if !rules.container_validation {
+            let found = kubernetes_versions(config, machine, release, true);
+            out.errors.extend(found.errors);
+        }
+    }
+    Findings { errors: out.errors, warnings: out.warnings }
+}
+
+/// The Kubernetes images' versions against the release's window: the kubelet's (only when
+/// `machine.kubelet` is present from v1.14: `with_kubelet`) and, on control planes, the API
+/// server's, controller manager's and scheduler's (the release's defaults when unset).
+fn kubernetes_versions(
+    config: &Config,
+    machine: &MachineConfig,
+    release: crate::Release,
+    with_kubelet: bool,
+) -> Findings {
+    let default_kubernetes = release.rules().default_kubernetes;
+    let mut out = Out::default();
+    {
+        if with_kubelet {
+            let kubelet_image = machine
+                .kubelet
+                .as_ref()
+                .map(|k| k.image.clone())
+                .filter(|i| !i.is_empty())
+                .unwrap_or_else(|| format!("ghcr.io/siderolabs/kubelet:v{default_kubernetes}"));
+            if let Err(e) = validate_kubernetes_image_tag(&kubelet_image, release) {
+                out.err(format!("kubelet image is not valid: {e}"), "machine.kubelet.image");
+            }
         }
         if let Some(cluster) = &config.cluster
             && MachineType::parse(&machine.r#type).is_control_plane()

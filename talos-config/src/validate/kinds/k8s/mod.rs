@@ -14,8 +14,6 @@ use checks::{SubnetSize, assert_valid_pem, certificate_and_key, image_tag, resou
 
 /// A document's own findings as a node checks it (not `Local`): with the image checks of the
 /// kinds that have them; `None` for every other kind (its `validate` is the same either way).
-// Not called yet: the node-side check (`validate::node`) has still to use it for v1.14.
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn validate_as_node(doc: &dyn Document, cx: &Context<'_>) -> Option<Findings> {
     let any = doc.as_any();
     let release = cx.release;
