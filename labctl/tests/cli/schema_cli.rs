@@ -70,12 +70,16 @@ fn every_config_talos_loads_validates() {
         return;
     };
     let peer = if peer.is_absolute() { peer } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(peer) };
-    peer_configs_validate(&peer, talos_config::Release::V1_13_9);
-    // Every other release's data, next to the default release's, with that release's schema.
-    let v1_12 = peer.parent().unwrap().join("talos-v1.12.11");
-    assert!(v1_12.is_dir() || std::env::var("CI").as_deref() != Ok("true"), "{} is missing", v1_12.display());
-    if v1_12.is_dir() {
-        peer_configs_validate(&v1_12, talos_config::Release::V1_12_11);
+    // Every release's data (the others next to the default release's), with its schema.
+    for &release in talos_config::Release::ALL {
+        let dir = match release {
+            talos_config::Release::DEFAULT => peer.clone(),
+            other => peer.parent().unwrap().join(format!("talos-{other}")),
+        };
+        assert!(dir.is_dir() || std::env::var("CI").as_deref() != Ok("true"), "{} is missing", dir.display());
+        if dir.is_dir() {
+            peer_configs_validate(&dir, release);
+        }
     }
 }
 
