@@ -114,17 +114,30 @@ impl DecodeCx {
     /// decodes nothing of the mapping (the caller leaves the zero value).
     pub fn check_duplicate_keys(&mut self, entries: &[(Node, Node)]) -> bool {
         let before = self.errors.len();
-        // Linear: a patch may carry thousands of labels.
-        let mut first_line: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        // go-yaml compares every key with every later one and reports each equal pair, ordered
+        // by the earlier key: `a a a` gives (2, 1), (3, 1), (3, 2). Grouping the keys first
+        // keeps a mapping of thousands of distinct labels linear.
+        // Each text's keys in order, and how many of them the walk below has passed.
+        let mut groups: std::collections::HashMap<&str, (Vec<&Node>, usize)> = std::collections::HashMap::new();
         for (k, _) in entries {
-            let Some(ks) = k.as_scalar() else { continue };
-            match first_line.get(ks.text.as_str()) {
-                Some(line) => {
-                    let msg = format!("mapping key {} already defined at line {line}", go_quote(&ks.text));
-                    self.error(k, msg);
-                }
-                None => {
-                    first_line.insert(&ks.text, k.mark.line);
+            if let Some(ks) = k.as_scalar() {
+                groups.entry(ks.text.as_str()).or_default().0.push(k);
+            }
+        }
+        if groups.values().any(|(keys, _)| keys.len() > 1) {
+            let mut pairs = 0usize;
+            'keys: for (k, _) in entries {
+                let Some(ks) = k.as_scalar() else { continue };
+                let Some((keys, passed)) = groups.get_mut(ks.text.as_str()) else { continue };
+                // This key is its group's `passed`-th; the ones after it are its duplicates.
+                *passed += 1;
+                for dup in &keys[*passed..] {
+                    if pairs == MAX_DUPLICATE_PAIRS {
+                        break 'keys;
+                    }
+                    pairs += 1;
+                    let msg = format!("mapping key {} already defined at line {}", go_quote(&ks.text), k.mark.line);
+                    self.error(dup, msg);
                 }
             }
         }
@@ -139,6 +152,10 @@ impl DecodeCx {
         found
     }
 }
+
+/// At most this many duplicate-key errors are recorded for one mapping (go-yaml records one per
+/// equal pair, which for 100,000 equal keys would be five billion): a documented limit.
+pub(crate) const MAX_DUPLICATE_PAIRS: usize = 100_000;
 
 /// go-yaml's text when a merge key's value is not a mapping or a list of mappings.
 pub(crate) const MERGE_WANTS_MAP: &str = "map merge requires map or sequence of maps as the value";

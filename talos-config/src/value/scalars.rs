@@ -452,6 +452,16 @@ impl Value for Duration {
             {
                 Duration::default()
             }
+            // rc.6 constructs a whole float into any Go integer, a duration too (nanoseconds):
+            // `10.0` is `10ns`. 2^63 itself is out of range (Go's conversion fails the check).
+            Some((_, Resolved::Float(f)))
+                if cx.release().yaml() == crate::yaml::Dialect::V4Rc6
+                    && f.is_finite()
+                    && f.fract() == 0.0
+                    && (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&f) =>
+            {
+                Duration { nanos: f as i64 }
+            }
             _ => {
                 construct_error(cx, node, "time.Duration");
                 Duration::default()
