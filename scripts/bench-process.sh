@@ -2,7 +2,7 @@
 # Whole-process figures of BENCHMARKS.md: wall time and peak memory (max RSS) of `labctl` on each
 # workload, medians of RUNS runs, measured with GNU time (`/usr/bin/time -v`).
 #
-# Usage: scripts/bench-process.sh [LABCTL] [RUNS] [ORACLE] [ORACLE_V1_12]
+# Usage: scripts/bench-process.sh [LABCTL] [RUNS] [ORACLE] [ORACLE_V1_12] [ORACLE_V1_14]
 #
 # LABCTL defaults to target/release/labctl, RUNS to 5. Inputs are generated into a temp folder.
 # ORACLE (optional): a program with Talos v1.13.9's own code (`ORACLE patch BASE - PATCH...`,
@@ -10,12 +10,15 @@
 # is then run on both sides, alternately, in the same run, and the table gets Talos's figures and
 # the ratios. ORACLE_V1_12 (optional, with ORACLE): the same program built from Talos v1.12.11;
 # W1, W2, W4 and gen are then measured again with `--talos-release v1.12.11` against it.
+# ORACLE_V1_14 (optional, with ORACLE): the same from Talos v1.14.0-rc.1; W1, W2, W4, W5 and gen
+# with `--talos-release v1.14.0-rc.1` against it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 labctl="${1:-target/release/labctl}"
 runs="${2:-5}"
 oracle="${3:-}"
 oracle12="${4:-}"
+oracle14="${5:-}"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 cargo run -q --release -p talos-machineconfig --example perf-inputs -- "$dir" >/dev/null
@@ -32,7 +35,7 @@ for f in "$dir"/labels/*.yaml; do labels+=(-p "@$f"); done
 # dropped too, for any command line added here that goes to it.
 companion="$(dirname "$labctl")/labctl-lab"
 [ -e "$companion" ] || companion=""
-for prog in "$labctl" "$companion" "$oracle" "$oracle12"; do
+for prog in "$labctl" "$companion" "$oracle" "$oracle12" "$oracle14"; do
     if [ -n "$prog" ]; then sync -- "$prog" && dd if="$prog" iflag=nocache count=0 status=none; fi
 done
 
@@ -129,4 +132,19 @@ if [ -n "$oracle12" ]; then
     measure "W4 --talos-release v1.12.11" "$labctl" validate "${r[@]}" --mode container --config "$dir/merged-10.yaml" "${side_args[@]}"
     side gen-config demo https://10.5.0.2:6443 "$dir/gen-talos" "${talos_gen_flags[@]}"
     measure "gen config --talos-release v1.12.11" "$labctl" gen config "${r[@]}" demo https://10.5.0.2:6443 "${gen_flags[@]}" -o "$dir/gen-labctl" --force "${side_args[@]}"
+fi
+
+if [ -n "$oracle14" ]; then
+    oracle="$oracle14"
+    r=(--talos-release v1.14.0-rc.1)
+    side patch "$dir/worker.yaml" - "@$dir/label.yaml"
+    measure "W1 --talos-release v1.14.0-rc.1" "$labctl" merge "${r[@]}" "$dir/worker.yaml" -p "@$dir/label.yaml" "${side_args[@]}"
+    side patch "$dir/big-10.yaml" - "@$dir/label.yaml"
+    measure "W2 --talos-release v1.14.0-rc.1" "$labctl" merge "${r[@]}" "$dir/big-10.yaml" -p "@$dir/label.yaml" "${side_args[@]}"
+    side validate "$dir/merged-10.yaml" container
+    measure "W4 --talos-release v1.14.0-rc.1" "$labctl" validate "${r[@]}" --mode container --config "$dir/merged-10.yaml" "${side_args[@]}"
+    side validate "$dir/worker.yaml" container
+    measure "W5 --talos-release v1.14.0-rc.1" "$labctl" validate "${r[@]}" --mode container --config "$dir/worker.yaml" "${side_args[@]}"
+    side gen-config demo https://10.5.0.2:6443 "$dir/gen-talos" "${talos_gen_flags[@]}"
+    measure "gen config --talos-release v1.14.0-rc.1" "$labctl" gen config "${r[@]}" demo https://10.5.0.2:6443 "${gen_flags[@]}" -o "$dir/gen-labctl" --force "${side_args[@]}"
 fi
