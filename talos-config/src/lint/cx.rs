@@ -12,24 +12,26 @@ pub(super) struct Cx<'a> {
     pub(super) patches: &'a [crate::PatchSource],
 }
 
-impl Cx<'_> {
-    pub(super) fn legacy(&self) -> Option<&v1alpha1::Config> {
+impl<'a> Cx<'a> {
+    pub(super) fn legacy(&self) -> Option<&'a v1alpha1::Config> {
         self.config.get::<v1alpha1::Config>()
     }
 }
 
 /// A finding about a field of the legacy document; its position is looked up later.
 pub(super) fn finding(rule: &'static str, severity: Severity, message: String, path: FieldPath) -> Finding {
-    Finding {
-        rule,
-        severity,
-        message,
-        document: DocumentId::legacy(),
-        path: Some(path),
-        site: None,
-        suggestion: None,
-        rename: None,
-    }
+    finding_in(rule, severity, message, DocumentId::legacy(), path)
+}
+
+/// A finding about a field of `document`.
+pub(super) fn finding_in(
+    rule: &'static str,
+    severity: Severity,
+    message: String,
+    document: DocumentId,
+    path: FieldPath,
+) -> Finding {
+    Finding { rule, severity, message, document, path: Some(path), site: None, suggestion: None, rename: None }
 }
 
 /// A path written as validation writes it.

@@ -20,6 +20,7 @@
 //! # Ok::<(), talos_config::Error>(())
 //! ```
 
+mod bridge;
 mod cx;
 mod more;
 mod rules;

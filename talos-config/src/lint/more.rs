@@ -2,12 +2,11 @@
 //! [`rules`](super::rules) says it): control-plane extraArgs deny-lists, node labels under NodeRestriction, user
 //! files, certificate SANs, and v1alpha1 settings a new-style document overrides.
 
-use super::Finding;
-use super::cx::{Cx, finding, path};
+use super::cx::{Cx, finding, finding_in, path};
+use super::{Finding, bridge};
 use crate::FieldPath;
 use crate::Severity;
 use crate::gofmt::quote;
-use crate::model::v1alpha1::Args;
 
 // ---------------------------------------------------------------------------------------------
 // extra-args-denied
@@ -80,24 +79,18 @@ const DENIED: [(&str, &[&str], &str); 5] = [
 ];
 
 pub(super) fn extra_args_denied(cx: &Cx<'_>, out: &mut Vec<Finding>) {
-    let Some(cluster) = cx.legacy().and_then(|c| c.cluster.as_ref()) else { return };
-    let args: [Option<&Args>; 5] = [
-        cluster.api_server.as_ref().map(|a| &a.extra_args),
-        cluster.controller_manager.as_ref().map(|a| &a.extra_args),
-        cluster.scheduler.as_ref().map(|a| &a.extra_args),
-        cluster.proxy.as_ref().map(|a| &a.extra_args),
-        cluster.etcd.as_ref().map(|a| &a.extra_args),
-    ];
-    for ((base, denied, consequence), args) in DENIED.iter().zip(args) {
-        for key in args.into_iter().flat_map(|a| a.0.keys()).filter(|k| denied.contains(&k.as_str())) {
-            let mut f = finding(
+    for ((_, denied, consequence), args) in DENIED.iter().zip(bridge::component_args(cx)) {
+        let Some(args) = args else { continue };
+        for key in args.value.0.keys().filter(|k| denied.contains(&k.as_str())) {
+            let mut f = finding_in(
                 "extra-args-denied",
                 Severity::Error,
                 format!(
                     "extra arg {} is not allowed: Talos accepts the config, then {consequence} and retries forever",
                     quote(key)
                 ),
-                path(base).key(key.as_str()),
+                args.document.clone(),
+                args.path.key(key.as_str()),
             );
             f.suggestion = Some("remove the key; Talos sets this flag itself".to_string());
             out.push(f);
@@ -150,30 +143,33 @@ pub(super) fn node_labels(cx: &Cx<'_>, out: &mut Vec<Finding>) {
     if matches!(machine.r#type.as_str(), "controlplane" | "init") {
         return;
     }
-    for key in machine.node_labels.keys().filter(|k| forbidden_for_node(k)) {
-        let mut f = finding(
+    let Some((labels, taints)) = bridge::node_labels_and_taints(cx) else { return };
+    for key in labels.value.keys().filter(|k| forbidden_for_node(k)) {
+        let mut f = finding_in(
             "node-label-restricted",
             Severity::Error,
             format!(
                 "a worker may not set the label {}: Talos applies it with the kubelet's identity and NodeRestriction refuses it (`is not allowed to modify labels: {key}`); {WHOLE_UPDATE}",
                 quote(key)
             ),
-            path("machine.nodeLabels").key(key.as_str()),
+            labels.document.clone(),
+            labels.path.key(key.as_str()),
         );
         f.suggestion = Some(format!(
             "use a label outside kubernetes.io and k8s.io (or under node.kubernetes.io/), or set it once as a cluster admin (`kubectl label node <node> {key}=<value>`): Talos then adopts it"
         ));
         out.push(f);
     }
-    for key in machine.node_taints.keys() {
-        let mut f = finding(
+    for key in taints.value.keys() {
+        let mut f = finding_in(
             "node-label-restricted",
             Severity::Error,
             format!(
                 "a worker may not set the taint {}: NodeRestriction refuses any taint change by a node (`is not allowed to modify taints`); {WHOLE_UPDATE}",
                 quote(key)
             ),
-            path("machine.nodeTaints").key(key.as_str()),
+            taints.document.clone(),
+            taints.path.key(key.as_str()),
         );
         f.suggestion =
             Some(format!("taint the node as a cluster admin instead (`kubectl taint node <node> {key}=...`)"));
@@ -256,25 +252,23 @@ fn bad_san(san: &str) -> Option<&'static str> {
 }
 
 pub(super) fn cert_sans(cx: &Cx<'_>, out: &mut Vec<Finding>) {
-    let Some(config) = cx.legacy() else { return };
-    let lists: [(&str, Option<&Vec<String>>); 2] = [
-        ("machine.certSANs", config.machine.as_ref().map(|m| &m.cert_sans)),
-        (
-            "cluster.apiServer.certSANs",
-            config.cluster.as_ref().and_then(|c| c.api_server.as_ref()).map(|a| &a.cert_sans),
-        ),
-    ];
-    for (base, list) in lists {
-        for (i, san) in list.into_iter().flatten().enumerate() {
+    let machine = cx.legacy().and_then(|c| c.machine.as_ref()).map(|m| bridge::Held {
+        document: crate::DocumentId::legacy(),
+        path: path("machine.certSANs"),
+        value: &m.cert_sans,
+    });
+    for list in [machine, bridge::api_server_sans(cx)].into_iter().flatten() {
+        for (i, san) in list.value.iter().enumerate() {
             let Some(why) = bad_san(san) else { continue };
-            let mut f = finding(
+            let mut f = finding_in(
                 "endpoint-certsans",
                 Severity::Warning,
                 format!(
                     "certificate SAN {} {why}: Talos puts it in the certificate as a DNS name, which no client host ever matches",
                     quote(san)
                 ),
-                path(base).index(i),
+                list.document.clone(),
+                list.path.index(i),
             );
             f.suggestion = Some("list the bare host name or IP address".to_string());
             out.push(f);

@@ -101,42 +101,45 @@ pub(crate) const RULES: &[Rule] = &[
 const KUBELET_RULE: &str = "kubelet-unknown-flag";
 
 pub(super) fn kubelet_flags(cx: &Cx<'_>, out: &mut Vec<Finding>) {
-    let Some(kubelet) = cx.legacy().and_then(|c| c.machine.as_ref()).and_then(|m| m.kubelet.as_ref()) else {
+    let Some((image, args)) = super::bridge::kubelet(cx) else {
         return;
     };
-    if kubelet.extra_args.0.is_empty() {
+    if args.value.0.is_empty() {
         return;
     }
-    let args = path("machine.kubelet.extraArgs");
-    match kubelet::kubelet_version_for(&kubelet.image, cx.config.release()) {
+    let in_document = |mut f: Finding| {
+        f.document = args.document.clone();
+        f
+    };
+    match kubelet::kubelet_version_for(image.value, cx.config.release()) {
         Some((major, minor, _)) if (major, minor) == kubelet::FLAGS_VERSION => {}
         version => {
             let shown = version.map_or_else(|| "an unknown version".to_string(), |(a, b, c)| format!("v{a}.{b}.{c}"));
             let (fa, fb) = kubelet::FLAGS_VERSION;
-            let image = match kubelet.image.as_str() {
+            let described = match image.value {
                 "" => format!("Talos {}'s default kubelet", cx.config.release()),
                 image => format!("the kubelet image `{image}`"),
             };
             let mut f = finding(
                 KUBELET_RULE,
                 Severity::Info,
-                format!("{image} runs {shown}; the flag table is for v{fa}.{fb}, so extraArgs were not checked"),
-                path("machine.kubelet.image"),
+                format!("{described} runs {shown}; the flag table is for v{fa}.{fb}, so extraArgs were not checked"),
+                image.path.clone(),
             );
             f.suggestion = Some(format!("check the flags against the kubelet's own `--help` for {shown}"));
-            out.push(f);
+            out.push(in_document(f));
             return;
         }
     }
-    for (key, value) in &kubelet.extra_args.0 {
-        let here = args.key(key.as_str());
+    for (key, value) in &args.value.0 {
+        let here = args.path.key(key.as_str());
         // Talos refuses a denied key even with an empty value.
         if value.values().is_empty() && kubelet::check_flag(key) != Flag::Denied {
-            out.push(empty_arg(key, here));
+            out.push(in_document(empty_arg(key, here)));
             continue;
         }
         if let Some(f) = flag_finding(key, &value.values(), here) {
-            out.push(f);
+            out.push(in_document(f));
         }
     }
 }

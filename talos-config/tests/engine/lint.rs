@@ -433,3 +433,27 @@ fn deprecated_flags_name_their_config_field() {
         );
     }
 }
+
+/// From v1.14 the rules read a Kubernetes setting where Talos does: its dedicated document when
+/// the config has one (KubeletConfig, KubeAPIServerConfig, KubeNodeConfig, ...), and point at it.
+#[test]
+fn v1_14_rules_read_the_kubernetes_documents() {
+    let patch = "machine:\n  kubelet:\n    $patch: delete\n  nodeLabels:\n    $patch: delete\n---\n\
+                 apiVersion: v1alpha1\nkind: KubeletConfig\nimage: ghcr.io/siderolabs/kubelet:v1.36.3\nconfig: {}\n\
+                 extraArgs:\n  max-pod: \"150\"\n---\n\
+                 apiVersion: v1alpha1\nkind: KubeNodeConfig\nnodeIP: {}\nlabels:\n  node-role.kubernetes.io/db: \"\"\n\
+                 taints:\n  dedicated: db:NoSchedule\n---\n\
+                 apiVersion: v1alpha1\nkind: KubeAPIServerConfig\nimage: registry.k8s.io/kube-apiserver:v1.36.3\n\
+                 extraArgs:\n  etcd-servers: https://1.2.3.4:2379\ncertExtraSANs:\n  - https://api.example.com\n";
+    let options = CheckOptions {
+        mode: Mode::Metal,
+        checks: Checks::Lint,
+        release: talos_config::Release::V1_14_0_RC1,
+        ..Default::default()
+    };
+    let checked = check(&fixture("worker.yaml"), &[PatchSource::new("patch.yaml", patch)], &options).unwrap();
+    assert!(checked.merge_error().is_none());
+    let lint: Vec<Diagnostic> =
+        checked.diagnostics().iter().filter(|d| !d.rule().starts_with("talos-")).cloned().collect();
+    insta::assert_snapshot!(render(&LintReport { findings: lint }));
+}
