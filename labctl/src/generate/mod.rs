@@ -63,6 +63,7 @@ const CONFIG_FLAGS: &[Spec] = &[
     Spec { long: "output-types", short: Some('t'), kind: Kind::Slice },
     Spec { long: "persist", short: Some('p'), kind: Kind::Bool },
     Spec { long: "registry-mirror", short: None, kind: Kind::Slice },
+    Spec { long: "skip-k8s-etcd", short: None, kind: Kind::Bool },
     Spec { long: "talos-release", short: None, kind: Kind::Release },
     Spec { long: "talos-version", short: None, kind: Kind::String },
     Spec { long: "version", short: None, kind: Kind::String },
@@ -73,9 +74,15 @@ const CONFIG_FLAGS: &[Spec] = &[
     Spec { long: "with-secrets", short: None, kind: Kind::String },
 ];
 
-/// `gen config`'s flags in `release`: `-p/--persist` is v1.12.11's only.
+/// `gen config`'s flags in `release`: `-p/--persist` is v1.12.11's only, the hidden
+/// `--skip-k8s-etcd` v1.14's.
 fn config_flags(release: Release) -> Vec<Spec> {
-    CONFIG_FLAGS.iter().filter(|s| release == Release::V1_12_11 || s.long != "persist").copied().collect()
+    CONFIG_FLAGS
+        .iter()
+        .filter(|s| release == Release::V1_12_11 || s.long != "persist")
+        .filter(|s| release >= Release::V1_14_0_RC1 || s.long != "skip-k8s-etcd")
+        .copied()
+        .collect()
 }
 
 /// Parses `args` with the flags of the release they name (`--talos-release`), which is read
@@ -144,7 +151,7 @@ fn config(args: &[String]) -> Result<(), CliError> {
     let paths = output_paths(&output, &types, parsed.string("output-dir").is_some())?;
     let options = gen_options(&parsed, release)?;
     let secrets = match parsed.string("with-secrets").filter(|s| !s.is_empty()) {
-        Some(path) => Some(load_bundle(path, release)?),
+        Some(path) => Some(load_bundle(path, release, options.contract)?),
         None => None,
     };
     let patches = read_gen_patches(&parsed, release)?;
@@ -232,6 +239,9 @@ fn gen_options(parsed: &flags::Parsed, release: Release) -> Result<GenOptions, C
     if let Some(version) = parsed.string("talos-version").filter(|v| !v.is_empty()) {
         options.contract = contract(version)?;
     }
+    if parsed.bool("skip-k8s-etcd", false) {
+        options.contract = options.contract.without_etcd().without_kubernetes();
+    }
     if parsed.bool("with-kubespan", false) {
         options.kubespan = Some(true);
     }
@@ -244,7 +254,9 @@ fn gen_options(parsed: &flags::Parsed, release: Release) -> Result<GenOptions, C
     if let Some(image) = parsed.string("install-image") {
         options.install_image = image.to_string();
     } else if let Ok(tag) = std::env::var("TAG") {
-        options.install_image = format!("ghcr.io/siderolabs/installer:{tag}");
+        // The release's default installer image with the tag `TAG` names.
+        let repository = options.install_image.rsplit_once(':').map_or("ghcr.io/siderolabs/installer", |(r, _)| r);
+        options.install_image = format!("{repository}:{tag}");
     }
     options.additional_sans = parsed.list("additional-sans").unwrap_or_default().to_vec();
     if let Some(domain) = parsed.string("dns-domain") {
@@ -259,13 +271,15 @@ fn contract(version: &str) -> Result<VersionContract, CliError> {
     version.parse().map_err(|e| CliError::new(format!("invalid talos-version: {e}")))
 }
 
-/// Reads and checks `--with-secrets` as talosctl does.
-fn load_bundle(path: &str, release: Release) -> Result<SecretsBundle, CliError> {
+/// Reads and checks `--with-secrets` as talosctl does (from v1.14 against the contract).
+fn load_bundle(path: &str, release: Release, contract: VersionContract) -> Result<SecretsBundle, CliError> {
     let bytes = crate::input::read_file(Path::new(path))
         .map_err(|e| CliError::new(format!("failed to load secrets bundle: {}", e.message)))?;
     let bundle = SecretsBundle::from_yaml_for(&bytes, release)
         .map_err(|e| CliError::new(format!("failed to load secrets bundle: {e}")))?;
-    bundle.validate().map_err(|e| CliError::new(format!("failed to validate secrets bundle: {e}")))?;
+    bundle
+        .validate_for(contract, release)
+        .map_err(|e| CliError::new(format!("failed to validate secrets bundle: {e}")))?;
     Ok(bundle)
 }
 
