@@ -420,10 +420,12 @@ fn secrets(args: &[String]) -> Result<(), CliError> {
         let load_error = |text: String| CliError::new(format!("failed to load controlplane config: {text}"));
         let bytes = crate::input::read_file(Path::new(path)).map_err(|e| load_error(e.message))?;
         let config = Config::from_bytes_for(&bytes, release).map_err(|e| load_error(e.to_string()))?;
-        // talosctl crashes on a config without the v1alpha1 document.
-        SecretsBundle::from_config(&config).ok_or_else(|| CliError {
+        // talosctl crashes on a config without the v1alpha1 document, and from v1.14 on one
+        // without the Kubernetes CAs and service-account key (every worker config).
+        SecretsBundle::from_config_for(&config, release).map_err(|e| CliError {
             message: format!(
-                "labctl gen secrets: {path} has no v1alpha1 document (machine, cluster): no secrets to take"
+                "labctl gen secrets: {path} {}",
+                e.message().strip_prefix("the config ").unwrap_or(e.message())
             ),
             notes: vec!["give the controlplane.yaml that gen config wrote".into()],
             exit_code: None,

@@ -8,6 +8,10 @@ use crate::value::{DecodeCx, Value};
 use std::time::SystemTime;
 
 use super::VersionContract;
+use crate::model::cluster::DiscoveryIdentityConfig;
+use crate::model::cri::CertificateAndKey;
+use crate::model::k8s::{KubeAggregatorCaConfig, KubeApiServerCaConfig, KubeEtcdEncryptionConfig, KubeServiceAccountConfig};
+use crate::value::{Any, Unstructured};
 use super::keys;
 use crate::{Config, Error, ErrorKind, Release};
 
@@ -169,6 +173,136 @@ impl SecretsBundle {
             }),
         })
     }
+}
+
+impl SecretsBundle {
+    /// [`SecretsBundle::from_config`] as `release`'s `talosctl gen secrets
+    /// --from-controlplane-config` reads a config. From v1.14 the Kubernetes CAs and the
+    /// service-account key come from their documents (`KubeAPIServerCAConfig`,
+    /// `KubeAggregatorCAConfig`, `KubeServiceAccountConfig`) or else the v1alpha1 fields, the
+    /// cluster's id and secret from `.cluster.id`/`.cluster.secret` or else the
+    /// `DiscoveryIdentityConfig` document, and the secretbox secret from a
+    /// `KubeEtcdEncryptionConfig` document when there is one (the first key of the first
+    /// provider of a resource list naming `secrets`, when that provider is secretbox).
+    ///
+    /// The error says what is missing: the v1alpha1 document, or (from v1.14) the API server
+    /// CA, the aggregator CA or the service-account key, on which talosctl v1.14 crashes, as it
+    /// does on every worker config.
+    ///
+    /// ```
+    /// use talos_config::{Config, Release};
+    /// use talos_config::generate::SecretsBundle;
+    /// let text = "version: v1alpha1\nmachine:\n  type: worker\n  token: abcdef.0123456789abcdef\ncluster:\n  token: ghijkl.0123456789abcdef\n";
+    /// let worker = Config::from_bytes_for(text.as_bytes(), Release::V1_14_0_RC1)?;
+    /// let err = SecretsBundle::from_config_for(&worker, Release::V1_14_0_RC1).unwrap_err();
+    /// assert!(err.to_string().starts_with("the config has no Kubernetes API server CA"));
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn from_config_for(config: &Config, release: Release) -> Result<SecretsBundle, Error> {
+        let mut bundle = SecretsBundle::from_config(config).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidValue,
+                "the config has no v1alpha1 document (machine, cluster): no secrets to take",
+            )
+        })?;
+        if release.rules().gen_contract < (1, 14) {
+            return Ok(bundle);
+        }
+        let v1 = config.v1alpha1();
+        let cluster = v1.and_then(|v1| v1.cluster.as_ref());
+        let missing = |what: &str, where_: &str| {
+            Error::new(
+                ErrorKind::InvalidValue,
+                format!("the config has no {what} (neither a {where_}): it is not a control-plane config"),
+            )
+        };
+        let k8s = match config.get::<KubeApiServerCaConfig>() {
+            Some(doc) => doc.issuing_ca.as_ref().map(pem_pair),
+            None => match cluster.filter(|c| c.ca.is_some() || !c.accepted_cas.is_empty()) {
+                Some(c) => c.ca.clone().filter(|ca| ca.key.as_ref().is_some_and(|k| !k.is_empty())),
+                None => {
+                    return Err(missing(
+                        "Kubernetes API server CA",
+                        "KubeAPIServerCAConfig document nor .cluster.ca",
+                    ));
+                }
+            },
+        };
+        let aggregator = match config.get::<KubeAggregatorCaConfig>() {
+            Some(doc) => doc.issuing_ca.as_ref().map(pem_pair),
+            None => match cluster.and_then(|c| c.aggregator_ca.clone()) {
+                Some(ca) => Some(ca),
+                None => {
+                    return Err(missing(
+                        "Kubernetes aggregator CA",
+                        "KubeAggregatorCAConfig document nor .cluster.aggregatorCA",
+                    ));
+                }
+            },
+        };
+        let service_account = match config.get::<KubeServiceAccountConfig>() {
+            Some(doc) => PEMEncodedKey { key: Some(doc.issuer.private_key.clone().into_bytes()) },
+            None => match cluster.and_then(|c| c.service_account.clone()) {
+                Some(key) => key,
+                None => {
+                    return Err(missing(
+                        "service-account key",
+                        "KubeServiceAccountConfig document nor .cluster.serviceAccount",
+                    ));
+                }
+            },
+        };
+        if let Some(certs) = bundle.certs.as_mut() {
+            certs.k8s = k8s;
+            certs.k8s_aggregator = aggregator;
+            certs.k8s_service_account = Some(service_account);
+        }
+        let legacy_identity = cluster.filter(|c| !c.id.is_empty() || !c.secret.is_empty());
+        let identity = match (legacy_identity, config.get::<DiscoveryIdentityConfig>()) {
+            (Some(c), _) => ClusterSecrets { id: c.id.clone(), secret: c.secret.clone() },
+            (None, Some(doc)) => ClusterSecrets { id: doc.cluster_id.clone(), secret: doc.cluster_secret.clone() },
+            (None, None) => ClusterSecrets::default(),
+        };
+        bundle.cluster = Some(identity);
+        if let (Some(doc), Some(secrets)) = (config.get::<KubeEtcdEncryptionConfig>(), bundle.secrets.as_mut())
+            && let Some(secret) = secretbox_secret(&doc.config)
+        {
+            secrets.secretbox_encryption_secret = secret;
+        }
+        Ok(bundle)
+    }
+}
+
+/// A document's CA as the bundle holds it.
+fn pem_pair(ca: &CertificateAndKey) -> PEMEncodedCertificateAndKey {
+    PEMEncodedCertificateAndKey { crt: Some(ca.cert.clone().into_bytes()), key: Some(ca.key.clone().into_bytes()) }
+}
+
+/// The secretbox secret of an `EncryptionConfiguration`: for each resource list naming
+/// `secrets`, its first provider only; the first key of the first such provider that is
+/// secretbox and has one.
+fn secretbox_secret(config: &Unstructured) -> Option<String> {
+    let object = config.object.as_ref()?;
+    let Some(Any::List(resources)) = object.get("resources") else { return None };
+    for resource in resources {
+        let Any::Map(resource) = resource else { continue };
+        let names_secrets = matches!(resource.get("resources"),
+            Some(Any::List(names)) if names.iter().any(|n| matches!(n, Any::String(s) if s == "secrets")));
+        if !names_secrets {
+            continue;
+        }
+        let Some(Any::List(providers)) = resource.get("providers") else { continue };
+        let Some(Any::Map(first)) = providers.first() else { continue };
+        let Some(Any::Map(secretbox)) = first.get("secretbox") else { continue };
+        let Some(Any::List(keys)) = secretbox.get("keys") else { continue };
+        if let Some(Any::Map(key)) = keys.first() {
+            return Some(match key.get("secret") {
+                Some(Any::String(secret)) => secret.clone(),
+                _ => String::new(),
+            });
+        }
+    }
+    None
 }
 
 impl SecretsBundle {
