@@ -237,7 +237,7 @@ impl Input {
     /// # let bundle = SecretsBundle::from_yaml(include_bytes!("../../tests/engine/data/secrets/generated-v1.13.yaml"))?;
     /// let input = Input::new("demo", "https://10.5.0.2:6443", bundle, GenOptions::for_release(Release::V1_14_0_RC1));
     /// let worker = input.config(MachineType::Worker)?;
-    /// let kinds: Vec<&str> = worker.documents().map(|d| d.kind()).collect();
+    /// let kinds: Vec<&str> = worker.docs().map(|d| d.kind()).collect();
     /// assert_eq!(kinds[..3], ["v1alpha1", "DiscoveryServiceConfig", "DiscoveryIdentityConfig"]);
     /// assert_eq!(kinds.len(), 15);
     /// # Ok::<(), talos_config::Error>(())
