@@ -1,7 +1,9 @@
 //! `labctl gen secrets` and `labctl gen config`: talosctl v1.13.9's `gen` commands, or
-//! v1.12.11's (`--talos-release v1.12.11` after `config`/`secrets`), flag for flag and text for
-//! text, except that files holding secrets are written 0600, nothing is written unless
-//! everything can be, and Talos's documentation comments are not reproduced.
+//! v1.12.11's or v1.14.0-rc.1's (`--talos-release v1.12.11` after `config`/`secrets`), flag for
+//! flag and text for text, except that files holding secrets are written 0600, nothing is
+//! written unless everything can be, Talos's documentation comments are not reproduced, and
+//! where talosctl v1.14 crashes labctl answers (configs without a bootstrap token; an error
+//! naming what a worker config lacks for `--from-controlplane-config`).
 
 mod flags;
 mod help;
