@@ -229,7 +229,8 @@ fn check_case(case: &Path, form: usize) -> Vec<String> {
         for (path, (_, bytes)) in &want {
             let (Some(want), Some((_, Some(got)))) = (bytes, files.get(path)) else { continue };
             expect(&format!("layout of {path}"), &skeleton(want), &skeleton(got));
-            let load = |b: &[u8]| talos_config::generate::SecretsBundle::from_yaml_for(b, Release::V1_14_0_RC1).unwrap();
+            let load =
+                |b: &[u8]| talos_config::generate::SecretsBundle::from_yaml_for(b, Release::V1_14_0_RC1).unwrap();
             let taken = |b: &[u8]| {
                 let c = load(b).certs.unwrap();
                 format!("{:?}", (c.etcd, c.k8s, c.k8s_aggregator, c.k8s_service_account))

@@ -498,8 +498,11 @@ impl Build<'_> {
 
     /// The bundle's Kubernetes secrets (empty when a contract without Kubernetes left them out).
     fn secrets(&self) -> &Secrets {
-        static EMPTY: Secrets =
-            Secrets { bootstrap_token: String::new(), aescbc_encryption_secret: String::new(), secretbox_encryption_secret: String::new() };
+        static EMPTY: Secrets = Secrets {
+            bootstrap_token: String::new(),
+            aescbc_encryption_secret: String::new(),
+            secretbox_encryption_secret: String::new(),
+        };
         self.parts.secrets.unwrap_or(&EMPTY)
     }
 
@@ -554,7 +557,8 @@ impl Build<'_> {
             docs.push(Box::new(SysctlConfig { meta: meta("SysctlConfig"), params: options.sysctls.clone() }));
         }
         if contract.filesystem_trim_default() {
-            let mut ephemeral = VolumeConfig { meta: meta("VolumeConfig"), name: "EPHEMERAL".into(), ..Default::default() };
+            let mut ephemeral =
+                VolumeConfig { meta: meta("VolumeConfig"), name: "EPHEMERAL".into(), ..Default::default() };
             ephemeral.mount.secure = Some(true);
             docs.push(Box::new(ephemeral));
             docs.push(Box::new(FilesystemTrimConfig {
@@ -665,7 +669,8 @@ impl Build<'_> {
             config: unstructured(&self.etcd_encryption_text()),
         }));
         let sa_key = certs.k8s_service_account.as_ref().and_then(|k| k.key.clone());
-        let mut service_account = KubeServiceAccountConfig { meta: meta("KubeServiceAccountConfig"), ..Default::default() };
+        let mut service_account =
+            KubeServiceAccountConfig { meta: meta("KubeServiceAccountConfig"), ..Default::default() };
         service_account.issuer.private_key = pem_text(&sa_key);
         service_account.issuer.issuer_url = MetaUrl(Some(self.endpoint.0.clone()));
         docs.push(Box::new(service_account));

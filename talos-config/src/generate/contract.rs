@@ -30,7 +30,8 @@ pub struct VersionContract {
 
 impl VersionContract {
     /// The running release's defaults: every feature on.
-    pub const CURRENT: VersionContract = VersionContract { version: None, disable_kubernetes: false, disable_etcd: false };
+    pub const CURRENT: VersionContract =
+        VersionContract { version: None, disable_kubernetes: false, disable_etcd: false };
 
     /// The contract of release `major.minor`.
     pub const fn new(major: u64, minor: u64) -> VersionContract {

@@ -8,11 +8,13 @@ use crate::value::{DecodeCx, Value};
 use std::time::SystemTime;
 
 use super::VersionContract;
+use super::keys;
 use crate::model::cluster::DiscoveryIdentityConfig;
 use crate::model::cri::CertificateAndKey;
-use crate::model::k8s::{KubeAggregatorCaConfig, KubeApiServerCaConfig, KubeEtcdEncryptionConfig, KubeServiceAccountConfig};
+use crate::model::k8s::{
+    KubeAggregatorCaConfig, KubeApiServerCaConfig, KubeEtcdEncryptionConfig, KubeServiceAccountConfig,
+};
 use crate::value::{Any, Unstructured};
-use super::keys;
 use crate::{Config, Error, ErrorKind, Release};
 
 /// Every secret a cluster's configs are generated from, as `secrets.yaml` holds them.
@@ -221,10 +223,7 @@ impl SecretsBundle {
             None => match cluster.filter(|c| c.ca.is_some() || !c.accepted_cas.is_empty()) {
                 Some(c) => c.ca.clone().filter(|ca| ca.key.as_ref().is_some_and(|k| !k.is_empty())),
                 None => {
-                    return Err(missing(
-                        "Kubernetes API server CA",
-                        "KubeAPIServerCAConfig document nor .cluster.ca",
-                    ));
+                    return Err(missing("Kubernetes API server CA", "KubeAPIServerCAConfig document nor .cluster.ca"));
                 }
             },
         };

@@ -162,9 +162,7 @@ fn generated_configs_validate_as_talosctl_v1_14_does() {
             let report = loaded.validate(mode, Options::default());
             let got = report
                 .error
-                .map(|e| {
-                    e.to_string().lines().filter_map(|l| l.strip_prefix("\t* ")).collect::<Vec<_>>().join(" | ")
-                })
+                .map(|e| e.to_string().lines().filter_map(|l| l.strip_prefix("\t* ")).collect::<Vec<_>>().join(" | "))
                 .unwrap_or_default();
             if got != want || !report.warnings.is_empty() {
                 failures.push(format!("{key}want [{want}], got [{got}], warnings {:?}", report.warnings));
@@ -218,7 +216,8 @@ fn the_bundle_check_takes_the_contract() {
     let mut options = GenOptions::for_release(V1_14);
     options.contract = bare;
     let mut with_os = thin.clone();
-    with_os.certs = bundle("secrets.yaml").certs.map(|c| talos_config::generate::Certs { os: c.os, ..Default::default() });
+    with_os.certs =
+        bundle("secrets.yaml").certs.map(|c| talos_config::generate::Certs { os: c.os, ..Default::default() });
     let input = Input::new("demo", "https://10.5.0.2:6443", with_os, options);
     let text = input.config(MachineType::ControlPlane).unwrap().encode();
     assert!(text.contains("\ncluster: {}\n") && !text.contains("KubeClusterConfig"), "{text}");
@@ -254,8 +253,11 @@ fn a_v1_14_control_plane_gives_its_bundle_back() {
 #[test]
 fn a_custom_cni_is_an_external_manifest_from_v1_14() {
     let mut options = GenOptions::for_release(V1_14);
-    options.cni =
-        Some(CNIConfig { name: "custom".into(), urls: vec!["https://example.com/cni.yaml".into()], ..Default::default() });
+    options.cni = Some(CNIConfig {
+        name: "custom".into(),
+        urls: vec!["https://example.com/cni.yaml".into()],
+        ..Default::default()
+    });
     let input = Input::new("demo", "https://10.5.0.2:6443", bundle("secrets.yaml"), options.clone());
     let config = input.config(MachineType::ControlPlane).unwrap();
     let kinds: Vec<&str> = config.docs().map(|d| d.kind()).collect();
