@@ -633,37 +633,15 @@ impl Build<'_> {
     fn control_plane_documents(&self) -> Result<Vec<Box<dyn Document>>, Error> {
         let certs = self.parts.certs;
         let aggregator = certs.k8s_aggregator.as_ref();
-        let mut docs: Vec<Box<dyn Document>> = vec![
-            Box::new(KubeAggregatorCaConfig {
-                meta: meta("KubeAggregatorCAConfig"),
-                issuing_ca: Some(CertificateAndKey {
-                    cert: pem_text(&aggregator.and_then(|a| a.crt.clone())),
-                    key: pem_text(&aggregator.and_then(|a| a.key.clone())),
-                }),
-                ..Default::default()
+        let mut docs: Vec<Box<dyn Document>> = vec![Box::new(KubeAggregatorCaConfig {
+            meta: meta("KubeAggregatorCAConfig"),
+            issuing_ca: Some(CertificateAndKey {
+                cert: pem_text(&aggregator.and_then(|a| a.crt.clone())),
+                key: pem_text(&aggregator.and_then(|a| a.key.clone())),
             }),
-            Box::new(KubeAdmissionControlConfig {
-                meta: meta("KubeAdmissionControlConfig"),
-                name: "PodSecurity".into(),
-                configuration: unstructured(POD_SECURITY_CONFIGURATION),
-            }),
-            Box::new(KubeAuditPolicyConfig {
-                meta: meta("KubeAuditPolicyConfig"),
-                configuration: Replaced(Some(unstructured(DEFAULT_AUDIT_POLICY))),
-            }),
-            Box::new(KubeAuthenticationConfig {
-                meta: meta("KubeAuthenticationConfig"),
-                configuration: Replaced(Some(unstructured(DEFAULT_AUTHENTICATION))),
-            }),
-        ];
-        for (name, kind) in [("node", "Node"), ("rbac", "RBAC")] {
-            docs.push(Box::new(KubeAuthorizerConfig {
-                meta: meta("KubeAuthorizerConfig"),
-                name: name.into(),
-                r#type: kind.into(),
-                ..Default::default()
-            }));
-        }
+            ..Default::default()
+        })];
+        docs.extend(api_server_policy_documents());
         docs.push(Box::new(KubeEtcdEncryptionConfig {
             meta: meta("KubeEtcdEncryptionConfig"),
             config: unstructured(&self.etcd_encryption_text()),
@@ -893,6 +871,35 @@ exemptions:
   runtimeClasses: []
   namespaces: [kube-system]
 ";
+
+/// The API server's default policies from contract v1.14 on: PodSecurity admission, the audit
+/// policy, anonymous authentication of the health endpoints, the Node and RBAC authorizers.
+fn api_server_policy_documents() -> Vec<Box<dyn Document>> {
+    let mut docs: Vec<Box<dyn Document>> = vec![
+        Box::new(KubeAdmissionControlConfig {
+            meta: meta("KubeAdmissionControlConfig"),
+            name: "PodSecurity".into(),
+            configuration: unstructured(POD_SECURITY_CONFIGURATION),
+        }),
+        Box::new(KubeAuditPolicyConfig {
+            meta: meta("KubeAuditPolicyConfig"),
+            configuration: Replaced(Some(unstructured(DEFAULT_AUDIT_POLICY))),
+        }),
+        Box::new(KubeAuthenticationConfig {
+            meta: meta("KubeAuthenticationConfig"),
+            configuration: Replaced(Some(unstructured(DEFAULT_AUTHENTICATION))),
+        }),
+    ];
+    for (name, kind) in [("node", "Node"), ("rbac", "RBAC")] {
+        docs.push(Box::new(KubeAuthorizerConfig {
+            meta: meta("KubeAuthorizerConfig"),
+            name: name.into(),
+            r#type: kind.into(),
+            ..Default::default()
+        }));
+    }
+    docs
+}
 
 /// Talos v1.14's default API server authentication configuration.
 const DEFAULT_AUTHENTICATION: &str = "anonymous:
