@@ -343,7 +343,12 @@ fn write_outputs(outputs: &[(PathBuf, Vec<u8>)], force: bool, announce: bool) ->
 }
 
 /// The bundle of a Kubernetes PKI directory, its files read as Talos reads them.
-fn from_kubernetes_pki(dir: &Path, token: &str, contract: VersionContract) -> Result<SecretsBundle, String> {
+fn from_kubernetes_pki(
+    dir: &Path,
+    token: &str,
+    contract: VersionContract,
+    release: Release,
+) -> Result<SecretsBundle, String> {
     let meta = std::fs::metadata(dir).map_err(|e| crate::input::path_error_text("stat", dir, &e))?;
     if !meta.is_dir() {
         return Err(format!("{} is not a directory", go_quote(&dir.display().to_string())));
@@ -353,7 +358,7 @@ fn from_kubernetes_pki(dir: &Path, token: &str, contract: VersionContract) -> Re
         let path = PathBuf::from(go_join(&dir.display().to_string(), name));
         crate::input::read_file(&path).map_err(|e| e.message)
     };
-    SecretsBundle::from_kubernetes_pki(read, token, contract, SystemTime::now()).map_err(|e| e.to_string())
+    SecretsBundle::from_kubernetes_pki_for(read, token, contract, SystemTime::now(), release).map_err(|e| e.to_string())
 }
 
 /// Go's `filepath.Join(dir, name)` for a relative name: slashes collapsed, `.` dropped.
@@ -416,7 +421,7 @@ fn secrets(args: &[String]) -> Result<(), CliError> {
     };
     let bundle = if let Some(dir) = parsed.string("from-kubernetes-pki").filter(|d| !d.is_empty()) {
         let token = parsed.string("kubernetes-bootstrap-token").unwrap_or_default();
-        from_kubernetes_pki(Path::new(dir), token, contract)
+        from_kubernetes_pki(Path::new(dir), token, contract, release)
             .map_err(|e| CliError::new(format!("failed to create secrets bundle: {e}")))?
     } else if let Some(path) = parsed.string("from-controlplane-config").filter(|p| !p.is_empty()) {
         let load_error = |text: String| CliError::new(format!("failed to load controlplane config: {text}"));

@@ -619,10 +619,25 @@ impl SecretsBundle {
     /// assert_eq!(err.to_string(), "open pki/ca.crt: no such file or directory");
     /// ```
     pub fn from_kubernetes_pki<F>(
+        read: F,
+        bootstrap_token: &str,
+        contract: VersionContract,
+        now: SystemTime,
+    ) -> Result<SecretsBundle, Error>
+    where
+        F: FnMut(&str) -> Result<Vec<u8>, String>,
+    {
+        SecretsBundle::from_kubernetes_pki_for(read, bootstrap_token, contract, now, crate::Release::DEFAULT)
+    }
+
+    /// [`SecretsBundle::from_kubernetes_pki`] as `release`'s talosctl makes the fresh parts (from
+    /// v1.14 the cluster id in standard base64).
+    pub fn from_kubernetes_pki_for<F>(
         mut read: F,
         bootstrap_token: &str,
         contract: VersionContract,
         now: SystemTime,
+        release: crate::Release,
     ) -> Result<SecretsBundle, Error>
     where
         F: FnMut(&str) -> Result<Vec<u8>, String>,
@@ -649,7 +664,7 @@ impl SecretsBundle {
             }),
             ..Default::default()
         };
-        bundle.populate(contract, now, crate::Release::DEFAULT)?;
+        bundle.populate(contract.for_release(release), now, release)?;
         Ok(bundle)
     }
 }
