@@ -177,6 +177,11 @@ pub(crate) struct Rules {
     /// v1.13: generated configs of contracts above v1.12 carry KubeSpan as a `KubeSpanConfig`
     /// document and no `machine.network`; v1.12 always writes `machine.network`, KubeSpan in it.
     pub gen_kubespan_document: bool,
+    /// The newest version contract the release's `gen config` knows: a newer one, and the
+    /// current one, generate as this one. From (1, 14): `v0.0` is the current contract, etcd
+    /// and Kubernetes may be left out, a Kubernetes version is required, a `--with-secrets`
+    /// bundle is checked against the contract.
+    pub gen_contract: (u64, u64),
     /// v1.14: a strategic patch is loaded without the container's checks (a kind and name may
     /// repeat, two v1alpha1 documents are allowed: `WithNoValidation`), and applying it indexes
     /// every document it appends, so a repeat merges into it, and skips a `$patch: delete` whose
@@ -201,6 +206,7 @@ const V1_12_RULES: Rules = Rules {
     default_installer_image: "ghcr.io/siderolabs/installer:v1.12.11",
     gen_persist: true,
     gen_kubespan_document: false,
+    gen_contract: (1, 12),
     unvalidated_patches: false,
     container_validation: false,
 };
@@ -224,6 +230,7 @@ pub(crate) const V1_13_RULES: Rules = Rules {
     default_installer_image: "ghcr.io/siderolabs/installer:v1.13.9",
     gen_persist: false,
     gen_kubespan_document: true,
+    gen_contract: (1, 13),
     unvalidated_patches: false,
     container_validation: false,
 };
@@ -232,6 +239,7 @@ const V1_14_RULES: Rules = Rules {
     kubernetes_window: ((1, 32, 0), (1, 37, 99)),
     default_kubernetes: "1.37.0-rc.0",
     default_installer_image: "factory.talos.dev/metal-installer/376567988ad370138ad8b2698212367b8edcb69b5fd68c80be1f2ec7d603b4ba:v1.14.0-rc.1",
+    gen_contract: (1, 14),
     unvalidated_patches: true,
     container_validation: true,
     ..V1_13_RULES

@@ -1,5 +1,6 @@
 //! The help texts of `labctl gen`, per Talos release: the defaults differ, and only v1.12.11's
-//! `gen config` has `-p/--persist`.
+//! `gen config` has `-p/--persist` (v1.14's hidden `--skip-k8s-etcd` is not listed, as talosctl
+//! hides it).
 
 use talos_config::Release;
 use talos_config::generate::GenOptions;
@@ -15,7 +16,7 @@ Run `labctl gen secrets --help` or `labctl gen config --help` for the flags.
 
 /// `--talos-release`'s line, the same in both commands, its text from column `width`.
 fn release_line(width: usize) -> String {
-    let text = "the talosctl release to act as: v1.12.11 or v1.13.9, or v1.12, v1.13 (default \"v1.13.9\")";
+    let text = "the talosctl release to act as: v1.12.11, v1.13.9 or v1.14.0-rc.1, or v1.12, v1.13, v1.14 (default \"v1.13.9\")";
     format!("{:<width$}{text}\n", "      --talos-release string")
 }
 

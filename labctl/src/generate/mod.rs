@@ -1,7 +1,9 @@
 //! `labctl gen secrets` and `labctl gen config`: talosctl v1.13.9's `gen` commands, or
-//! v1.12.11's (`--talos-release v1.12.11` after `config`/`secrets`), flag for flag and text for
-//! text, except that files holding secrets are written 0600, nothing is written unless
-//! everything can be, and Talos's documentation comments are not reproduced.
+//! v1.12.11's or v1.14.0-rc.1's (`--talos-release v1.12.11` after `config`/`secrets`), flag for
+//! flag and text for text, except that files holding secrets are written 0600, nothing is
+//! written unless everything can be, Talos's documentation comments are not reproduced, and
+//! where talosctl v1.14 crashes labctl answers (configs without a bootstrap token; an error
+//! naming what a worker config lacks for `--from-controlplane-config`).
 
 mod flags;
 mod help;
@@ -63,6 +65,7 @@ const CONFIG_FLAGS: &[Spec] = &[
     Spec { long: "output-types", short: Some('t'), kind: Kind::Slice },
     Spec { long: "persist", short: Some('p'), kind: Kind::Bool },
     Spec { long: "registry-mirror", short: None, kind: Kind::Slice },
+    Spec { long: "skip-k8s-etcd", short: None, kind: Kind::Bool },
     Spec { long: "talos-release", short: None, kind: Kind::Release },
     Spec { long: "talos-version", short: None, kind: Kind::String },
     Spec { long: "version", short: None, kind: Kind::String },
@@ -73,9 +76,15 @@ const CONFIG_FLAGS: &[Spec] = &[
     Spec { long: "with-secrets", short: None, kind: Kind::String },
 ];
 
-/// `gen config`'s flags in `release`: `-p/--persist` is v1.12.11's only.
+/// `gen config`'s flags in `release`: `-p/--persist` is v1.12.11's only, the hidden
+/// `--skip-k8s-etcd` v1.14's.
 fn config_flags(release: Release) -> Vec<Spec> {
-    CONFIG_FLAGS.iter().filter(|s| release == Release::V1_12_11 || s.long != "persist").copied().collect()
+    CONFIG_FLAGS
+        .iter()
+        .filter(|s| release == Release::V1_12_11 || s.long != "persist")
+        .filter(|s| release >= Release::V1_14_0_RC1 || s.long != "skip-k8s-etcd")
+        .copied()
+        .collect()
 }
 
 /// Parses `args` with the flags of the release they name (`--talos-release`), which is read
@@ -144,7 +153,7 @@ fn config(args: &[String]) -> Result<(), CliError> {
     let paths = output_paths(&output, &types, parsed.string("output-dir").is_some())?;
     let options = gen_options(&parsed, release)?;
     let secrets = match parsed.string("with-secrets").filter(|s| !s.is_empty()) {
-        Some(path) => Some(load_bundle(path, release)?),
+        Some(path) => Some(load_bundle(path, release, options.contract)?),
         None => None,
     };
     let patches = read_gen_patches(&parsed, release)?;
@@ -232,6 +241,9 @@ fn gen_options(parsed: &flags::Parsed, release: Release) -> Result<GenOptions, C
     if let Some(version) = parsed.string("talos-version").filter(|v| !v.is_empty()) {
         options.contract = contract(version)?;
     }
+    if parsed.bool("skip-k8s-etcd", false) {
+        options.contract = options.contract.without_etcd().without_kubernetes();
+    }
     if parsed.bool("with-kubespan", false) {
         options.kubespan = Some(true);
     }
@@ -244,7 +256,9 @@ fn gen_options(parsed: &flags::Parsed, release: Release) -> Result<GenOptions, C
     if let Some(image) = parsed.string("install-image") {
         options.install_image = image.to_string();
     } else if let Ok(tag) = std::env::var("TAG") {
-        options.install_image = format!("ghcr.io/siderolabs/installer:{tag}");
+        // The release's default installer image with the tag `TAG` names.
+        let repository = options.install_image.rsplit_once(':').map_or("ghcr.io/siderolabs/installer", |(r, _)| r);
+        options.install_image = format!("{repository}:{tag}");
     }
     options.additional_sans = parsed.list("additional-sans").unwrap_or_default().to_vec();
     if let Some(domain) = parsed.string("dns-domain") {
@@ -259,13 +273,15 @@ fn contract(version: &str) -> Result<VersionContract, CliError> {
     version.parse().map_err(|e| CliError::new(format!("invalid talos-version: {e}")))
 }
 
-/// Reads and checks `--with-secrets` as talosctl does.
-fn load_bundle(path: &str, release: Release) -> Result<SecretsBundle, CliError> {
+/// Reads and checks `--with-secrets` as talosctl does (from v1.14 against the contract).
+fn load_bundle(path: &str, release: Release, contract: VersionContract) -> Result<SecretsBundle, CliError> {
     let bytes = crate::input::read_file(Path::new(path))
         .map_err(|e| CliError::new(format!("failed to load secrets bundle: {}", e.message)))?;
     let bundle = SecretsBundle::from_yaml_for(&bytes, release)
         .map_err(|e| CliError::new(format!("failed to load secrets bundle: {e}")))?;
-    bundle.validate().map_err(|e| CliError::new(format!("failed to validate secrets bundle: {e}")))?;
+    bundle
+        .validate_for(contract, release)
+        .map_err(|e| CliError::new(format!("failed to validate secrets bundle: {e}")))?;
     Ok(bundle)
 }
 
@@ -327,7 +343,12 @@ fn write_outputs(outputs: &[(PathBuf, Vec<u8>)], force: bool, announce: bool) ->
 }
 
 /// The bundle of a Kubernetes PKI directory, its files read as Talos reads them.
-fn from_kubernetes_pki(dir: &Path, token: &str, contract: VersionContract) -> Result<SecretsBundle, String> {
+fn from_kubernetes_pki(
+    dir: &Path,
+    token: &str,
+    contract: VersionContract,
+    release: Release,
+) -> Result<SecretsBundle, String> {
     let meta = std::fs::metadata(dir).map_err(|e| crate::input::path_error_text("stat", dir, &e))?;
     if !meta.is_dir() {
         return Err(format!("{} is not a directory", go_quote(&dir.display().to_string())));
@@ -337,7 +358,7 @@ fn from_kubernetes_pki(dir: &Path, token: &str, contract: VersionContract) -> Re
         let path = PathBuf::from(go_join(&dir.display().to_string(), name));
         crate::input::read_file(&path).map_err(|e| e.message)
     };
-    SecretsBundle::from_kubernetes_pki(read, token, contract, SystemTime::now()).map_err(|e| e.to_string())
+    SecretsBundle::from_kubernetes_pki_for(read, token, contract, SystemTime::now(), release).map_err(|e| e.to_string())
 }
 
 /// Go's `filepath.Join(dir, name)` for a relative name: slashes collapsed, `.` dropped.
@@ -400,16 +421,18 @@ fn secrets(args: &[String]) -> Result<(), CliError> {
     };
     let bundle = if let Some(dir) = parsed.string("from-kubernetes-pki").filter(|d| !d.is_empty()) {
         let token = parsed.string("kubernetes-bootstrap-token").unwrap_or_default();
-        from_kubernetes_pki(Path::new(dir), token, contract)
+        from_kubernetes_pki(Path::new(dir), token, contract, release)
             .map_err(|e| CliError::new(format!("failed to create secrets bundle: {e}")))?
     } else if let Some(path) = parsed.string("from-controlplane-config").filter(|p| !p.is_empty()) {
         let load_error = |text: String| CliError::new(format!("failed to load controlplane config: {text}"));
         let bytes = crate::input::read_file(Path::new(path)).map_err(|e| load_error(e.message))?;
         let config = Config::from_bytes_for(&bytes, release).map_err(|e| load_error(e.to_string()))?;
-        // talosctl crashes on a config without the v1alpha1 document.
-        SecretsBundle::from_config(&config).ok_or_else(|| CliError {
+        // talosctl crashes on a config without the v1alpha1 document, and from v1.14 on one
+        // without the Kubernetes CAs and service-account key (every worker config).
+        SecretsBundle::from_config_for(&config, release).map_err(|e| CliError {
             message: format!(
-                "labctl gen secrets: {path} has no v1alpha1 document (machine, cluster): no secrets to take"
+                "labctl gen secrets: {path} {}",
+                e.message().strip_prefix("the config ").unwrap_or(e.message())
             ),
             notes: vec!["give the controlplane.yaml that gen config wrote".into()],
             exit_code: None,

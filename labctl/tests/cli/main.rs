@@ -7,6 +7,7 @@
 mod diff_cli;
 mod gen_cli;
 mod gen_v1_12_cli;
+mod gen_v1_14_cli;
 #[cfg(feature = "lab")]
 mod lab_cli;
 #[cfg(feature = "lab")]

@@ -7,7 +7,9 @@ use std::str::FromStr;
 use crate::{Error, ErrorKind};
 
 /// The Talos release a config is generated for; older contracts keep older defaults (legacy
-/// fields, no new-style documents). The default is the current release (v1.13 and later).
+/// fields, no new-style documents). The default is the current release (the newest contract
+/// the generating release knows). From Talos v1.14 a contract may also leave out etcd and
+/// Kubernetes (`talosctl gen config --skip-k8s-etcd`).
 ///
 /// ```
 /// use talos_config::generate::VersionContract;
@@ -15,23 +17,70 @@ use crate::{Error, ErrorKind};
 /// assert_eq!(contract.to_string(), "v1.8");
 /// assert_eq!(VersionContract::CURRENT.to_string(), "current");
 /// assert!("banana".parse::<VersionContract>().is_err());
+/// let bare = VersionContract::CURRENT.without_kubernetes().without_etcd();
+/// assert!(bare.kubernetes_disabled() && bare.etcd_disabled());
 /// # Ok::<(), talos_config::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct VersionContract(Option<(u64, u64)>);
+pub struct VersionContract {
+    version: Option<(u64, u64)>,
+    disable_kubernetes: bool,
+    disable_etcd: bool,
+}
 
 impl VersionContract {
     /// The running release's defaults: every feature on.
-    pub const CURRENT: VersionContract = VersionContract(None);
+    pub const CURRENT: VersionContract =
+        VersionContract { version: None, disable_kubernetes: false, disable_etcd: false };
 
     /// The contract of release `major.minor`.
     pub const fn new(major: u64, minor: u64) -> VersionContract {
-        VersionContract(Some((major, minor)))
+        VersionContract { version: Some((major, minor)), disable_kubernetes: false, disable_etcd: false }
+    }
+
+    /// The same contract without Kubernetes: no Kubernetes documents, no bootstrap token, and
+    /// a secrets bundle needs no Kubernetes CAs or secrets (Talos v1.14 and later).
+    pub const fn without_kubernetes(self) -> VersionContract {
+        VersionContract { disable_kubernetes: true, ..self }
+    }
+
+    /// The same contract without etcd: no `cluster.etcd`, and a secrets bundle needs no etcd CA
+    /// (Talos v1.14 and later).
+    pub const fn without_etcd(self) -> VersionContract {
+        VersionContract { disable_etcd: true, ..self }
+    }
+
+    /// Whether Kubernetes is left out ([`VersionContract::without_kubernetes`]).
+    pub const fn kubernetes_disabled(self) -> bool {
+        self.disable_kubernetes
+    }
+
+    /// Whether etcd is left out ([`VersionContract::without_etcd`]).
+    pub const fn etcd_disabled(self) -> bool {
+        self.disable_etcd
+    }
+
+    /// The contract as `release`'s generator reads it: a contract above the newest one the
+    /// release knows (and the current one) is that newest one; from v1.14 `v0.0` is the current
+    /// contract; before v1.14 nothing can be left out.
+    pub(crate) fn for_release(self, release: crate::Release) -> VersionContract {
+        let newest = release.rules().gen_contract;
+        let v1_14 = newest >= (1, 14);
+        let version = match self.version {
+            Some((0, 0)) if v1_14 => newest,
+            Some(own) if own <= newest => own,
+            _ => newest,
+        };
+        VersionContract {
+            version: Some(version),
+            disable_kubernetes: v1_14 && self.disable_kubernetes,
+            disable_etcd: v1_14 && self.disable_etcd,
+        }
     }
 
     /// Upstream `Greater`: the current contract is above every numbered one.
     fn greater(self, major: u64, minor: u64) -> bool {
-        match self.0 {
+        match self.version {
             None => true,
             Some(own) => own > (major, minor),
         }
@@ -106,6 +155,34 @@ impl VersionContract {
     pub(crate) fn kubespan_multidoc(self) -> bool {
         self.greater(1, 12)
     }
+    /// v1.14: `DiscoveryServiceMultidocConfig`, `DiscoveryIdentityMultidocConfig`.
+    pub(crate) fn discovery_multidoc(self) -> bool {
+        self.greater(1, 13)
+    }
+    /// v1.14: `HostDNSMultidocConfig`.
+    pub(crate) fn host_dns_multidoc(self) -> bool {
+        self.greater(1, 13)
+    }
+    /// v1.14: `UnattendedInstallConfig`.
+    pub(crate) fn unattended_install(self) -> bool {
+        self.greater(1, 13)
+    }
+    /// v1.14: `MultidocKubernetesConfigSupported`.
+    pub(crate) fn multidoc_kubernetes(self) -> bool {
+        self.greater(1, 13)
+    }
+    /// v1.14: `FilesystemTrimEnabledByDefault`.
+    pub(crate) fn filesystem_trim_default(self) -> bool {
+        self.greater(1, 13)
+    }
+    /// v1.14: `WorkloadIsolationEnabledByDefault`.
+    pub(crate) fn workload_isolation_default(self) -> bool {
+        self.greater(1, 13)
+    }
+    /// v1.14: `MultidocSysctlConfigSupported`.
+    pub(crate) fn multidoc_sysctl(self) -> bool {
+        self.greater(1, 13)
+    }
 }
 
 impl FromStr for VersionContract {
@@ -144,7 +221,7 @@ fn leading_digits(text: &str) -> Option<(u64, &str)> {
 impl fmt::Display for VersionContract {
     /// `current`, or `vMAJOR.MINOR`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
+        match self.version {
             None => f.write_str("current"),
             Some((major, minor)) => write!(f, "v{major}.{minor}"),
         }

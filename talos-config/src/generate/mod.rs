@@ -1,7 +1,8 @@
 //! Making configs: the secrets bundle (`talosctl gen secrets`, `secrets.yaml`) and the machine
 //! configs made from it (`talosctl gen config`), as Talos v1.13.9 makes them, or Talos v1.12.11
-//! ([`GenOptions::release`], [`GenOptions::for_release`]: its defaults, `persist`, KubeSpan and
-//! `machine.network` in the legacy document).
+//! or v1.14.0-rc.1 ([`GenOptions::release`], [`GenOptions::for_release`]: its defaults,
+//! `persist`, KubeSpan and `machine.network` in the legacy document; from v1.14 the contract's
+//! documents, contracts without etcd and Kubernetes, bundles checked against the contract).
 //!
 //! - [`SecretsBundle`]: made fresh ([`SecretsBundle::generate`]), read and written byte for
 //!   byte as Talos reads and writes `secrets.yaml`, taken from a control-plane config or a

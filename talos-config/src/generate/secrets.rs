@@ -9,6 +9,12 @@ use std::time::SystemTime;
 
 use super::VersionContract;
 use super::keys;
+use crate::model::cluster::DiscoveryIdentityConfig;
+use crate::model::cri::CertificateAndKey;
+use crate::model::k8s::{
+    KubeAggregatorCaConfig, KubeApiServerCaConfig, KubeEtcdEncryptionConfig, KubeServiceAccountConfig,
+};
+use crate::value::{Any, Unstructured};
 use crate::{Config, Error, ErrorKind, Release};
 
 /// Every secret a cluster's configs are generated from, as `secrets.yaml` holds them.
@@ -172,16 +178,151 @@ impl SecretsBundle {
 }
 
 impl SecretsBundle {
+    /// [`SecretsBundle::from_config`] as `release`'s `talosctl gen secrets
+    /// --from-controlplane-config` reads a config. From v1.14 the Kubernetes CAs and the
+    /// service-account key come from their documents (`KubeAPIServerCAConfig`,
+    /// `KubeAggregatorCAConfig`, `KubeServiceAccountConfig`) or else the v1alpha1 fields, the
+    /// cluster's id and secret from `.cluster.id`/`.cluster.secret` or else the
+    /// `DiscoveryIdentityConfig` document, and the secretbox secret from a
+    /// `KubeEtcdEncryptionConfig` document when there is one (the first key of the first
+    /// provider of a resource list naming `secrets`, when that provider is secretbox).
+    ///
+    /// The error says what is missing: the v1alpha1 document, or (from v1.14) the API server
+    /// CA, the aggregator CA or the service-account key, on which talosctl v1.14 crashes, as it
+    /// does on every worker config.
+    ///
+    /// ```
+    /// use talos_config::{Config, Release};
+    /// use talos_config::generate::SecretsBundle;
+    /// let text = "version: v1alpha1\nmachine:\n  type: worker\n  token: abcdef.0123456789abcdef\ncluster:\n  token: ghijkl.0123456789abcdef\n";
+    /// let worker = Config::from_bytes_for(text.as_bytes(), Release::V1_14_0_RC1)?;
+    /// let err = SecretsBundle::from_config_for(&worker, Release::V1_14_0_RC1).unwrap_err();
+    /// assert!(err.to_string().starts_with("the config has no Kubernetes API server CA"));
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn from_config_for(config: &Config, release: Release) -> Result<SecretsBundle, Error> {
+        let mut bundle = SecretsBundle::from_config(config).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidValue,
+                "the config has no v1alpha1 document (machine, cluster): no secrets to take",
+            )
+        })?;
+        if release.rules().gen_contract < (1, 14) {
+            return Ok(bundle);
+        }
+        let v1 = config.v1alpha1();
+        let cluster = v1.and_then(|v1| v1.cluster.as_ref());
+        let missing = |what: &str, where_: &str| {
+            Error::new(
+                ErrorKind::InvalidValue,
+                format!("the config has no {what} (neither a {where_}): it is not a control-plane config"),
+            )
+        };
+        let k8s = match config.get::<KubeApiServerCaConfig>() {
+            Some(doc) => doc.issuing_ca.as_ref().map(pem_pair),
+            None => match cluster.filter(|c| c.ca.is_some() || !c.accepted_cas.is_empty()) {
+                Some(c) => c.ca.clone().filter(|ca| ca.key.as_ref().is_some_and(|k| !k.is_empty())),
+                None => {
+                    return Err(missing("Kubernetes API server CA", "KubeAPIServerCAConfig document nor .cluster.ca"));
+                }
+            },
+        };
+        let aggregator = match config.get::<KubeAggregatorCaConfig>() {
+            Some(doc) => doc.issuing_ca.as_ref().map(pem_pair),
+            None => match cluster.and_then(|c| c.aggregator_ca.clone()) {
+                Some(ca) => Some(ca),
+                None => {
+                    return Err(missing(
+                        "Kubernetes aggregator CA",
+                        "KubeAggregatorCAConfig document nor .cluster.aggregatorCA",
+                    ));
+                }
+            },
+        };
+        let service_account = match config.get::<KubeServiceAccountConfig>() {
+            Some(doc) => PEMEncodedKey { key: Some(doc.issuer.private_key.clone().into_bytes()) },
+            None => match cluster.and_then(|c| c.service_account.clone()) {
+                Some(key) => key,
+                None => {
+                    return Err(missing(
+                        "service-account key",
+                        "KubeServiceAccountConfig document nor .cluster.serviceAccount",
+                    ));
+                }
+            },
+        };
+        if let Some(certs) = bundle.certs.as_mut() {
+            certs.k8s = k8s;
+            certs.k8s_aggregator = aggregator;
+            certs.k8s_service_account = Some(service_account);
+        }
+        let legacy_identity = cluster.filter(|c| !c.id.is_empty() || !c.secret.is_empty());
+        let identity = match (legacy_identity, config.get::<DiscoveryIdentityConfig>()) {
+            (Some(c), _) => ClusterSecrets { id: c.id.clone(), secret: c.secret.clone() },
+            (None, Some(doc)) => ClusterSecrets { id: doc.cluster_id.clone(), secret: doc.cluster_secret.clone() },
+            (None, None) => ClusterSecrets::default(),
+        };
+        bundle.cluster = Some(identity);
+        if let (Some(doc), Some(secrets)) = (config.get::<KubeEtcdEncryptionConfig>(), bundle.secrets.as_mut())
+            && let Some(secret) = secretbox_secret(&doc.config)
+        {
+            secrets.secretbox_encryption_secret = secret;
+        }
+        Ok(bundle)
+    }
+}
+
+/// A document's CA as the bundle holds it.
+fn pem_pair(ca: &CertificateAndKey) -> PEMEncodedCertificateAndKey {
+    PEMEncodedCertificateAndKey { crt: Some(ca.cert.clone().into_bytes()), key: Some(ca.key.clone().into_bytes()) }
+}
+
+/// The secretbox secret of an `EncryptionConfiguration`: for each resource list naming
+/// `secrets`, its first provider only; the first key of the first such provider that is
+/// secretbox and has one.
+fn secretbox_secret(config: &Unstructured) -> Option<String> {
+    let object = config.object.as_ref()?;
+    let Some(Any::List(resources)) = object.get("resources") else { return None };
+    for resource in resources {
+        let Any::Map(resource) = resource else { continue };
+        let names_secrets = matches!(resource.get("resources"),
+            Some(Any::List(names)) if names.iter().any(|n| matches!(n, Any::String(s) if s == "secrets")));
+        if !names_secrets {
+            continue;
+        }
+        let Some(Any::List(providers)) = resource.get("providers") else { continue };
+        let Some(Any::Map(first)) = providers.first() else { continue };
+        let Some(Any::Map(secretbox)) = first.get("secretbox") else { continue };
+        let Some(Any::List(keys)) = secretbox.get("keys") else { continue };
+        if let Some(Any::Map(key)) = keys.first() {
+            return Some(match key.get("secret") {
+                Some(Any::String(secret)) => secret.clone(),
+                _ => String::new(),
+            });
+        }
+    }
+    None
+}
+
+impl SecretsBundle {
     /// The sections a config is made from, or the first one missing, named as Talos's bundle
     /// check names it (`certs.os is required`).
-    pub(crate) fn parts(&self) -> Result<Parts<'_>, String> {
+    /// A contract without Kubernetes needs neither `secrets` nor `certs.k8s`.
+    pub(crate) fn parts(&self, contract: VersionContract) -> Result<Parts<'_>, String> {
         let missing = |what: &str| format!("secrets bundle: {what} is required");
+        let optional = contract.kubernetes_disabled();
         let cluster = self.cluster.as_ref().ok_or_else(|| missing("cluster"))?;
-        let secrets = self.secrets.as_ref().ok_or_else(|| missing("secrets"))?;
+        let secrets = self.secrets.as_ref();
+        if secrets.is_none() && !optional {
+            return Err(missing("secrets"));
+        }
         let trustd = self.trustd_info.as_ref().ok_or_else(|| missing("trustdinfo"))?;
         let certs = self.certs.as_ref().ok_or_else(|| missing("certs"))?;
         let os = certs.os.as_ref().ok_or_else(|| missing("certs.os"))?;
-        let k8s = certs.k8s.as_ref().ok_or_else(|| missing("certs.k8s"))?;
+        let k8s = certs.k8s.as_ref();
+        if k8s.is_none() && !optional {
+            return Err(missing("certs.k8s"));
+        }
         Ok(Parts { cluster, secrets, trustd, certs, os, k8s })
     }
 }
@@ -223,7 +364,7 @@ impl SecretsBundle {
         release: crate::Release,
     ) -> Result<SecretsBundle, Error> {
         let mut bundle = SecretsBundle::default();
-        bundle.populate(contract, now, release)?;
+        bundle.populate(contract.for_release(release), now, release)?;
         Ok(bundle)
     }
 
@@ -237,16 +378,18 @@ impl SecretsBundle {
     ) -> Result<(), Error> {
         self.populate_certs(contract, now).map_err(crypto_error)?;
         let secrets = self.secrets.get_or_insert_with(Default::default);
-        if secrets.bootstrap_token.is_empty() {
-            secrets.bootstrap_token = token().map_err(crypto_error)?;
-        }
-        let secret = if contract.secretbox_encryption() {
-            &mut secrets.secretbox_encryption_secret
-        } else {
-            &mut secrets.aescbc_encryption_secret
-        };
-        if secret.is_empty() {
-            *secret = talos_go::base64_encode(&keys::random_bytes(32).map_err(crypto_error)?);
+        if !contract.kubernetes_disabled() {
+            if secrets.bootstrap_token.is_empty() {
+                secrets.bootstrap_token = token().map_err(crypto_error)?;
+            }
+            let secret = if contract.secretbox_encryption() {
+                &mut secrets.secretbox_encryption_secret
+            } else {
+                &mut secrets.aescbc_encryption_secret
+            };
+            if secret.is_empty() {
+                *secret = talos_go::base64_encode(&keys::random_bytes(32).map_err(crypto_error)?);
+            }
         }
         let trustd = self.trustd_info.get_or_insert_with(Default::default);
         if trustd.token.is_empty() {
@@ -271,18 +414,19 @@ impl SecretsBundle {
         let validity = keys::Validity { not_before, not_after: not_before + CA_VALIDITY_SECONDS };
         let certs = self.certs.get_or_insert_with(Default::default);
         let ecdsa_ca = |org| keys::self_signed_ca(org, keys::CaKey::EcdsaP256, validity);
-        if certs.etcd.is_none() {
+        if certs.etcd.is_none() && !contract.etcd_disabled() {
             certs.etcd = Some(ecdsa_ca(Some("etcd"))?);
         }
-        if certs.k8s.is_none() {
+        let kubernetes = !contract.kubernetes_disabled();
+        if certs.k8s.is_none() && kubernetes {
             certs.k8s = Some(ecdsa_ca(Some("kubernetes"))?);
         }
-        if certs.k8s_aggregator.is_none() {
+        if certs.k8s_aggregator.is_none() && kubernetes {
             // Talos asks for the common name `front-proxy`, which its CA maker drops: the
             // aggregator CA's subject is empty.
             certs.k8s_aggregator = Some(ecdsa_ca(None)?);
         }
-        if certs.k8s_service_account.is_none() {
+        if certs.k8s_service_account.is_none() && kubernetes {
             let key = if contract.rsa_service_account_key() { keys::rsa_key()? } else { keys::ecdsa_key()? };
             certs.k8s_service_account = Some(PEMEncodedKey { key: Some(key) });
         }
@@ -338,6 +482,26 @@ impl SecretsBundle {
     /// # Ok::<(), talos_config::Error>(())
     /// ```
     pub fn validate(&self) -> Result<(), Error> {
+        self.validate_for(VersionContract::CURRENT, Release::DEFAULT)
+    }
+
+    /// [`SecretsBundle::validate`] as `release`'s talosctl checks a bundle for `contract`: from
+    /// v1.14 a contract without Kubernetes needs no `secrets` and no Kubernetes CAs or key, one
+    /// without etcd no etcd CA, and the service-account key is checked before `certs.os`.
+    ///
+    /// ```
+    /// use talos_config::Release;
+    /// use talos_config::generate::{SecretsBundle, VersionContract};
+    /// let bundle = SecretsBundle::from_yaml(b"cluster:\n  id: x\n  secret: y\ntrustdinfo:\n  token: t\ncerts: {}\n")?;
+    /// let bare = VersionContract::CURRENT.without_kubernetes().without_etcd();
+    /// assert_eq!(
+    ///     bundle.validate_for(bare, Release::V1_14_0_RC1).unwrap_err().to_string(),
+    ///     "1 error occurred:\n\t* certs.os is required\n\n"
+    /// );
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    pub fn validate_for(&self, contract: VersionContract, release: Release) -> Result<(), Error> {
+        let contract = contract.for_release(release);
         let mut problems: Vec<String> = Vec::new();
         let mut require = |missing: bool, what: &str| {
             if missing {
@@ -352,6 +516,7 @@ impl SecretsBundle {
             }
         }
         match &self.secrets {
+            _ if contract.kubernetes_disabled() => {}
             None => require(true, "secrets"),
             Some(s) => {
                 require(s.bootstrap_token.is_empty(), "secrets.bootstraptoken");
@@ -377,7 +542,7 @@ impl SecretsBundle {
         }
         match &self.certs {
             None => problems.push("certs is required".into()),
-            Some(certs) => problems.extend(certs.problems()),
+            Some(certs) => problems.extend(certs.problems(contract, release)),
         }
         if problems.is_empty() {
             return Ok(());
@@ -387,29 +552,48 @@ impl SecretsBundle {
 }
 
 impl Certs {
-    fn problems(&self) -> Vec<String> {
+    /// The certificate problems in Talos's order: etcd, k8s, aggregator, then `os` and the
+    /// service-account key (the key first from v1.14); what the contract leaves out is skipped.
+    fn problems(&self, contract: VersionContract, release: Release) -> Vec<String> {
         let mut problems = Vec::new();
-        let pairs =
-            [("etcd", &self.etcd), ("k8s", &self.k8s), ("k8saggregator", &self.k8s_aggregator), ("os", &self.os)];
-        for (name, pair) in pairs {
-            match pair {
-                None => problems.push(format!("certs.{name} is required")),
-                Some(pair) => {
-                    if let Err(e) = check_pair(pair) {
-                        problems.push(format!("certs.{name} is invalid: {e}"));
+        let kubernetes = !contract.kubernetes_disabled();
+        if !contract.etcd_disabled() {
+            pair_problem(&mut problems, "etcd", &self.etcd);
+        }
+        if kubernetes {
+            pair_problem(&mut problems, "k8s", &self.k8s);
+            pair_problem(&mut problems, "k8saggregator", &self.k8s_aggregator);
+        }
+        let key_first = release.rules().gen_contract >= (1, 14);
+        if !key_first {
+            pair_problem(&mut problems, "os", &self.os);
+        }
+        if kubernetes {
+            match &self.k8s_service_account {
+                None => problems.push("certs.k8sserviceaccount is required".into()),
+                Some(key) => {
+                    if let Err(e) = keys::check_key(key.key.as_deref().unwrap_or_default(), false) {
+                        problems.push(format!("certs.k8sserviceaccount.key is invalid: {e}"));
                     }
                 }
             }
         }
-        match &self.k8s_service_account {
-            None => problems.push("certs.k8sserviceaccount is required".into()),
-            Some(key) => {
-                if let Err(e) = keys::check_key(key.key.as_deref().unwrap_or_default(), false) {
-                    problems.push(format!("certs.k8sserviceaccount.key is invalid: {e}"));
-                }
-            }
+        if key_first {
+            pair_problem(&mut problems, "os", &self.os);
         }
         problems
+    }
+}
+
+/// A CA's problem, if any, named as Talos names it (`certs.NAME is required`/`is invalid`).
+fn pair_problem(problems: &mut Vec<String>, name: &str, pair: &Option<PEMEncodedCertificateAndKey>) {
+    match pair {
+        None => problems.push(format!("certs.{name} is required")),
+        Some(pair) => {
+            if let Err(e) = check_pair(pair) {
+                problems.push(format!("certs.{name} is invalid: {e}"));
+            }
+        }
     }
 }
 
@@ -435,10 +619,25 @@ impl SecretsBundle {
     /// assert_eq!(err.to_string(), "open pki/ca.crt: no such file or directory");
     /// ```
     pub fn from_kubernetes_pki<F>(
+        read: F,
+        bootstrap_token: &str,
+        contract: VersionContract,
+        now: SystemTime,
+    ) -> Result<SecretsBundle, Error>
+    where
+        F: FnMut(&str) -> Result<Vec<u8>, String>,
+    {
+        SecretsBundle::from_kubernetes_pki_for(read, bootstrap_token, contract, now, crate::Release::DEFAULT)
+    }
+
+    /// [`SecretsBundle::from_kubernetes_pki`] as `release`'s talosctl makes the fresh parts (from
+    /// v1.14 the cluster id in standard base64).
+    pub fn from_kubernetes_pki_for<F>(
         mut read: F,
         bootstrap_token: &str,
         contract: VersionContract,
         now: SystemTime,
+        release: crate::Release,
     ) -> Result<SecretsBundle, Error>
     where
         F: FnMut(&str) -> Result<Vec<u8>, String>,
@@ -465,7 +664,7 @@ impl SecretsBundle {
             }),
             ..Default::default()
         };
-        bundle.populate(contract, now, crate::Release::DEFAULT)?;
+        bundle.populate(contract.for_release(release), now, release)?;
         Ok(bundle)
     }
 }
@@ -482,11 +681,13 @@ fn go_multierror(problems: &[String]) -> String {
 /// The bundle's sections a config needs, all present.
 pub(crate) struct Parts<'a> {
     pub cluster: &'a ClusterSecrets,
-    pub secrets: &'a Secrets,
+    /// `None` only under a contract without Kubernetes.
+    pub secrets: Option<&'a Secrets>,
     pub trustd: &'a TrustdInfo,
     pub certs: &'a Certs,
     pub os: &'a v1::PEMEncodedCertificateAndKey,
-    pub k8s: &'a v1::PEMEncodedCertificateAndKey,
+    /// `None` only under a contract without Kubernetes.
+    pub k8s: Option<&'a v1::PEMEncodedCertificateAndKey>,
 }
 
 /// `Debug` of a secret string: its size, never its text.

@@ -27,7 +27,8 @@ impl Input {
     /// # Ok::<(), talos_config::Error>(())
     /// ```
     pub fn talosconfig(&self, now: SystemTime) -> Result<String, Error> {
-        let parts = self.secrets().parts().map_err(|e| Error::new(ErrorKind::InvalidValue, e))?;
+        let contract = self.options().contract.for_release(self.options().release);
+        let parts = self.secrets().parts(contract).map_err(|e| Error::new(ErrorKind::InvalidValue, e))?;
         let ca_crt = parts.os.crt.clone().unwrap_or_default();
         let ca_key = parts.os.key.as_deref().and_then(SigningKey::from_pem).ok_or_else(|| {
             let text = "the secrets bundle's Talos API CA key (certs.os.key) is not an Ed25519 or ECDSA P-256 \

@@ -18,6 +18,7 @@ mod emit_documents;
 mod generate;
 mod generate_fresh;
 mod generate_v1_12;
+mod generate_v1_14;
 mod go_type_names;
 mod hostile;
 mod json6902_e2e;
