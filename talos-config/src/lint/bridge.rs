@@ -78,11 +78,12 @@ pub(super) fn component_args<'a>(cx: &Cx<'a>) -> [Option<Held<'a, Args>>; 5] {
     [api_server, controller_manager, scheduler, proxy, etcd]
 }
 
+/// A string map and where it is (node labels, taints).
+pub(super) type HeldMap<'a> = Held<'a, BTreeMap<String, String>>;
+
 /// The node's labels and taints: a KubeNodeConfig document, else `machine.nodeLabels` and
 /// `machine.nodeTaints`.
-pub(super) fn node_labels_and_taints<'a>(
-    cx: &Cx<'a>,
-) -> Option<(Held<'a, BTreeMap<String, String>>, Held<'a, BTreeMap<String, String>>)> {
+pub(super) fn node_labels_and_taints<'a>(cx: &Cx<'a>) -> Option<(HeldMap<'a>, HeldMap<'a>)> {
     if let Some(doc) = cx.config.get::<KubeNodeConfig>() {
         return Some((Held::in_document(doc, "labels", &doc.labels), Held::in_document(doc, "taints", &doc.taints)));
     }

@@ -389,6 +389,9 @@ impl<T: Value> Value for Box<T> {
     }
 }
 
+/// 2^63 as a float: a float below it (and not below its negative) converts to an `i64`.
+const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+
 /// Go's `time.Duration`: written as Go prints it (`1m0s`), read with `time.ParseDuration`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Duration {
@@ -458,7 +461,7 @@ impl Value for Duration {
                 if cx.release().yaml() == crate::yaml::Dialect::V4Rc6
                     && f.is_finite()
                     && f.fract() == 0.0
-                    && (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&f) =>
+                    && (-TWO_POW_63..TWO_POW_63).contains(&f) =>
             {
                 Duration { nanos: f as i64 }
             }
