@@ -25,8 +25,8 @@ pub(crate) use decode::mapping_entries;
 pub(crate) use decode::tag_error;
 pub use decode::{DecodeCx, construct_error, explicit_tag_error, text_unmarshaler_refuses};
 pub use decode::{decode_binary, is_null};
-pub(crate) use scalars::decode_int;
 pub use scalars::{Duration, FileMode};
+pub(crate) use scalars::{decode_int, octal_mode_value};
 pub use structs::{StructFields, decode_struct, struct_unknown_keys};
 
 use crate::yaml::Node;

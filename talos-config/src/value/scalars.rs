@@ -492,32 +492,40 @@ impl Value for Duration {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FileMode(pub u32);
 
-impl Value for FileMode {
-    fn go_type() -> String {
-        "v1alpha1.FileMode".into()
-    }
+/// `Value` for a Go `uint32` file mode type named `$go`: read as an integer (go-yaml names the
+/// field's own type in errors), written in octal (`0o644`, zero as `0o0`).
+macro_rules! octal_mode_value {
+    ($ty:ty, $go:literal) => {
+        impl $crate::value::Value for $ty {
+            fn go_type() -> String {
+                $go.into()
+            }
 
-    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        // A `uint32` underneath, but go-yaml names the field's own type in errors.
-        let mode = decode_int(node, cx, &Self::go_type(), 0, i128::from(u32::MAX));
-        FileMode(u32::try_from(mode).unwrap_or_default())
-    }
+            fn decode(node: &$crate::yaml::Node, cx: &mut $crate::value::DecodeCx) -> Self {
+                let mode = $crate::value::decode_int(node, cx, $go, 0, i128::from(u32::MAX));
+                Self(u32::try_from(mode).unwrap_or_default())
+            }
 
-    fn encode(&self) -> Node {
-        Node::plain(format!("0o{:o}", self.0))
-    }
+            fn encode(&self) -> $crate::yaml::Node {
+                $crate::yaml::Node::plain(format!("0o{:o}", self.0))
+            }
 
-    fn is_empty(&self) -> bool {
-        self.0 == 0
-    }
+            fn is_empty(&self) -> bool {
+                self.0 == 0
+            }
 
-    fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
-        if right.0 != 0 || flags.overwrite {
-            *self = *right;
+            fn merge(&mut self, right: &Self, flags: $crate::value::MergeFlags) -> Result<(), String> {
+                if right.0 != 0 || flags.overwrite {
+                    *self = *right;
+                }
+                Ok(())
+            }
         }
-        Ok(())
-    }
+    };
 }
+pub(crate) use octal_mode_value;
+
+octal_mode_value!(FileMode, "v1alpha1.FileMode");
 
 #[cfg(test)]
 mod tests {

@@ -7,38 +7,12 @@ use talos_config_derive::Talos;
 
 use crate::model::block::CelExpression;
 use crate::model::meta::Meta;
-use crate::value::{DecodeCx, MergeFlags, Value};
-use crate::yaml::Node;
 
 /// `runtime.EtcFileMode`: a file mode written in octal as `0o644` (zero as `0o0`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct EtcFileMode(pub u32);
 
-impl Value for EtcFileMode {
-    fn go_type() -> String {
-        "runtime.EtcFileMode".into()
-    }
-
-    fn decode(node: &Node, cx: &mut DecodeCx) -> Self {
-        let mode = crate::value::decode_int(node, cx, &Self::go_type(), 0, i128::from(u32::MAX));
-        EtcFileMode(u32::try_from(mode).unwrap_or_default())
-    }
-
-    fn encode(&self) -> Node {
-        Node::plain(format!("0o{:o}", self.0))
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0 == 0
-    }
-
-    fn merge(&mut self, right: &Self, flags: MergeFlags) -> Result<(), String> {
-        if right.0 != 0 || flags.overwrite {
-            *self = *right;
-        }
-        Ok(())
-    }
-}
+crate::value::octal_mode_value!(EtcFileMode, "runtime.EtcFileMode");
 
 /// `EtcFileConfig` (named): a file Talos writes under `/etc`.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Re-records the reference behaviour of `talosctl gen ...` for every case
-# directory under cases/ that has an `args` file.
+# directory under cases/ that has an `args` file: talosctl v1.13.9's here, another release's in
+# the folder whose record.sh runs this one (`gen-v1.12/`, `gen-v1.14/`, which set DATA_DIR).
 #
 # Usage: ./record.sh [CASE-NAME...]        (default: all cases)
-# Env:   ORACLE  path of the oracle binary (default /tmp/oracle/bin/oracle)
+# Env:   ORACLE    path of the oracle binary (default: the folder's release's,
+#                  /tmp/oracle/bin/oracle, /tmp/oracle-1.12/bin/oracle, /tmp/oracle-1.14/bin/oracle)
+#        DATA_DIR  the data folder (default: this script's)
 #
 # Needs only bash + coreutils (+ the oracle). See README.md for the layout.
 set -u
 
-ORACLE=${ORACLE:-/tmp/oracle/bin/oracle}
-DATA_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+DATA_DIR=${DATA_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
 export DATA_DIR
+case "$(basename "$DATA_DIR")" in
+    gen-v1.12) ORACLE=${ORACLE:-/tmp/oracle-1.12/bin/oracle} ;;
+    gen-v1.14) ORACLE=${ORACLE:-/tmp/oracle-1.14/bin/oracle} ;;
+    *) ORACLE=${ORACLE:-/tmp/oracle/bin/oracle} ;;
+esac
 
 if [ ! -x "$ORACLE" ]; then
     echo "record.sh: oracle not executable: $ORACLE" >&2
