@@ -42,7 +42,7 @@ pub(crate) fn cases(dir: &Path) -> Vec<PathBuf> {
 
 /// The merge as a release gives it: the config talosctl printed (its stdout ends with one
 /// newline more) or its error text (its stderr ends with a newline).
-pub(crate) fn merged(case: &Path, release: Release) -> Result<String, String> {
+fn merged(case: &Path, release: Release) -> Result<String, String> {
     let patch = PatchSource::new("patch.yaml", read(&case.join("patch.yaml")).unwrap());
     merge_sources_for(&base(case), &[patch], release)
         .map(|bytes| String::from_utf8(bytes).unwrap())
