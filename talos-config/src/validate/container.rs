@@ -8,8 +8,9 @@ use std::collections::{HashMap, HashSet};
 use super::v1alpha1::MachineType;
 use super::{Context, Issue};
 use crate::gofmt::quote;
-use crate::model::cluster::DiscoveryIdentityConfig;
+use crate::model::cluster::{DiscoveryIdentityConfig, DiscoveryServiceConfig};
 use crate::model::container::ContainerConfig;
+use crate::model::k8s::{KubeApiServerCaConfig, KubeEtcdEncryptionConfig};
 use crate::model::network::{KubeSpanConfig, ResolverConfig};
 use crate::model::v1alpha1::Config as Legacy;
 use crate::value::url::GoUrl;
@@ -108,7 +109,7 @@ fn host_dns_in_container(cx: &Context<'_>, out: &mut Vec<Issue>) {
 /// Whether `.cluster.discovery` yields the `legacy` discovery service, or else any
 /// DiscoveryServiceConfig document exists (`DiscoveryServiceConfigs` is not empty).
 fn discovery_enabled(cx: &Context<'_>) -> bool {
-    legacy_discovery_service(cx) || has_kind(cx, "DiscoveryServiceConfig")
+    legacy_discovery_service(cx) || cx.get::<DiscoveryServiceConfig>().is_some()
 }
 
 /// v1alpha1's discovery service: discovery and its service registry enabled, and an endpoint Go's
@@ -172,13 +173,13 @@ fn machine_type(cx: &Context<'_>) -> MachineType {
 /// Whether the container has an API server CA (`K8sAPIServerCAConfig`): the document, or
 /// `.cluster.ca`/`.cluster.acceptedCAs`.
 fn has_api_server_ca(cx: &Context<'_>) -> bool {
-    has_kind(cx, "KubeAPIServerCAConfig")
+    cx.get::<KubeApiServerCaConfig>().is_some()
         || legacy(cx).and_then(|c| c.cluster.as_ref()).is_some_and(|c| c.ca.is_some() || !c.accepted_cas.is_empty())
 }
 
 /// The legacy encryption secrets, or a KubeEtcdEncryptionConfig document.
 fn has_etcd_encryption(cx: &Context<'_>) -> bool {
-    has_kind(cx, "KubeEtcdEncryptionConfig")
+    cx.get::<KubeEtcdEncryptionConfig>().is_some()
         || legacy(cx)
             .and_then(|c| c.cluster.as_ref())
             .is_some_and(|c| !c.secretbox_encryption_secret.is_empty() || !c.aescbc_encryption_secret.is_empty())
