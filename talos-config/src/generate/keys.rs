@@ -2,9 +2,11 @@
 //! Talos v1.13.9 uses it): ECDSA P-256 keys as `EC PRIVATE KEY` (SEC 1), Ed25519 keys as
 //! `ED25519 PRIVATE KEY` (PKCS #8), RSA keys as `RSA PRIVATE KEY` (PKCS #1); self-signed CAs
 //! and client certificates with Go's extension layout. Ed25519 and ECDSA keys and random bytes
-//! come from ring (the operating system's generator); RSA keys from AWS-LC, whose generator
-//! costs some 20 ms to start (it gathers CPU jitter), paid only when an RSA key is made.
+//! //! come from ring (the operating system's generator), which also reads every key; RSA keys are
+//! made by AWS-LC (feature `keygen`), whose generator costs some 20 ms to start (it gathers CPU
+//! jitter), paid only when an RSA key is made.
 
+#[cfg(feature = "keygen")]
 use aws_lc_rs::encoding::AsDer;
 use ring::rand::{SecureRandom, SystemRandom};
 use ring::signature::{self, EcdsaKeyPair, Ed25519KeyPair, KeyPair};
@@ -30,6 +32,7 @@ const OID_CLIENT_AUTH: &[u8] = &[0x06, 0x08, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x07,
 #[derive(Debug)]
 pub(crate) struct CryptoError(pub &'static str);
 
+#[cfg(feature = "keygen")]
 impl From<aws_lc_rs::error::Unspecified> for CryptoError {
     fn from(_: aws_lc_rs::error::Unspecified) -> CryptoError {
         CryptoError("the system's random source or key generation failed")
@@ -367,6 +370,7 @@ fn subject_key_id(extensions: &[u8]) -> Option<Vec<u8>> {
 /// several cores, as many searches as cores (up to four) race and the first key found is taken:
 /// the median wait drops below talosctl's, for more CPU time. The other searches end on their
 /// own, their keys dropped unseen.
+#[cfg(feature = "keygen")]
 pub(crate) fn rsa_key() -> Result<Vec<u8>, CryptoError> {
     let searches = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).min(4);
     let (found, first) = std::sync::mpsc::channel();
@@ -393,6 +397,14 @@ pub(crate) fn rsa_key() -> Result<Vec<u8>, CryptoError> {
     last
 }
 
+/// Without `keygen` no public call asks for an RSA key: only `SecretsBundle::generate` lacks one,
+/// and it is not built; a bundle from a Kubernetes PKI directory brings its own.
+#[cfg(not(feature = "keygen"))]
+pub(crate) fn rsa_key() -> Result<Vec<u8>, CryptoError> {
+    Err(CryptoError("RSA keys are made only with talos-machineconfig's `keygen` feature"))
+}
+
+#[cfg(feature = "keygen")]
 fn one_rsa_key() -> Result<Vec<u8>, CryptoError> {
     let pair = aws_lc_rs::rsa::KeyPair::generate(aws_lc_rs::rsa::KeySize::Rsa4096)?;
     let pkcs8 = pair.as_der()?;
@@ -414,9 +426,9 @@ pub(crate) fn ecdsa_key() -> Result<Vec<u8>, CryptoError> {
 pub(crate) fn check_key(pem_bytes: &[u8], of_pair: bool) -> Result<(), String> {
     let (label, der) = pem_decode(pem_bytes).ok_or("failed to parse PEM block")?;
     let parsed = match label.as_str() {
-        "RSA PRIVATE KEY" => aws_lc_rs::rsa::KeyPair::from_der(&der).is_ok(),
+        "RSA PRIVATE KEY" => ring::rsa::KeyPair::from_der(&der).is_ok(),
         "EC PRIVATE KEY" | "ED25519 PRIVATE KEY" | "PRIVATE KEY" => {
-            SigningKey::from_pem(pem_bytes).is_some() || aws_lc_rs::rsa::KeyPair::from_pkcs8(&der).is_ok()
+            SigningKey::from_pem(pem_bytes).is_some() || ring::rsa::KeyPair::from_pkcs8(&der).is_ok()
         }
         other => {
             let colon = if of_pair { ":" } else { "" };

@@ -4,9 +4,10 @@
 //! `persist`, KubeSpan and `machine.network` in the legacy document; from v1.14 the contract's
 //! documents, contracts without etcd and Kubernetes, bundles checked against the contract).
 //!
-//! - [`SecretsBundle`]: made fresh ([`SecretsBundle::generate`]), read and written byte for
-//!   byte as Talos reads and writes `secrets.yaml`, taken from a control-plane config or a
-//!   Kubernetes PKI directory, and checked as Talos checks it ([`SecretsBundle::validate`]).
+//! - [`SecretsBundle`]: made fresh (`SecretsBundle::generate`, feature `keygen`), read and
+//!   written byte for byte as Talos reads and writes `secrets.yaml`, taken from a control-plane
+//!   config or a Kubernetes PKI directory, and checked as Talos checks it
+//!   ([`SecretsBundle::validate`]).
 //! - [`Input`]: a cluster's name, endpoint, bundle and [`GenOptions`]; [`Input::config`] gives
 //!   the [`Config`](crate::Config) of a [`MachineType`] under a [`VersionContract`],
 //!   [`Input::configs`] both configs with [`GenPatches`] applied, [`Input::talosconfig`] the

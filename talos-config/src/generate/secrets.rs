@@ -337,6 +337,9 @@ impl SecretsBundle {
     /// secret (AES-CBC up to v1.2), bootstrap and trustd tokens, a cluster id and secret.
     /// Randomness comes from the operating system; fails only when it does.
     ///
+    /// Built with the `keygen` feature (the RSA key's generator is a C library that takes
+    /// about 45 s to build): `talos-machineconfig = { version = "0.1", features = ["keygen"] }`.
+    ///
     /// ```
     /// use talos_config::generate::{SecretsBundle, VersionContract};
     /// let bundle = SecretsBundle::generate(VersionContract::new(1, 6), std::time::SystemTime::now())?;
@@ -344,12 +347,14 @@ impl SecretsBundle {
     /// assert_eq!(token.len(), 23);
     /// # Ok::<(), talos_config::Error>(())
     /// ```
+    #[cfg(feature = "keygen")]
     pub fn generate(contract: VersionContract, now: SystemTime) -> Result<SecretsBundle, Error> {
         SecretsBundle::generate_for(contract, now, crate::Release::DEFAULT)
     }
 
     /// [`SecretsBundle::generate`] as `release`'s talosctl makes a bundle: from v1.14 the
-    /// cluster id is standard base64 (`+`, `/`), before it was URL-safe (`-`, `_`).
+    /// cluster id is standard base64 (`+`, `/`), before it was URL-safe (`-`, `_`). Built with
+    /// the `keygen` feature.
     ///
     /// ```
     /// use talos_config::Release;
@@ -358,6 +363,7 @@ impl SecretsBundle {
     /// assert_eq!(bundle.cluster.as_ref().unwrap().id.len(), 44);
     /// # Ok::<(), talos_config::Error>(())
     /// ```
+    #[cfg(feature = "keygen")]
     pub fn generate_for(
         contract: VersionContract,
         now: SystemTime,
@@ -610,7 +616,8 @@ impl SecretsBundle {
     /// `front-proxy-ca.crt`, `front-proxy-ca.key`, `sa.key`, asked in that order, each CA checked
     /// before the next is read, with Talos's texts); its error text is the error's. The bootstrap
     /// token is the one given (a fresh one when empty); everything else is fresh, as
-    /// [`SecretsBundle::generate`] makes it.
+    /// `SecretsBundle::generate` makes it (the RSA key aside: `sa.key` is read, so this needs
+    /// no `keygen` feature).
     ///
     /// ```
     /// use talos_config::generate::{SecretsBundle, VersionContract};

@@ -18,12 +18,19 @@ use crate::{Config, Diagnostic, DocumentId, FieldPath, Severity};
 /// A rejected config: Talos's error tree. `Display` is Talos's exact text (what
 /// `talosctl validate` prints, minus its one trailing newline; what a node returns as the
 /// `InvalidArgument` message).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", render_list(&self.issues))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValidationError {
     /// The top-level items of Talos's go-multierror list.
     pub(crate) issues: Vec<Issue>,
 }
+
+impl std::fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&render_list(&self.issues))
+    }
+}
+
+impl std::error::Error for ValidationError {}
 
 /// The legacy v1alpha1 document of the config being validated, if it has one.
 pub(crate) fn legacy<'a>(cx: &Context<'a>) -> Option<&'a crate::model::v1alpha1::Config> {

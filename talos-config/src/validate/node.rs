@@ -31,8 +31,7 @@ impl Code {
 }
 
 /// A node's refusal: the status code and message a client receives.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("rpc error: code = {} desc = {message}", code.name())]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejection {
     /// The gRPC status code.
     pub code: Code,
@@ -41,6 +40,14 @@ pub struct Rejection {
     /// The validation error tree (with field paths) when validation refused the config.
     pub validation: Option<ValidationError>,
 }
+
+impl std::fmt::Display for Rejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "rpc error: code = {} desc = {}", self.code.name(), self.message)
+    }
+}
+
+impl std::error::Error for Rejection {}
 
 /// The message a node gives when the config has no v1alpha1 document.
 pub(crate) const NO_V1ALPHA1: &str = "the applied machine configuration doesn't contain v1alpha1 config, did you mean to patch the machine config instead?";

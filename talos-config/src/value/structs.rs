@@ -33,15 +33,29 @@ pub trait StructFields: Default {
 /// a merge key decodes from the merged copy of its entries (the node is left whole).
 pub fn decode_struct<T: StructFields>(node: &mut Node, cx: &mut DecodeCx, go_type: &str) -> T {
     let mut out = T::default();
+    decode_struct_fields(node, cx, go_type, &mut |key, value, cx| {
+        out.decode_field(key, value, cx);
+    });
+    out
+}
+
+/// The body of [`decode_struct`], once for every struct type (the field decoder is the only
+/// part that differs): keeps the library's build time down.
+fn decode_struct_fields(
+    node: &mut Node,
+    cx: &mut DecodeCx,
+    go_type: &str,
+    decode_field: &mut dyn FnMut(&str, &mut Node, &mut DecodeCx),
+) {
     if is_null(node) {
-        return out;
+        return;
     }
     let NodeValue::Mapping(entries, _) = &mut node.value else {
         construct_error(cx, node, go_type);
-        return out;
+        return;
     };
     if cx.check_duplicate_keys(entries) {
-        return out;
+        return;
     }
     let mut merged = match super::mapping_entries(entries, cx) {
         std::borrow::Cow::Owned(merged) => Some(merged),
@@ -53,10 +67,9 @@ pub fn decode_struct<T: StructFields>(node: &mut Node, cx: &mut DecodeCx, go_typ
     };
     for (k, v) in entries.iter_mut() {
         if let Some(key) = k.as_scalar() {
-            out.decode_field(&key.text, v, cx);
+            decode_field(&key.text, v, cx);
         }
     }
-    out
 }
 
 /// `xyaml.CheckUnknownKeys` for a struct: unknown keys keep their original value node.
@@ -64,9 +77,23 @@ pub fn struct_unknown_keys<T: StructFields + super::Value>(
     node: &Node,
     release: crate::Release,
 ) -> Result<Option<Node>, String> {
+    struct_unknown_keys_with(node, release, &T::go_type, &T::field_unknown_keys)
+}
+
+/// What a struct field reports to `xyaml.CheckUnknownKeys`: `None` for an unknown key,
+/// `Some(summary)` for a known one.
+type FieldUnknownKeys<'a> = dyn Fn(&str, &Node, crate::Release) -> Result<Option<Option<Node>>, String> + 'a;
+
+/// The body of [`struct_unknown_keys`], once for every struct type.
+fn struct_unknown_keys_with(
+    node: &Node,
+    release: crate::Release,
+    go_type: &dyn Fn() -> String,
+    field_unknown_keys: &FieldUnknownKeys<'_>,
+) -> Result<Option<Node>, String> {
     let entries = match &node.value {
         NodeValue::Mapping(entries, _) => entries,
-        NodeValue::Sequence(..) => return Err(super::unexpected_shape(node, &T::go_type())),
+        NodeValue::Sequence(..) => return Err(super::unexpected_shape(node, &go_type())),
         NodeValue::Scalar(_) => return Ok(None),
     };
     let mut found = Vec::new();
@@ -74,7 +101,7 @@ pub fn struct_unknown_keys<T: StructFields + super::Value>(
         let Some(key) = k.as_scalar() else {
             return Err("unexpected mapping key type".into());
         };
-        match T::field_unknown_keys(&key.text, v, release)? {
+        match field_unknown_keys(&key.text, v, release)? {
             None => found.push((summary_key(k, &key.text), v.clone())),
             Some(Some(summary)) => found.push((summary_key(k, &key.text), summary)),
             Some(None) => {}

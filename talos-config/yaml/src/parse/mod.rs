@@ -40,8 +40,7 @@ use scanner::{Scanner, Style};
 
 /// A YAML syntax error. `Display` is go-yaml v4's text, e.g.
 /// `yaml: while scanning for the next token at line 5: found character that cannot start any token`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct YamlError {
     /// go-yaml's whole text, `yaml: ...` prefix included.
     pub message: String,
@@ -52,6 +51,14 @@ pub struct YamlError {
     /// The problem behind the text, to word it in another dialect.
     failure: Option<Box<Cause>>,
 }
+
+impl std::fmt::Display for YamlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for YamlError {}
 
 /// What an error was made from, kept to word it as another go-yaml release does.
 #[derive(Clone, Debug, PartialEq, Eq)]
