@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{FromArgMatches, Parser, Subcommand};
 
-use crate::{diff, generate, lint, lsp, merge, plan, schema, validate};
+use crate::{diff, generate, lint, lsp, merge, plan, schema, upgrade, validate};
 
 /// Offline tooling for the Talos Linux lab: merge and validate machine configurations
 /// exactly as `talosctl` does.
@@ -77,6 +77,18 @@ are replaced by REDACTED; removed values and documents are listed at the end. `-
 (path, old, new, kind). Nothing is written; the exit code is 0 unless an input cannot be read."
     )]
     Diff(diff::DiffArgs),
+    /// Before an upgrade: what the config and patches mean on the release the nodes will run.
+    #[command(
+        display_order = 5,
+        long_about = "Check CONFIG plus the patches as the release the nodes run now (--from, default the default \
+release) and as the release they will run (--to), and report the difference: document kinds and fields the target \
+release does not have (each one, at the input line that wrote it), Talos's errors and warnings and lint findings that \
+appear or disappear, values the same patches merge into differently, and settings the target release reads from \
+another document (from v1.14, the Kubernetes settings of the v1alpha1 document). Nothing is written.\n\n\
+Exit codes: 0 when the target release loads and validates the config, 1 when it refuses it, 2 usage error. The \
+report goes to stdout in the chosen --output format; a one-line summary goes to stderr."
+    )]
+    Upgrade(upgrade::UpgradeArgs),
     /// Serve the Language Server Protocol on stdio: Talos's checks, docs and keys in the editor.
     #[command(display_order = 8)]
     Lsp(lsp::LspArgs),
@@ -92,8 +104,8 @@ are replaced by REDACTED; removed values and documents are listed at the end. `-
 /// [`Common`] subcommands, and `--version`. With the `lab` feature, `labctl` runs these itself
 /// and hands every other command line to `labctl-lab`.
 #[cfg(feature = "lab")]
-pub(crate) const COMMON: [&str; 10] =
-    ["merge", "validate", "lint", "plan", "diff", "lsp", "schema", "gen", "--version", "-V"];
+pub(crate) const COMMON: [&str; 11] =
+    ["merge", "validate", "lint", "plan", "diff", "upgrade", "lsp", "schema", "gen", "--version", "-V"];
 
 impl Common {
     /// Runs the subcommand.
@@ -104,6 +116,7 @@ impl Common {
             Common::Lint(args) => lint::run(&args),
             Common::Plan(args) => plan::run(&args),
             Common::Diff(args) => diff::run(&args),
+            Common::Upgrade(args) => upgrade::run(&args),
             Common::Gen(args) => generate::run(&args.args),
             Common::Schema(args) => schema::run(&args),
             Common::Lsp(args) => lsp::run(args.talos.release),

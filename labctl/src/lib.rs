@@ -32,6 +32,7 @@ mod report;
 mod schema;
 #[cfg(feature = "lab")]
 mod sim;
+mod upgrade;
 mod validate;
 
 use cli::CliError;

@@ -1,10 +1,10 @@
 //! How findings are printed: for a person (`text`), or for CI (`json`, a versioned document;
 //! `sarif`, SARIF 2.1.0 for code-scanning UIs; `github`, GitHub Actions workflow commands).
-//! `labctl lint` and `labctl validate --output` share it.
+//! `labctl lint`, `labctl validate --output` and `labctl upgrade` share it.
 
 use clap::ValueEnum;
 use serde_json::{Value, json};
-use talos_config::lint::rules;
+use talos_config::lint::{Rule, rules};
 use talos_config::{Checked, Diagnostic, Severity, Site};
 
 /// The output formats.
@@ -32,11 +32,15 @@ pub fn fails(checked: &Checked, strict: bool) -> bool {
 /// without a file of their own (an inline patch, standard input) point at, line 1, since
 /// code-scanning uploads refuse results without a location.
 pub fn render(checked: &Checked, format: Format, anchor: &str) -> String {
-    let report = checked.diagnostics();
+    render_findings(checked.diagnostics(), format, anchor, &lint_rules())
+}
+
+/// Findings in `format`; `rules` are the rules SARIF describes (every rule a finding can carry).
+pub fn render_findings(report: &[Diagnostic], format: Format, anchor: &str, rules: &[Value]) -> String {
     match format {
         Format::Text => text(report),
-        Format::Json => json_text(&json_report(checked)),
-        Format::Sarif => json_text(&sarif(report, anchor)),
+        Format::Json => json_text(&json_report(report)),
+        Format::Sarif => json_text(&sarif(report, anchor, rules)),
         Format::Github => github(report, anchor),
     }
 }
@@ -51,8 +55,13 @@ fn file_site(f: &Diagnostic, anchor: &str) -> Option<Site> {
 
 /// `1 error, 2 warnings, 0 infos`.
 pub fn summary(checked: &Checked) -> String {
+    summary_of(checked.diagnostics())
+}
+
+/// [`summary`] of a list of findings.
+pub fn summary_of(report: &[Diagnostic]) -> String {
     let n = |s: Severity, one: &str, many: &str| {
-        let c = checked.count(s);
+        let c = count(report, s);
         format!("{c} {}", if c == 1 { one } else { many })
     };
     format!(
@@ -86,9 +95,12 @@ fn text(report: &[Diagnostic]) -> String {
     out
 }
 
-fn json_report(checked: &Checked) -> Value {
-    let findings: Vec<Value> = checked
-        .diagnostics()
+fn count(report: &[Diagnostic], severity: Severity) -> usize {
+    report.iter().filter(|d| d.severity() == severity).count()
+}
+
+fn json_report(report: &[Diagnostic]) -> Value {
+    let findings: Vec<Value> = report
         .iter()
         .map(|f| {
             json!({
@@ -106,9 +118,9 @@ fn json_report(checked: &Checked) -> Value {
         "version": JSON_VERSION,
         "tool": {"name": "labctl", "version": env!("CARGO_PKG_VERSION")},
         "summary": {
-            "errors": checked.count(Severity::Error),
-            "warnings": checked.count(Severity::Warning),
-            "infos": checked.count(Severity::Info),
+            "errors": count(report, Severity::Error),
+            "warnings": count(report, Severity::Warning),
+            "infos": count(report, Severity::Info),
         },
         "findings": findings,
     })
@@ -123,9 +135,9 @@ fn sarif_level(s: Severity) -> &'static str {
     }
 }
 
-/// Every rule a finding can carry, in [`rules`] order, then `talos-merge`.
-fn sarif_rules() -> Vec<Value> {
-    let mut rules: Vec<Value> = rules()
+/// SARIF's description of rules.
+pub fn sarif_rules(rules: &[Rule]) -> Vec<Value> {
+    rules
         .iter()
         .map(|r| {
             json!({
@@ -136,7 +148,12 @@ fn sarif_rules() -> Vec<Value> {
                 "defaultConfiguration": {"level": sarif_level(r.severity)},
             })
         })
-        .collect();
+        .collect()
+}
+
+/// Every rule a lint finding can carry, in [`rules`] order, then `talos-merge`.
+fn lint_rules() -> Vec<Value> {
+    let mut rules = sarif_rules(rules());
     rules.push(json!({
         "id": "talos-merge",
         "shortDescription": {"text": "An input that does not load, or a patch that does not apply (`talosctl machineconfig patch` or `talosctl validate` fails)."},
@@ -147,8 +164,7 @@ fn sarif_rules() -> Vec<Value> {
     rules
 }
 
-fn sarif(report: &[Diagnostic], anchor: &str) -> Value {
-    let rules = sarif_rules();
+fn sarif(report: &[Diagnostic], anchor: &str, rules: &[Value]) -> Value {
     let results: Vec<Value> = report
         .iter()
         .map(|f| {

@@ -294,7 +294,12 @@ fn failing_value(
 }
 
 /// The path of the node (a mapping key or a value) at `line` and `column` under `node`.
-fn path_at(node: &talos_yaml::Node, line: usize, column: usize, here: crate::FieldPath) -> Option<crate::FieldPath> {
+pub(crate) fn path_at(
+    node: &talos_yaml::Node,
+    line: usize,
+    column: usize,
+    here: crate::FieldPath,
+) -> Option<crate::FieldPath> {
     use talos_yaml::NodeValue;
     if (node.mark.line, node.mark.column) == (line, column) {
         return Some(here);

@@ -120,6 +120,11 @@ impl Diagnostic {
         self.site = site;
     }
 
+    /// Forgets the field once it has been located: the diagnostic is about its whole document.
+    pub(crate) fn clear_field(&mut self) {
+        self.field = None;
+    }
+
     /// A merge error as a diagnostic: at its input and position, or at the start of its input
     /// when only the input is known.
     pub(crate) fn from_merge_error(err: &Error) -> Diagnostic {

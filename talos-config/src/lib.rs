@@ -43,6 +43,7 @@
 //! - [`diff`]: Talos's config diff, two configs compared with secrets redacted, and the patch
 //!   between them;
 //! - [`node`]: what a node answers to `ApplyConfiguration`;
+//! - [`upgrade`]: what a config set means on another release, before the nodes run it;
 //! - [`generate`]: the secrets bundle configs are made from (`secrets.yaml`);
 //! - [`net`], [`kubelet`]: CIDR prefixes parsed as Go does, and the kubelet flags Talos starts
 //!   kubelet v1.36 with.
@@ -95,6 +96,7 @@ mod site;
 pub mod subnets;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod upgrade;
 mod validate;
 mod value;
 

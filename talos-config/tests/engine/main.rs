@@ -46,6 +46,7 @@ mod secrets_bundle;
 #[cfg(feature = "serde")]
 mod serde;
 mod stack_depth;
+mod upgrade;
 mod v1_14_k8s;
 mod v1_14_kinds;
 mod validate_kinds;
