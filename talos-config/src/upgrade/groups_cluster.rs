@@ -16,7 +16,9 @@ pub(super) fn cluster(cx: &Cx) -> Plan {
     if is_set(cx.legacy, &keys("cluster.controlPlane.localAPIServerPort")) {
         return Plan::Keep("cluster.controlPlane.localAPIServerPort belongs in a KubeAPIServerConfig document, which the rewrite does not write".into());
     }
-    let name = text(cx.legacy, &keys("cluster.clusterName")).unwrap_or_default();
+    let Some(name) = text(cx.legacy, &keys("cluster.clusterName")).filter(|n| !n.is_empty()) else {
+        return Plan::Keep("a KubeClusterConfig document needs a cluster name, which this config does not set".into());
+    };
     let mut documents =
         vec![tree::document("KubeClusterConfig", vec![("clusterName", string(name)), ("endpoint", string(endpoint))])];
     let mut removals = vec!["cluster.clusterName", "cluster.controlPlane"];

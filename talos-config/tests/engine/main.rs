@@ -47,6 +47,7 @@ mod secrets_bundle;
 mod serde;
 mod stack_depth;
 mod upgrade;
+mod upgrade_rewrite;
 mod v1_14_k8s;
 mod v1_14_kinds;
 mod validate_kinds;
