@@ -173,8 +173,8 @@ where
             if !err.use_stderr() {
                 return ExitCode::SUCCESS;
             }
-            // `lint` is for CI, where 2 tells a usage error from findings (1).
-            return if std::env::args_os().nth(1).is_some_and(|first| first == "lint") {
+            // `lint` and `upgrade` are for CI, where 2 tells a usage error from findings (1).
+            return if std::env::args_os().nth(1).is_some_and(|first| first == "lint" || first == "upgrade") {
                 ExitCode::from(2)
             } else {
                 ExitCode::FAILURE

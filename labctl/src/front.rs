@@ -157,6 +157,9 @@ mod tests {
         let mut commands: Vec<&clap::Command> = cli.get_subcommands().collect();
         commands.sort_by_key(|c| (c.get_display_order(), c.get_name()));
         let names: Vec<&str> = commands.iter().map(|c| c.get_name()).collect();
-        assert_eq!(names, ["merge", "validate", "lint", "plan", "diff", "lsp", "schema", "gen", "lab", "sim", "help"]);
+        assert_eq!(
+            names,
+            ["merge", "validate", "lint", "plan", "diff", "upgrade", "lsp", "schema", "gen", "lab", "sim", "help"]
+        );
     }
 }

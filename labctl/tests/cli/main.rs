@@ -31,4 +31,5 @@ mod release_cli;
 mod schema_cli;
 #[cfg(all(feature = "lab", unix))]
 mod split_cli;
+mod upgrade_cli;
 mod validate_cli;
