@@ -44,7 +44,7 @@ pub(super) const GROUPS: &[Group] = &[
     },
     Group {
         settings: &[
-            ("cluster.ca", "KubeAPIServerCAConfig", "issuingCA"),
+            ("cluster.ca", "KubeAPIServerCAConfig", "issuingCA, or acceptedCAs without its key"),
             ("cluster.acceptedCAs", "KubeAPIServerCAConfig", "acceptedCAs"),
         ],
         control_plane_only: false,
