@@ -37,7 +37,7 @@ fn step8_fixed_is_clean() {
 }
 
 /// Validates a SARIF log against the SARIF 2.1.0 schema (`data/sarif-schema-2.1.0.json`).
-fn assert_valid_sarif(log: &serde_json::Value) {
+pub(crate) fn assert_valid_sarif(log: &serde_json::Value) {
     let schema: serde_json::Value = serde_json::from_str(include_str!("data/sarif-schema-2.1.0.json")).unwrap();
     let (mut schemas, mut compiler) = (boon::Schemas::new(), boon::Compiler::new());
     compiler.add_resource("file:///sarif-schema-2.1.0.json", schema).unwrap();

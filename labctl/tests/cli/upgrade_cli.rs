@@ -163,3 +163,27 @@ fn usage_errors() {
         "error: the following required arguments were not provided:\n  --output-file <OUT>\n\nUsage: labctl upgrade --to <RELEASE> --rewrite --output-file <OUT> <CONFIG>\n\nFor more information, try '--help'.\n"
     );
 }
+
+/// SARIF for code scanning: valid against the SARIF 2.1.0 schema, with the upgrade rules
+/// described and every finding at its file and line.
+#[test]
+fn the_sarif_report() {
+    let out = labctl(&["upgrade", "--from", "v1.14", "--to", "v1.13.9", V1_14_WORKER, "--output", "sarif"]);
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    crate::lint_cli::assert_valid_sarif(&log);
+    let rules: Vec<&str> = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["upgrade-unknown", "upgrade-new", "upgrade-merge", "upgrade-moves", "upgrade-gone"]);
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 13);
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"],
+        serde_json::json!({"artifactLocation": {"uri": V1_14_WORKER}, "region": {"startLine": 17, "startColumn": 1}})
+    );
+    assert_eq!(results[0]["ruleIndex"], 0);
+    assert_eq!(out.status.code(), Some(1));
+}
