@@ -113,6 +113,17 @@ pub(crate) fn go_errno_text(err: &io::Error) -> String {
     }
 }
 
+/// Parses a `--mode` value (cloud, container, metal, metal-agent) with Talos's error text.
+pub(crate) fn parse_mode(text: &str) -> Result<talos_config::Mode, String> {
+    text.parse().map_err(|e: talos_config::Error| e.to_string())
+}
+
+/// Parses one `--host-ranges` CIDR, masked to its prefix.
+pub(crate) fn parse_range(text: &str) -> Result<talos_config::net::Prefix, String> {
+    use talos_config::net::Prefix;
+    text.trim().parse::<Prefix>().map(|p| p.masked()).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

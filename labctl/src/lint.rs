@@ -23,12 +23,12 @@ pub struct LintArgs {
     pub patches: Vec<String>,
 
     /// The runtime mode Talos's validation runs for: cloud, container, metal or metal-agent.
-    #[arg(short = 'm', long = "mode", value_name = "MODE", default_value = "container", value_parser = parse_mode)]
+    #[arg(short = 'm', long = "mode", value_name = "MODE", default_value = "container", value_parser = crate::input::parse_mode)]
     pub mode: Mode,
 
     /// Address ranges the cluster must not use, comma-separated (e.g. the host network:
     /// `10.244.0.0/16,10.96.0.0/12`).
-    #[arg(long = "host-ranges", value_name = "CIDRS", value_delimiter = ',', value_parser = parse_range)]
+    #[arg(long = "host-ranges", value_name = "CIDRS", value_delimiter = ',', value_parser = crate::input::parse_range)]
     pub host_ranges: Vec<Prefix>,
 
     /// How to print the findings.
@@ -41,14 +41,6 @@ pub struct LintArgs {
 
     #[command(flatten)]
     pub talos: crate::input::ReleaseArg,
-}
-
-fn parse_mode(text: &str) -> Result<Mode, String> {
-    text.parse().map_err(|e: talos_config::Error| e.to_string())
-}
-
-fn parse_range(text: &str) -> Result<Prefix, String> {
-    text.trim().parse::<Prefix>().map(|p| p.masked()).map_err(|e| e.to_string())
 }
 
 /// Runs `labctl lint`.

@@ -33,11 +33,11 @@ pub struct UpgradeArgs {
     pub to: Release,
 
     /// The runtime mode Talos's validation runs for: cloud, container, metal or metal-agent.
-    #[arg(short = 'm', long = "mode", value_name = "MODE", default_value = "container", value_parser = parse_mode)]
+    #[arg(short = 'm', long = "mode", value_name = "MODE", default_value = "container", value_parser = crate::input::parse_mode)]
     pub mode: Mode,
 
     /// Address ranges the cluster must not use, comma-separated (lint's subnet-overlap).
-    #[arg(long = "host-ranges", value_name = "CIDRS", value_delimiter = ',', value_parser = parse_range)]
+    #[arg(long = "host-ranges", value_name = "CIDRS", value_delimiter = ',', value_parser = crate::input::parse_range)]
     pub host_ranges: Vec<Prefix>,
 
     /// How to print the report.
@@ -52,14 +52,6 @@ pub struct UpgradeArgs {
     /// Where --rewrite writes (mode 0600: the config holds secrets).
     #[arg(short = 'o', long = "output-file", value_name = "OUT", requires = "rewrite")]
     pub out: Option<PathBuf>,
-}
-
-fn parse_mode(text: &str) -> Result<Mode, String> {
-    text.parse().map_err(|e: talos_config::Error| e.to_string())
-}
-
-fn parse_range(text: &str) -> Result<Prefix, String> {
-    text.trim().parse::<Prefix>().map(|p| p.masked()).map_err(|e| e.to_string())
 }
 
 /// Runs `labctl upgrade`: the report on stdout, a summary on stderr; exit 1 when the target
