@@ -99,6 +99,7 @@ pub mod testing;
 pub mod upgrade;
 mod validate;
 mod value;
+mod yaml_tree;
 
 /// The Talos release whose behaviour this crate reproduces: merge, encoding, validation and
 /// generation agree with it byte for byte and text for text.

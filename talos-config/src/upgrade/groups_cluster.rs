@@ -5,7 +5,7 @@
 use talos_yaml::{Node, NodeValue};
 
 use super::plan::{Cx, Plan, image, issuing_ca, keys, present, value};
-use super::tree::{self, get, is_set, is_true, mapping, pem, plain, string, text};
+use crate::yaml_tree::{self as tree, get, is_set, is_true, mapping, pem, plain, string, text};
 
 pub(super) fn cluster(cx: &Cx) -> Plan {
     let Some(endpoint) = text(cx.legacy, &keys("cluster.controlPlane.endpoint")) else {

@@ -2,7 +2,7 @@
 //! the kubelet, the node's labels, annotations and taints, KubePrism, Talos API access.
 
 use super::plan::{Cx, Plan, image, keys, value};
-use super::tree::{self, get, is_set, is_true, mapping, plain, string, text};
+use crate::yaml_tree::{self as tree, get, is_set, is_true, mapping, plain, string, text};
 
 /// The kubelet's settings: KubeletConfig and KubeCredentialProviderConfig.
 pub(super) const KUBELET: &[(&str, &str, &str)] = &[

@@ -36,7 +36,6 @@ mod groups_cluster;
 mod groups_machine;
 mod plan;
 mod rewrite;
-mod tree;
 mod unknown;
 
 pub use rewrite::{Move, RewriteError, Rewritten, rewrite};

@@ -3,7 +3,7 @@
 
 use talos_yaml::Node;
 
-use super::tree::{get, mapping, pem, string, text};
+use crate::yaml_tree::{get, mapping, pem, string, text};
 
 /// What the groups read.
 pub(super) struct Cx<'a> {

@@ -6,9 +6,10 @@
 
 use talos_yaml::Node;
 
+use super::UpgradeOptions;
 use super::groups::{GROUPS, Group};
 use super::plan::{Cx, Plan, keys, present};
-use super::{UpgradeOptions, tree};
+use crate::yaml_tree as tree;
 use crate::{Config, Diagnostic, DocumentId, Error, FieldPath, Release};
 
 /// One v1alpha1 setting that the target release reads from a document of its own.

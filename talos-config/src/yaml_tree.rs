@@ -1,10 +1,10 @@
-//! The few YAML-tree operations the rewrite needs: read a value by its path, take it out, and
-//! build a new document.
+//! The few YAML-tree operations the upgrade rewrite and the cluster check need: read a value by
+//! its path, take it out, and build a new document.
 
 use talos_yaml::{Node, NodeValue};
 
 /// The value at `path` (keys from the document's root), `None` when absent or `null`.
-pub(super) fn get<'a>(root: &'a Node, path: &[&str]) -> Option<&'a Node> {
+pub(crate) fn get<'a>(root: &'a Node, path: &[&str]) -> Option<&'a Node> {
     let mut node = root;
     for key in path {
         node = node.get(key)?;
@@ -13,18 +13,18 @@ pub(super) fn get<'a>(root: &'a Node, path: &[&str]) -> Option<&'a Node> {
 }
 
 /// The text of the scalar at `path`.
-pub(super) fn text<'a>(root: &'a Node, path: &[&str]) -> Option<&'a str> {
+pub(crate) fn text<'a>(root: &'a Node, path: &[&str]) -> Option<&'a str> {
     get(root, path)?.as_scalar().map(|s| s.text.as_str())
 }
 
 /// Whether the scalar at `path` reads as YAML's `true`.
-pub(super) fn is_true(root: &Node, path: &[&str]) -> bool {
+pub(crate) fn is_true(root: &Node, path: &[&str]) -> bool {
     text(root, path).is_some_and(|t| matches!(t, "true" | "True" | "TRUE"))
 }
 
 /// Whether the value at `path` is there and holds something (a non-empty mapping or list, or
 /// a scalar other than `null`, `""`, `false` and `0`).
-pub(super) fn is_set(root: &Node, path: &[&str]) -> bool {
+pub(crate) fn is_set(root: &Node, path: &[&str]) -> bool {
     get(root, path).is_some_and(|node| match &node.value {
         NodeValue::Mapping(entries, _) => !entries.is_empty(),
         NodeValue::Sequence(items, _) => !items.is_empty(),
@@ -38,7 +38,7 @@ fn is_null(node: &Node) -> bool {
 }
 
 /// Takes the entry at `path` out of the tree; a mapping it leaves empty goes too.
-pub(super) fn remove(root: &mut Node, path: &[&str]) {
+pub(crate) fn remove(root: &mut Node, path: &[&str]) {
     let Some((last, parents)) = path.split_last() else {
         return;
     };
@@ -74,34 +74,34 @@ fn key_is(key: &Node, name: &str) -> bool {
 }
 
 /// A document of `kind` (`apiVersion: v1alpha1`) with `fields` in order.
-pub(super) fn document(kind: &str, fields: Vec<(&str, Node)>) -> Node {
+pub(crate) fn document(kind: &str, fields: Vec<(&str, Node)>) -> Node {
     let mut entries = vec![(key("apiVersion"), Node::go_string("v1alpha1")), (key("kind"), Node::go_string(kind))];
     entries.extend(fields.into_iter().map(|(k, v)| (key(k), v)));
     Node::mapping(entries)
 }
 
 /// A mapping of `fields` in order.
-pub(super) fn mapping(fields: Vec<(&str, Node)>) -> Node {
+pub(crate) fn mapping(fields: Vec<(&str, Node)>) -> Node {
     Node::mapping(fields.into_iter().map(|(k, v)| (key(k), v)).collect())
 }
 
 /// A mapping key.
-pub(super) fn key(name: &str) -> Node {
+pub(crate) fn key(name: &str) -> Node {
     Node::go_string(name)
 }
 
 /// A plain scalar (a number or a boolean).
-pub(super) fn plain(text: &str) -> Node {
+pub(crate) fn plain(text: &str) -> Node {
     Node::plain(text)
 }
 
 /// A string scalar.
-pub(super) fn string(text: &str) -> Node {
+pub(crate) fn string(text: &str) -> Node {
     Node::go_string(text)
 }
 
 /// Sets `key` of a mapping to `value`, replacing an entry of that key.
-pub(super) fn set(map: &mut Node, name: &str, value: Node) {
+pub(crate) fn set(map: &mut Node, name: &str, value: Node) {
     if let NodeValue::Mapping(entries, _) = &mut map.value {
         match entries.iter_mut().find(|(k, _)| key_is(k, name)) {
             Some(entry) => entry.1 = value,
@@ -112,7 +112,7 @@ pub(super) fn set(map: &mut Node, name: &str, value: Node) {
 
 /// The PEM text a v1alpha1 certificate or key field holds in base64; `None` when it is empty
 /// or not base64.
-pub(super) fn pem(root: &Node, path: &[&str]) -> Option<String> {
+pub(crate) fn pem(root: &Node, path: &[&str]) -> Option<String> {
     let encoded = text(root, path).filter(|t| !t.is_empty())?;
     let bytes = talos_go::base64_decode(encoded).ok()?;
     String::from_utf8(bytes).ok()
