@@ -1,19 +1,19 @@
 //! `labctl lsp`: a language server over stdio (LSP 3.17) for Talos configs and patches:
 //! Talos's validation and the lint findings as diagnostics while typing, the field's doc on
-//! hover, and the keys a mapping takes as completions. A failing request gets an error response;
-//! the server goes on.
+//! hover, the keys a mapping takes as completions, fixes and the v1.14 rewrite as code actions.
+//! A failing request gets an error response; the server goes on.
 
 mod analysis;
 mod project;
+mod rewrite;
 mod text;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
-use lsp_types::notification::LogMessage;
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, LogMessage, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{CodeActionRequest, Completion, GotoDefinition, HoverRequest, Request as _};
 use lsp_types::{
@@ -196,7 +196,9 @@ impl Server<'_> {
         }
     }
 
-    /// The mechanical fixes of the findings on the requested lines: a misspelled key renamed.
+    /// The mechanical fixes of the findings on the requested lines (a misspelled key renamed),
+    /// then, on the lines of a config's v1alpha1 document, the rewrite that moves its Kubernetes
+    /// settings into their own documents (from v1.14).
     // lsp-types' `WorkspaceEdit` keys its changes by `Uri`, whose cached parts clippy takes for
     // interior mutability; the key is never changed while in the map.
     #[allow(clippy::mutable_key_type)]
@@ -205,7 +207,7 @@ impl Server<'_> {
         let Some(text) = self.documents.get(uri.as_str()) else { return Vec::new() };
         let findings = analysis::findings(&self.context(uri, text));
         let lines = params.range.start.line as usize..=params.range.end.line as usize;
-        findings
+        let mut actions: Vec<CodeActionOrCommand> = findings
             .into_iter()
             .filter(|f| lines.contains(&f.line))
             .filter_map(|f| {
@@ -224,7 +226,11 @@ impl Server<'_> {
                     ..CodeAction::default()
                 }))
             })
-            .collect()
+            .collect();
+        let path = uri_path(uri);
+        let (release, mode) = (analysis::release_of(path.as_deref(), self.release), analysis::mode_of(path.as_deref()));
+        actions.extend(rewrite::code_action(uri, text, lines, release, mode));
+        actions
     }
 
     fn hover(&self, params: &HoverParams) -> Option<Hover> {
