@@ -19,6 +19,11 @@ pub(crate) struct Client {
 
 impl Client {
     pub(crate) fn start() -> Client {
+        Client::start_in(None)
+    }
+
+    /// The server started for a workspace folder (`rootUri`), when there is one.
+    pub(crate) fn start_in(root: Option<&std::path::Path>) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_labctl"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -28,7 +33,8 @@ impl Client {
             .unwrap();
         let (stdin, stdout) = (child.stdin.take().unwrap(), BufReader::new(child.stdout.take().unwrap()));
         let mut client = Client { child, stdin, stdout, next_id: 1 };
-        let init = client.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+        let root = root.map(|r| format!("file://{}", r.display()));
+        let init = client.request("initialize", json!({"processId": null, "rootUri": root, "capabilities": {}}));
         assert_eq!(init["result"]["capabilities"]["textDocumentSync"], json!(2), "{init}");
         client.notify("initialized", json!({}));
         client
