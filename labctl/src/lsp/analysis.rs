@@ -199,6 +199,12 @@ pub(crate) fn release_of(path: Option<&Path>, fallback: talos_config::Release) -
     path.and_then(Project::find).and_then(Result::ok).and_then(|p| p.release).unwrap_or(fallback)
 }
 
+/// The runtime mode a file is validated for: its project file's `mode`, else container.
+pub(crate) fn mode_of(path: Option<&Path>) -> talos_config::Mode {
+    let project = path.and_then(Project::find).and_then(Result::ok);
+    project.and_then(|p| p.mode?.parse().ok()).unwrap_or(talos_config::Mode::Container)
+}
+
 /// The schema of `kind` in `release` walked down `keys` (list items transparent).
 pub(crate) fn schema_at(kind: &str, keys: &[String], flavour: Flavour, release: talos_config::Release) -> Option<Json> {
     let mut node = schema::kind_schema_json_for(kind, flavour, release)?;

@@ -1,19 +1,20 @@
 //! `labctl lsp`: a language server over stdio (LSP 3.17) for Talos configs and patches:
 //! Talos's validation and the lint findings as diagnostics while typing, the field's doc on
-//! hover, and the keys a mapping takes as completions. A failing request gets an error response;
-//! the server goes on.
+//! hover, the keys a mapping takes as completions, fixes and the v1.14 rewrite as code actions.
+//! A failing request gets an error response; the server goes on.
 
 mod analysis;
 mod project;
+mod rewrite;
 mod text;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
-use lsp_types::notification::LogMessage;
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, LogMessage, Notification as _,
+    PublishDiagnostics, ShowMessage,
 };
 use lsp_types::request::{CodeActionRequest, Completion, GotoDefinition, HoverRequest, Request as _};
 use lsp_types::{
@@ -53,8 +54,9 @@ pub fn run(release: talos_config::Release) -> Result<(), CliError> {
     };
     let failed = |e: &dyn std::fmt::Display| CliError::new(format!("labctl lsp: {e}"));
     let capabilities = serde_json::to_value(capabilities).map_err(|e| failed(&e))?;
-    connection.initialize(capabilities).map_err(|e| failed(&e))?;
+    let initialize = connection.initialize(capabilities).map_err(|e| failed(&e))?;
     let mut server = Server { connection: &connection, documents: HashMap::new(), release };
+    server.warn_if_preview(&initialize);
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
@@ -83,6 +85,31 @@ impl Server<'_> {
     fn send(&self, message: Message) {
         // The client is gone when this fails: the loop ends on its own.
         let _ = self.connection.sender.send(message);
+    }
+
+    /// Tells the user once, at initialization, that the server answers as a preview release
+    /// (`--talos-release`, or the `talos_release` of a workspace folder's project file): the
+    /// warning labctl prints on stderr, as a `window/showMessage`.
+    fn warn_if_preview(&self, initialize: &serde_json::Value) {
+        let folders = initialize["workspaceFolders"].as_array().into_iter().flatten().map(|f| &f["uri"]);
+        let roots: Vec<PathBuf> = folders
+            .chain([&initialize["rootUri"]])
+            .filter_map(|uri| uri.as_str()?.parse::<Uri>().ok())
+            .filter_map(|uri| uri_path(&uri))
+            .collect();
+        let mut releases: Vec<talos_config::Release> =
+            roots.iter().map(|root| analysis::release_of(Some(&root.join(project::FILE_NAME)), self.release)).collect();
+        if releases.is_empty() {
+            releases.push(self.release);
+        }
+        let Some(preview) = releases.into_iter().find(|r| r.is_preview()) else { return };
+        let message = lsp_types::ShowMessageParams {
+            typ: lsp_types::MessageType::WARNING,
+            message: crate::input::preview_warning(preview),
+        };
+        if let Ok(params) = serde_json::to_value(message) {
+            self.send(Message::Notification(Notification::new(ShowMessage::METHOD.into(), params)));
+        }
     }
 
     fn request(&mut self, request: Request) {
@@ -196,7 +223,9 @@ impl Server<'_> {
         }
     }
 
-    /// The mechanical fixes of the findings on the requested lines: a misspelled key renamed.
+    /// The mechanical fixes of the findings on the requested lines (a misspelled key renamed),
+    /// then, on the lines of a config's v1alpha1 document, the rewrite that moves its Kubernetes
+    /// settings into their own documents (from v1.14).
     // lsp-types' `WorkspaceEdit` keys its changes by `Uri`, whose cached parts clippy takes for
     // interior mutability; the key is never changed while in the map.
     #[allow(clippy::mutable_key_type)]
@@ -205,7 +234,7 @@ impl Server<'_> {
         let Some(text) = self.documents.get(uri.as_str()) else { return Vec::new() };
         let findings = analysis::findings(&self.context(uri, text));
         let lines = params.range.start.line as usize..=params.range.end.line as usize;
-        findings
+        let mut actions: Vec<CodeActionOrCommand> = findings
             .into_iter()
             .filter(|f| lines.contains(&f.line))
             .filter_map(|f| {
@@ -224,7 +253,11 @@ impl Server<'_> {
                     ..CodeAction::default()
                 }))
             })
-            .collect()
+            .collect();
+        let path = uri_path(uri);
+        let (release, mode) = (analysis::release_of(path.as_deref(), self.release), analysis::mode_of(path.as_deref()));
+        actions.extend(rewrite::code_action(uri, text, lines, release, mode));
+        actions
     }
 
     fn hover(&self, params: &HoverParams) -> Option<Hover> {

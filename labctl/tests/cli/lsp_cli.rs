@@ -10,7 +10,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use serde_json::{Value, json};
 
-struct Client {
+pub(crate) struct Client {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
@@ -18,7 +18,12 @@ struct Client {
 }
 
 impl Client {
-    fn start() -> Client {
+    pub(crate) fn start() -> Client {
+        Client::start_in(None)
+    }
+
+    /// The server started for a workspace folder (`rootUri`), when there is one.
+    pub(crate) fn start_in(root: Option<&std::path::Path>) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_labctl"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -28,19 +33,20 @@ impl Client {
             .unwrap();
         let (stdin, stdout) = (child.stdin.take().unwrap(), BufReader::new(child.stdout.take().unwrap()));
         let mut client = Client { child, stdin, stdout, next_id: 1 };
-        let init = client.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+        let root = root.map(|r| format!("file://{}", r.display()));
+        let init = client.request("initialize", json!({"processId": null, "rootUri": root, "capabilities": {}}));
         assert_eq!(init["result"]["capabilities"]["textDocumentSync"], json!(2), "{init}");
         client.notify("initialized", json!({}));
         client
     }
 
-    fn send(&mut self, message: Value) {
+    pub(crate) fn send(&mut self, message: Value) {
         let body = message.to_string();
         write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
         self.stdin.flush().unwrap();
     }
 
-    fn receive(&mut self) -> Value {
+    pub(crate) fn receive(&mut self) -> Value {
         let mut length = 0;
         loop {
             let mut line = String::new();
@@ -58,12 +64,12 @@ impl Client {
         serde_json::from_slice(&body).unwrap()
     }
 
-    fn notify(&mut self, method: &str, params: Value) {
+    pub(crate) fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
 
     /// Sends a request and returns its response (notifications in between are skipped).
-    fn request(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
@@ -76,7 +82,7 @@ impl Client {
     }
 
     /// The next diagnostics published.
-    fn diagnostics(&mut self) -> Value {
+    pub(crate) fn diagnostics(&mut self) -> Value {
         loop {
             let message = self.receive();
             if message["method"] == "textDocument/publishDiagnostics" {
@@ -85,7 +91,7 @@ impl Client {
         }
     }
 
-    fn open(&mut self, uri: &str, text: &str) {
+    pub(crate) fn open(&mut self, uri: &str, text: &str) {
         let doc = json!({"uri": uri, "languageId": "yaml", "version": 1, "text": text});
         self.notify("textDocument/didOpen", json!({"textDocument": doc}));
     }

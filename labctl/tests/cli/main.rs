@@ -22,6 +22,7 @@ mod lab_sim_up_cli;
 mod lab_try_cli;
 mod lint_cli;
 mod lsp_cli;
+mod lsp_upgrade_cli;
 mod merge_bad_cli;
 mod merge_cli;
 mod merge_output_cli;
