@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{FromArgMatches, Parser, Subcommand};
 
-use crate::{diff, generate, lint, lsp, merge, plan, schema, upgrade, validate};
+use crate::{cluster, diff, generate, lint, lsp, merge, plan, schema, upgrade, validate};
 
 /// Offline tooling for the Talos Linux lab: merge and validate machine configurations
 /// exactly as `talosctl` does.
@@ -89,6 +89,9 @@ Exit codes: 0 when the target release loads and validates the config, 1 when it 
 report goes to stdout in the chosen --output format; a one-line summary goes to stderr."
     )]
     Upgrade(upgrade::UpgradeArgs),
+    /// Check a cluster's node configs together (`labctl cluster check PATH...`).
+    #[command(subcommand, display_order = 6)]
+    Cluster(cluster::ClusterCommand),
     /// Serve the Language Server Protocol on stdio: Talos's checks, docs and keys in the editor.
     #[command(display_order = 8)]
     Lsp(lsp::LspArgs),
@@ -104,8 +107,8 @@ report goes to stdout in the chosen --output format; a one-line summary goes to 
 /// [`Common`] subcommands, and `--version`. With the `lab` feature, `labctl` runs these itself
 /// and hands every other command line to `labctl-lab`.
 #[cfg(feature = "lab")]
-pub(crate) const COMMON: [&str; 11] =
-    ["merge", "validate", "lint", "plan", "diff", "upgrade", "lsp", "schema", "gen", "--version", "-V"];
+pub(crate) const COMMON: [&str; 12] =
+    ["merge", "validate", "lint", "plan", "diff", "upgrade", "cluster", "lsp", "schema", "gen", "--version", "-V"];
 
 impl Common {
     /// Runs the subcommand.
@@ -117,6 +120,7 @@ impl Common {
             Common::Plan(args) => plan::run(&args),
             Common::Diff(args) => diff::run(&args),
             Common::Upgrade(args) => upgrade::run(&args),
+            Common::Cluster(command) => cluster::run(&command),
             Common::Gen(args) => generate::run(&args.args),
             Common::Schema(args) => schema::run(&args),
             Common::Lsp(args) => lsp::run(args.talos.release),
@@ -174,7 +178,10 @@ where
                 return ExitCode::SUCCESS;
             }
             // `lint` and `upgrade` are for CI, where 2 tells a usage error from findings (1).
-            return if std::env::args_os().nth(1).is_some_and(|first| first == "lint" || first == "upgrade") {
+            return if std::env::args_os()
+                .nth(1)
+                .is_some_and(|first| first == "lint" || first == "upgrade" || first == "cluster")
+            {
                 ExitCode::from(2)
             } else {
                 ExitCode::FAILURE

@@ -159,7 +159,10 @@ mod tests {
         let names: Vec<&str> = commands.iter().map(|c| c.get_name()).collect();
         assert_eq!(
             names,
-            ["merge", "validate", "lint", "plan", "diff", "upgrade", "lsp", "schema", "gen", "lab", "sim", "help"]
+            [
+                "merge", "validate", "lint", "plan", "diff", "upgrade", "cluster", "lsp", "schema", "gen", "lab",
+                "sim", "help"
+            ]
         );
     }
 }

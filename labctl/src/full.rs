@@ -153,7 +153,10 @@ mod tests {
         let names: Vec<&str> = commands.iter().map(|c| c.get_name()).collect();
         assert_eq!(
             names,
-            ["merge", "validate", "lint", "plan", "diff", "upgrade", "lab", "sim", "lsp", "schema", "gen", "help"]
+            [
+                "merge", "validate", "lint", "plan", "diff", "upgrade", "cluster", "lab", "sim", "lsp", "schema",
+                "gen", "help"
+            ]
         );
     }
 }

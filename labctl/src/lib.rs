@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 mod atomic;
 mod cli;
+mod cluster;
 mod diff;
 mod front;
 #[cfg(feature = "lab")]

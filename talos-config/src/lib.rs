@@ -44,6 +44,7 @@
 //!   between them;
 //! - [`node`]: what a node answers to `ApplyConfiguration`;
 //! - [`upgrade`]: what a config set means on another release, before the nodes run it;
+//! - [`cluster`]: the checks across every node config of one cluster;
 //! - [`generate`]: the secrets bundle configs are made from (`secrets.yaml`);
 //! - [`net`], [`kubelet`]: CIDR prefixes parsed as Go does, and the kubelet flags Talos starts
 //!   kubelet v1.36 with.
@@ -65,6 +66,7 @@ use talos_yaml as yaml;
 
 mod cel;
 mod check;
+pub mod cluster;
 mod config;
 mod delete;
 mod diagnostic;

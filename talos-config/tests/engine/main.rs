@@ -8,6 +8,7 @@
 
 mod cel;
 mod check;
+mod cluster;
 mod code_shape;
 mod common;
 mod conformance;
