@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod cluster_cli;
 mod diff_cli;
 mod gen_cli;
 mod gen_v1_12_cli;
