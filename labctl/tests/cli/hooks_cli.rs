@@ -472,3 +472,36 @@ fn hooks_workflow_cluster_check_step_writes_sarif() {
     crate::lint_cli::assert_valid_sarif(&log);
     assert_eq!(log["runs"][0]["results"], serde_json::json!([]));
 }
+
+#[test]
+fn hooks_readme_config_uses_the_hooks_of_the_hooks_file() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("```yaml\n# .pre-commit-config.yaml\n").expect("the README's pre-commit config") + 8;
+    let block = &readme[start..start + readme[start..].find("```").unwrap()];
+    let config = talos_yaml::parse::parse_documents(block.as_bytes()).unwrap().remove(0);
+    let repo = &config.get("repos").unwrap().as_sequence().unwrap()[0];
+    let hooks: Vec<(String, Vec<String>)> = repo
+        .get("hooks")
+        .unwrap()
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let args = h.get("args").unwrap().as_sequence().unwrap();
+            (scalar(h, "id").to_owned(), args.iter().map(|a| a.as_scalar().unwrap().text.clone()).collect())
+        })
+        .collect();
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        hooks,
+        vec![
+            ("labctl-lint".to_owned(), strings(&["clusterconfig/worker.yaml"])),
+            ("labctl-cluster-check".to_owned(), strings(&["clusterconfig/"])),
+        ]
+    );
+    let ids: Vec<String> =
+        parse(".pre-commit-hooks.yaml").as_sequence().unwrap().iter().map(|h| scalar(h, "id").to_owned()).collect();
+    assert_eq!(ids, ["labctl-lint", "labctl-cluster-check"]);
+    let lint = repo.get("hooks").unwrap().as_sequence().unwrap()[0].clone();
+    assert_eq!(scalar(&lint, "files"), r"^patches/.*\.ya?ml$");
+}
