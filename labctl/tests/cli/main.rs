@@ -9,6 +9,7 @@ mod diff_cli;
 mod gen_cli;
 mod gen_v1_12_cli;
 mod gen_v1_14_cli;
+mod hooks_cli;
 #[cfg(feature = "lab")]
 mod lab_cli;
 #[cfg(feature = "lab")]
