@@ -1,10 +1,7 @@
 //! Tests of the CI files users copy: `.pre-commit-hooks.yaml` (its hooks and their fields, each
 //! hook's entry run as pre-commit runs it, on the lab's fixtures) and `docs/ci/labctl.yml` (its
 //! permissions and uploads, every labctl command line it runs checked against labctl's own help,
-//! its lint step run on a cluster folder).
-//!
-//! `labctl cluster check` is not in this build yet: the parts that need it run only when
-//! `labctl cluster check --help` succeeds, and say on stderr that they were skipped otherwise.
+//! its lint and cluster check steps run on a cluster folder).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -28,15 +25,6 @@ fn path_with_labctl() -> String {
 
 fn labctl(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_labctl")).args(args).current_dir(dir).output().expect("labctl runs")
-}
-
-/// Whether this build has `labctl cluster check` (another change adds it).
-fn cluster_check_available() -> bool {
-    labctl(&["cluster", "check", "--help"], &root()).status.success()
-}
-
-fn skipped(what: &str) {
-    eprintln!("skipped until `labctl cluster check` exists: {what}");
 }
 
 fn parse(file: &str) -> Node {
@@ -196,9 +184,6 @@ fn lab_worker() -> String {
 
 #[test]
 fn hooks_cluster_check_runs_on_the_folder_in_args() {
-    if !cluster_check_available() {
-        return skipped("hooks_cluster_check_runs_on_the_folder_in_args");
-    }
     let dir = tempfile::tempdir().unwrap();
     let worker = lab_worker();
     // The worker with another machine token: not the control plane's cluster.
@@ -357,18 +342,10 @@ fn hooks_workflow_runs_labctl_commands_and_flags_that_exist() {
     );
     let mut checked = Vec::new();
     for line in lines {
-        if line.starts_with("labctl cluster ") && !cluster_check_available() {
-            skipped(line);
-            continue;
-        }
         let script = scripts.iter().find(|s| s.contains(line)).unwrap();
         checked.extend(check_command(line, script).unwrap());
     }
-    let mut expected = vec!["lint --output", "lint -p"];
-    if cluster_check_available() {
-        expected.push("cluster check --output");
-    }
-    assert_eq!(checked, expected);
+    assert_eq!(checked, ["lint --output", "lint -p", "cluster check --output"]);
 }
 
 #[test]
@@ -447,9 +424,6 @@ fn hooks_workflow_lint_step_runs_on_a_cluster_folder() {
 
 #[test]
 fn hooks_workflow_cluster_check_step_writes_sarif() {
-    if !cluster_check_available() {
-        return skipped("hooks_workflow_cluster_check_step_writes_sarif");
-    }
     let workflow = workflow();
     let step = steps(&workflow)
         .into_iter()
