@@ -21,12 +21,15 @@
 //! );
 //! ```
 
+mod digest;
 mod facts;
 mod read;
+mod render;
 mod rules;
+mod summary;
 
 use crate::lint::Rule;
-use crate::{Diagnostic, PatchSource, Release, Severity, Site};
+use crate::{Diagnostic, PatchSource, Release, Severity};
 
 /// The rule of a file that is not checked with the cluster.
 pub const INPUT_RULE: &str = "cluster-input";
@@ -135,99 +138,76 @@ pub struct Unreadable {
     pub reason: String,
 }
 
-/// Checks the nodes `load` gives (`load(i)` for `i` in `0..count`, called once each, from
-/// several threads; an `Err` becomes a `cluster-input` finding). Each node's config is dropped
-/// once its facts are taken.
+/// Checks the nodes `load` gives (`load(i)` for `i` in `0..count`, from several threads; an
+/// `Err` becomes a `cluster-input` finding). Each node is read once for its digest (a few dozen
+/// bytes are kept) and once more only when a finding names it.
 pub fn check<F>(count: usize, load: F, options: &ClusterOptions) -> ClusterReport
 where
     F: Fn(usize) -> Result<NodeInput, Unreadable> + Sync,
 {
-    let load = |i: usize| {
-        load(i).map_err(|e| read::skipped(&e.file, Severity::Error, &format!("it cannot be read: {}", e.reason)))
+    let read = |i: usize| {
+        load(i)
+            .map_err(|e| read::skipped(&e.file, Severity::Error, &format!("it cannot be read: {}", e.reason)))
+            .and_then(|input| read::read(&input, options.release))
     };
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).clamp(1, count.max(1));
+    let all: Vec<usize> = (0..count).collect();
+    let mut diagnostics = Vec::new();
+    let mut digests = Vec::new();
+    let mut texts = summary::Texts::default();
+    for (i, result) in
+        in_parallel(&all, |i| read(i).map(|facts| (digest::Digest::of(&facts), summary::Texts::of(&facts))))
+    {
+        match result {
+            Ok((digest, node_texts)) => {
+                digests.push((i, digest));
+                texts.extend(node_texts);
+            }
+            Err(finding) => diagnostics.push(*finding),
+        }
+    }
+    let skipped = diagnostics.len();
+    let (originals, only): (Vec<usize>, Vec<digest::Digest>) = digests.into_iter().unzip();
+    let specs = rules::run(&only);
+    let mut wanted: Vec<usize> = specs.iter().flat_map(rules::Spec::nodes).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let inputs: Vec<usize> = wanted.iter().map(|&k| originals[k]).collect();
+    let again: std::collections::HashMap<usize, facts::NodeFacts> = in_parallel(&inputs, |i| read(i).ok())
+        .into_iter()
+        .zip(&wanted)
+        .filter_map(|((_, facts), &k)| Some((k, facts?)))
+        .collect();
+    diagnostics.extend(specs.iter().filter_map(|spec| render::render(spec, &again)));
+    ClusterReport { diagnostics, summary: summary::of(&only, &texts, skipped) }
+}
+
+/// `f` of every index, on every core, in index order.
+fn in_parallel<T: Send>(indices: &[usize], f: impl Fn(usize) -> T + Sync) -> Vec<(usize, T)> {
+    let threads =
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).clamp(1, indices.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut read: Vec<(usize, Result<facts::NodeFacts, Box<Diagnostic>>)> = std::thread::scope(|scope| {
+    let mut out: Vec<(usize, T)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut mine = Vec::new();
                     loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= count {
-                            break mine;
-                        }
-                        mine.push((i, load(i).and_then(|input| read::read(&input, options.release))));
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&i) = indices.get(k) else { break mine };
+                        mine.push((i, f(i)));
                     }
                 })
             })
             .collect();
         workers.into_iter().flat_map(|w| w.join().unwrap_or_default()).collect()
     });
-    read.sort_by_key(|(i, _)| *i);
-    let (mut diagnostics, nodes): (Vec<Diagnostic>, Vec<facts::NodeFacts>) =
-        read.into_iter().fold((Vec::new(), Vec::new()), |(mut bad, mut good), (_, r)| {
-            match r {
-                Ok(n) => good.push(n),
-                Err(d) => bad.push(*d),
-            }
-            (bad, good)
-        });
-    let skipped = diagnostics.len();
-    run_rules(&nodes, &mut diagnostics);
-    ClusterReport { diagnostics, summary: summary(&nodes, skipped) }
+    out.sort_by_key(|(i, _)| *i);
+    out
 }
 
 /// [`check`] over nodes already in memory.
 pub fn check_nodes(nodes: &[NodeInput], options: &ClusterOptions) -> ClusterReport {
     check(nodes.len(), |i| Ok(nodes[i].clone()), options)
-}
-
-fn run_rules(nodes: &[facts::NodeFacts], out: &mut Vec<Diagnostic>) {
-    let anchor = nodes.iter().find(|n| n.role == facts::Role::ControlPlane).map(|n| Site {
-        input: n.file.clone(),
-        line: 1,
-        column: 1,
-    });
-    rules::identity(nodes, out);
-    rules::unique(nodes, out);
-    rules::etcd(nodes, anchor, out);
-    rules::endpoint(nodes, out);
-    rules::versions(nodes, out);
-    rules::network(nodes, out);
-    rules::worker_secrets(nodes, out);
-}
-
-fn summary(nodes: &[facts::NodeFacts], skipped: usize) -> Summary {
-    let most = |values: Vec<&str>| {
-        let mut counts: Vec<(&str, usize)> = Vec::new();
-        for v in values {
-            match counts.iter_mut().find(|(k, _)| *k == v) {
-                Some(entry) => entry.1 += 1,
-                None => counts.push((v, 1)),
-            }
-        }
-        counts.iter().rev().max_by_key(|(_, n)| *n).map(|(v, _)| v.to_string())
-    };
-    let identity = |id: rules::Identity| {
-        nodes
-            .iter()
-            .filter_map(move |n| n.identity.iter().find(|(i, _)| *i == id).map(|(_, f)| f.value.as_str()))
-            .collect()
-    };
-    let mut releases: Vec<String> =
-        nodes.iter().filter_map(|n| n.installer.as_ref().map(|f| f.value.clone())).collect();
-    releases.sort();
-    releases.dedup();
-    let planes = nodes.iter().filter(|n| n.role == facts::Role::ControlPlane).count();
-    Summary {
-        control_planes: planes,
-        workers: nodes.len() - planes,
-        skipped,
-        cluster_name: most(identity(rules::Identity::ClusterName)),
-        endpoint: most(identity(rules::Identity::Endpoint)),
-        releases,
-    }
 }
 
 /// Every rule a cluster finding can carry, documented, in report order.
