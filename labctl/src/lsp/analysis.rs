@@ -55,8 +55,16 @@ pub(crate) fn context(
     buffer: &dyn Fn(&Path) -> Option<String>,
     release: talos_config::Release,
 ) -> Context {
-    let options = CheckOptions { checks: Checks::Lint, release, ..CheckOptions::default() };
+    let mut options = CheckOptions { checks: Checks::Lint, release, ..CheckOptions::default() };
     let project = path.and_then(|p| Project::find(p).map(|found| (p, found)));
+    // The project's release, mode and host ranges hold for every file under it, listed or not.
+    if let Some((_, Ok(project))) = &project {
+        if let Some(mode) = project.mode.as_deref().and_then(|m| m.parse().ok()) {
+            options.mode = mode;
+        }
+        options.host_ranges = project.host_ranges.iter().filter_map(|r| r.parse().ok()).collect();
+        options.release = project.release.unwrap_or(release);
+    }
     // A project file that cannot be read is said, not silently passed over.
     let unread = match &project {
         Some((_, Err(e))) => format!(" ({} not used: {e})", super::project::FILE_NAME),
@@ -74,12 +82,6 @@ pub(crate) fn context(
             };
             PatchSource::new(key, bytes)
         };
-        let mut options = options;
-        if let Some(mode) = project.mode.as_deref().and_then(|m| m.parse().ok()) {
-            options.mode = mode;
-        }
-        options.host_ranges = project.host_ranges.iter().filter_map(|r| r.parse().ok()).collect();
-        options.release = project.release.unwrap_or(release);
         let how = format!(
             "checked with {} ({}, then {} patches)",
             project.file.display(),

@@ -117,3 +117,25 @@ fn a_preview_release_is_said_once_at_initialization() {
     let default = project("");
     assert_eq!(said_at_start(default.path()), Vec::<Value>::new());
 }
+
+/// A file under a project that its `[[config]]` does not list is still checked as the
+/// project's release: a list in `extraArgs` is refused by v1.12.11, with its text.
+#[test]
+fn an_unlisted_file_answers_at_the_project_release() {
+    let dir = project("talos_release = \"v1.12.11\"\n");
+    let patch = "machine:\n  kubelet:\n    extraArgs:\n      feature-gates: [A=true, B=true]\n";
+    std::fs::write(dir.path().join("unlisted.yaml"), patch).unwrap();
+    let mut client = Client::start();
+    let uri = format!("file://{}/unlisted.yaml", dir.path().display());
+    client.open(&uri, patch);
+    assert_eq!(
+        client.diagnostics(),
+        json!([{
+            "range": {"start": {"line": 3, "character": 21}, "end": {"line": 3, "character": 37}},
+            "severity": 1,
+            "code": "talos-merge",
+            "source": "labctl",
+            "message": "error decoding document /v1alpha1/ (line 1): error decoding  to *v1alpha1.Config: yaml: unmarshal errors:\n  line 4: cannot unmarshal !!seq into string\nfix the input named here as the message says; nothing else was checked"
+        }])
+    );
+}
