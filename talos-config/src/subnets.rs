@@ -15,6 +15,9 @@ pub(crate) const DEFAULT_SERVICE_SUBNET: &str = "10.96.0.0/12";
 /// One pod or service subnet of a config and the host ranges it overlaps.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SubnetCheck {
+    /// The document the subnet is in: a `KubeNetworkConfig` (Talos v1.14) when the config has
+    /// one, else the v1alpha1 document.
+    pub document: crate::DocumentId,
     /// The field of the entry (`cluster.network.podSubnets[0]`), or of the list when the
     /// subnet is Talos's default (`cluster.network.podSubnets`).
     pub path: crate::FieldPath,
@@ -69,15 +72,17 @@ impl SubnetOverlap {
     }
 }
 
-/// For the config's `cluster.network.podSubnets` and `serviceSubnets` (v1alpha1 document),
-/// reports which of them overlap which of `host_ranges` ([`overlaps`]).
+/// For the config's pod and service subnets (a `KubeNetworkConfig` document's `podSubnets` and
+/// `serviceSubnets` when the config has one, as Talos v1.14 reads them, else the v1alpha1
+/// document's `cluster.network`), reports which of them overlap which of `host_ranges`
+/// ([`overlaps`]).
 ///
 /// The subnets checked are the ones Talos would use: the configured list, or Talos's default
 /// (`10.244.0.0/16`, `10.96.0.0/12`) when it is empty or absent, marked
 /// [`defaulted`](SubnetCheck::defaulted). **This is not a Talos check**: Talos accepts
 /// overlapping (and even unparsable) subnets at validation time (docs/validation.md §6).
 ///
-/// `Err` when the config has no v1alpha1 document, or a subnet does not parse (the path and
+/// `Err` when the config has neither document, or a subnet does not parse (the path and
 /// Go's `netip.ParsePrefix` error, e.g.
 /// `cluster.network.podSubnets[0]: netip.ParsePrefix("10.244.0.0"): no '/'`).
 ///
@@ -95,26 +100,62 @@ impl SubnetOverlap {
 /// # Ok::<(), talos_config::Error>(())
 /// ```
 pub fn subnets_overlap_host(config: &Config, host_ranges: &[Prefix]) -> Result<SubnetOverlap, crate::Error> {
+    if let Some(doc) = config.get::<crate::model::k8s::KubeNetworkConfig>() {
+        let text = |list: &Option<Vec<crate::model::network::types::Prefix>>| -> Vec<String> {
+            list.iter().flatten().map(|p| p.0.marshal_text()).collect()
+        };
+        let at = Lists { document: crate::DocumentId::of(doc), pods: "podSubnets", services: "serviceSubnets" };
+        return at.check(&text(&doc.pod_subnets.0), &text(&doc.service_subnets.0), host_ranges);
+    }
     let Some(doc) = config.get::<crate::model::v1alpha1::Config>() else {
         return Err(crate::Error::invalid_value("the config has no v1alpha1 document (no cluster.network)"));
     };
     let network = doc.cluster.as_ref().and_then(|c| c.network.as_ref());
     let pods = network.and_then(|n| n.pod_subnets.0.as_deref()).unwrap_or_default();
     let services = network.and_then(|n| n.service_subnets.0.as_deref()).unwrap_or_default();
-    Ok(SubnetOverlap {
-        pod_subnets: check_list("cluster.network.podSubnets", pods, DEFAULT_POD_SUBNET, host_ranges)
-            .map_err(crate::Error::invalid_value)?,
-        service_subnets: check_list("cluster.network.serviceSubnets", services, DEFAULT_SERVICE_SUBNET, host_ranges)
-            .map_err(crate::Error::invalid_value)?,
-    })
+    let at = Lists {
+        document: crate::DocumentId::legacy(),
+        pods: "cluster.network.podSubnets",
+        services: "cluster.network.serviceSubnets",
+    };
+    at.check(pods, services, host_ranges)
 }
 
-fn check_list(path: &str, list: &[String], default: &str, host_ranges: &[Prefix]) -> Result<Vec<SubnetCheck>, String> {
+/// Where the two lists are.
+struct Lists {
+    document: crate::DocumentId,
+    pods: &'static str,
+    services: &'static str,
+}
+
+impl Lists {
+    fn check(
+        &self,
+        pods: &[String],
+        services: &[String],
+        host_ranges: &[Prefix],
+    ) -> Result<SubnetOverlap, crate::Error> {
+        Ok(SubnetOverlap {
+            pod_subnets: check_list(&self.document, self.pods, pods, DEFAULT_POD_SUBNET, host_ranges)
+                .map_err(crate::Error::invalid_value)?,
+            service_subnets: check_list(&self.document, self.services, services, DEFAULT_SERVICE_SUBNET, host_ranges)
+                .map_err(crate::Error::invalid_value)?,
+        })
+    }
+}
+
+fn check_list(
+    document: &crate::DocumentId,
+    path: &str,
+    list: &[String],
+    default: &str,
+    host_ranges: &[Prefix],
+) -> Result<Vec<SubnetCheck>, String> {
     let list_path = crate::FieldPath::parse(path);
     let check = |path: crate::FieldPath, text: &str, defaulted: bool| -> Result<SubnetCheck, String> {
         let subnet = parse_prefix(text).map_err(|e| format!("{path}: {e}"))?;
         let overlaps = host_ranges.iter().filter(|h| overlaps(&subnet, h)).copied().collect();
-        Ok(SubnetCheck { path, subnet, defaulted, overlaps })
+        Ok(SubnetCheck { document: document.clone(), path, subnet, defaulted, overlaps })
     };
     if list.is_empty() {
         return Ok(vec![check(list_path, default, true)?]);

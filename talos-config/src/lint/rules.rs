@@ -1,7 +1,7 @@
 //! The rule catalogue, and the rules about values Talos passes on unchecked: kubelet flags,
 //! subnets, and secrets in patches (which also reads where each value came from).
 
-use super::cx::{Cx, finding, path};
+use super::cx::{Cx, finding, finding_in, path};
 use super::{Finding, Rule};
 use crate::kubelet::{self, Flag, Suggestion};
 use crate::net::{Prefix, overlaps, parse_prefix};
@@ -304,6 +304,7 @@ const SUBNET_RULE: &str = "subnet-overlap";
 
 /// A subnet with the path it came from.
 struct Named {
+    document: DocumentId,
     path: FieldPath,
     prefix: Prefix,
     /// Talos's default, not written in the config.
@@ -314,12 +315,15 @@ pub(super) fn subnet_overlap(cx: &Cx<'_>, out: &mut Vec<Finding>) {
     let Ok(found) = crate::subnets::subnets_overlap_host(cx.config, cx.options.host_ranges) else {
         return;
     };
-    let cluster: Vec<Named> =
-        found.iter().map(|c| Named { path: c.path.clone(), prefix: c.subnet, defaulted: c.defaulted }).collect();
+    let cluster: Vec<Named> = found
+        .iter()
+        .map(|c| Named { document: c.document.clone(), path: c.path.clone(), prefix: c.subnet, defaulted: c.defaulted })
+        .collect();
     let (pods, services) = cluster.split_at(found.pod_subnets.len());
     for p in pods {
         for s in services.iter().filter(|s| overlaps(&p.prefix, &s.prefix)) {
-            let mut f = finding(
+            let at = if p.defaulted { s } else { p };
+            let mut f = finding_in(
                 SUBNET_RULE,
                 Severity::Error,
                 format!(
@@ -329,7 +333,8 @@ pub(super) fn subnet_overlap(cx: &Cx<'_>, out: &mut Vec<Finding>) {
                     s.prefix,
                     default_note(s)
                 ),
-                if p.defaulted { s.path.clone() } else { p.path.clone() },
+                at.document.clone(),
+                at.path.clone(),
             );
             f.suggestion = Some("choose pod and service subnets that do not overlap".to_string());
             out.push(f);
@@ -349,10 +354,11 @@ pub(super) fn subnet_overlap(cx: &Cx<'_>, out: &mut Vec<Finding>) {
             out.push(f);
         }
         for h in &found.iter().find(|x| x.path == c.path).map(|x| x.overlaps.clone()).unwrap_or_default() {
-            let mut f = finding(
+            let mut f = finding_in(
                 SUBNET_RULE,
                 Severity::Error,
                 format!("{}{} overlaps the host range {h}", c.prefix, default_note(c)),
+                c.document.clone(),
                 c.path.clone(),
             );
             let list = c.path.parent().filter(|_| !c.defaulted).unwrap_or_else(|| c.path.clone());
@@ -379,7 +385,12 @@ fn node_networks(cx: &Cx<'_>) -> Vec<Named> {
         let base = path("machine.network.interfaces").index(i);
         for (j, addr) in dev.addresses.iter().enumerate() {
             if let Ok(prefix) = parse_prefix(addr) {
-                out.push(Named { path: base.key("addresses").index(j), prefix: prefix.masked(), defaulted: false });
+                out.push(Named {
+                    document: DocumentId::legacy(),
+                    path: base.key("addresses").index(j),
+                    prefix: prefix.masked(),
+                    defaulted: false,
+                });
             }
         }
         for (j, route) in dev.routes.iter().enumerate() {
@@ -387,7 +398,12 @@ fn node_networks(cx: &Cx<'_>) -> Vec<Named> {
             if let Ok(prefix) = parse_prefix(&route.network)
                 && prefix.bits() > 0
             {
-                out.push(Named { path: base.key("routes").index(j).key("network"), prefix, defaulted: false });
+                out.push(Named {
+                    document: DocumentId::legacy(),
+                    path: base.key("routes").index(j).key("network"),
+                    prefix,
+                    defaulted: false,
+                });
             }
         }
     }

@@ -457,3 +457,30 @@ fn v1_14_rules_read_the_kubernetes_documents() {
         checked.diagnostics().iter().filter(|d| !d.rule().starts_with("talos-")).cloned().collect();
     insta::assert_snapshot!(render(&LintReport { findings: lint }));
 }
+
+/// From v1.14 the subnets are read where Talos reads them: a KubeNetworkConfig document's
+/// `podSubnets` (`gen config` v1.14 writes one), reported at its line.
+#[test]
+fn subnet_overlap_reads_a_kube_network_config() {
+    let path = workspace().join("talos-config/tests/engine/data/upgrade/gen/contract-v1.14-worker.yaml");
+    let base = PatchSource::new("worker.yaml", std::fs::read(path).unwrap());
+    let options = CheckOptions {
+        checks: Checks::Lint,
+        host_ranges: vec!["10.244.0.0/16".parse().unwrap()],
+        release: talos_config::Release::V1_14_0_RC1,
+        ..CheckOptions::default()
+    };
+    let checked = check(&base, &[], &options).unwrap();
+    let found: Vec<String> = checked
+        .diagnostics()
+        .iter()
+        .filter(|d| d.rule() == "subnet-overlap")
+        .map(|d| format!("{d} ({}: {})", d.document().unwrap(), d.field().unwrap()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "worker.yaml:78:7: error[subnet-overlap]: 10.244.0.0/16 overlaps the host range 10.244.0.0/16 (KubeNetworkConfig: podSubnets[0])"
+        ]
+    );
+}

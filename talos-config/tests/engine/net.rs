@@ -274,6 +274,7 @@ fn config(network: &str) -> Config {
 
 fn check(path: &str, subnet: &str, defaulted: bool, overlaps: &[&str]) -> SubnetCheck {
     SubnetCheck {
+        document: talos_config::DocumentId::legacy(),
         path: talos_config::FieldPath::parse(path),
         subnet: p(subnet),
         defaulted,
