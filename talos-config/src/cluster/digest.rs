@@ -5,8 +5,7 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use super::facts::{NodeFacts, Role};
-use super::rules::Identity;
+use super::facts::{Identity, NodeFacts, Role};
 
 /// What a digest entry is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -41,7 +41,7 @@ pub(super) struct NodeFacts {
     pub file: Arc<str>,
     pub role: Role,
     /// The cluster's identity as this node holds it, by identity field.
-    pub identity: Vec<(super::rules::Identity, Fact)>,
+    pub identity: Vec<(Identity, Fact)>,
     pub hostname: Option<Fact>,
     /// Static addresses (without prefix length).
     pub addresses: Vec<Fact>,
@@ -143,5 +143,69 @@ pub(super) fn strings(node: Option<&Node>) -> Vec<String> {
             items.iter().filter_map(|i| i.as_scalar()).map(|s| s.text.clone()).collect()
         }
         _ => Vec::new(),
+    }
+}
+
+/// A field of the cluster's identity that every node must hold alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Identity {
+    ClusterId,
+    ClusterSecret,
+    TalosCa,
+    KubernetesCa,
+    AggregatorCa,
+    ServiceAccountKey,
+    EtcdCa,
+    BootstrapToken,
+    MachineToken,
+    Endpoint,
+    ClusterName,
+}
+
+impl Identity {
+    /// How the field is named in findings.
+    pub(super) fn label(self) -> &'static str {
+        match self {
+            Identity::ClusterId => "cluster id",
+            Identity::ClusterSecret => "cluster secret",
+            Identity::TalosCa => "Talos API CA",
+            Identity::KubernetesCa => "Kubernetes CA",
+            Identity::AggregatorCa => "aggregator CA",
+            Identity::ServiceAccountKey => "service-account key",
+            Identity::EtcdCa => "etcd CA",
+            Identity::BootstrapToken => "bootstrap token",
+            Identity::MachineToken => "machine token",
+            Identity::Endpoint => "control plane endpoint",
+            Identity::ClusterName => "cluster name",
+        }
+    }
+
+    /// Whether only the values' fingerprints may be shown.
+    pub(super) fn is_secret(self) -> bool {
+        !matches!(self, Identity::Endpoint | Identity::ClusterName)
+    }
+
+    /// Whether only control planes hold it.
+    pub(super) fn control_plane_only(self) -> bool {
+        matches!(self, Identity::AggregatorCa | Identity::ServiceAccountKey | Identity::EtcdCa)
+    }
+
+    /// What goes wrong when one node holds another value.
+    pub(super) fn consequence(self) -> &'static str {
+        match self {
+            Identity::ClusterId | Identity::ClusterSecret => {
+                "discovery keeps it out of the cluster's members (KubeSpan, `talosctl get members`)"
+            }
+            Identity::TalosCa | Identity::MachineToken => {
+                "trustd refuses it a certificate, so it never joins (and talosctl cannot reach it with the cluster's talosconfig)"
+            }
+            Identity::KubernetesCa | Identity::BootstrapToken => "its kubelet cannot join Kubernetes",
+            Identity::AggregatorCa | Identity::ServiceAccountKey => {
+                "its API server signs and checks with other keys: tokens and aggregated APIs fail depending on which control plane answers"
+            }
+            Identity::EtcdCa => "its etcd member cannot join the others",
+            Identity::Endpoint => "it talks to another control plane than the other nodes",
+            Identity::ClusterName => "it belongs to another cluster in Kubernetes and discovery",
+        }
     }
 }

@@ -3,8 +3,7 @@
 
 use talos_yaml::Node;
 
-use super::facts::{Fact, NodeFacts, Reader, Role, fingerprint, strings};
-use super::rules::Identity;
+use super::facts::{Fact, Identity, NodeFacts, Reader, Role, fingerprint, strings};
 use super::{INPUT_RULE, NodeInput};
 use crate::{Config, Diagnostic, FieldPath, Release, Severity, Site};
 

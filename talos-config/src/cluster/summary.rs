@@ -5,8 +5,7 @@ use std::collections::HashMap;
 
 use super::Summary;
 use super::digest::{Digest, Slot, key};
-use super::facts::{NodeFacts, Role};
-use super::rules::Identity;
+use super::facts::{Identity, NodeFacts, Role};
 
 /// The texts of the cluster names, endpoints and installer releases seen, by key: as many as
 /// there are distinct values, not nodes.
