@@ -101,7 +101,13 @@ pub(crate) fn redact_at(kind: &str, node: &mut Node, path: &mut Vec<String>) {
         NodeValue::Mapping(entries, _) => {
             for (k, v) in entries {
                 path.push(k.as_scalar().map(|s| s.text.clone()).unwrap_or_default());
-                redact_at(kind, v, path);
+                if k8s::is_etcd_secret(kind, path) {
+                    // The etcd encryption configuration is free-form: whatever a `secret` holds
+                    // (empty, null, a map) is replaced, as upstream assigns to the map's key.
+                    *v = Node::go_string(REDACTED);
+                } else {
+                    redact_at(kind, v, path);
+                }
                 path.pop();
             }
         }

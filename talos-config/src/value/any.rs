@@ -287,9 +287,9 @@ impl Value for Unstructured {
     }
 
     /// An inline `map[string]interface{}`: any key, any value.
-    fn unknown_keys_for(node: &Node, _release: crate::Release) -> Result<Option<Node>, String> {
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
         match &node.value {
-            NodeValue::Sequence(..) => Err(super::unexpected_shape(node, &Self::go_type())),
+            NodeValue::Sequence(..) => Err(super::unexpected_shape(node, &Self::go_type(), release)),
             _ => Ok(None),
         }
     }

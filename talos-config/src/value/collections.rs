@@ -105,7 +105,7 @@ pub fn decode_seq_taking<T: Value>(node: &mut Node, cx: &mut DecodeCx, go_type: 
 pub fn seq_unknown_keys<T: Value>(node: &Node, go_type: &str, release: crate::Release) -> Result<Option<Node>, String> {
     let items = match &node.value {
         NodeValue::Sequence(items, _) => items,
-        NodeValue::Mapping(..) => return Err(super::unexpected_shape(node, go_type)),
+        NodeValue::Mapping(..) => return Err(super::unexpected_shape(node, go_type, release)),
         NodeValue::Scalar(_) => return Ok(None),
     };
     let mut found = Vec::new();
@@ -250,7 +250,7 @@ impl<V: MapValue> Value for BTreeMap<String, V> {
 pub fn map_unknown_keys<V: Value>(node: &Node, go_type: &str, release: crate::Release) -> Result<Option<Node>, String> {
     let entries = match &node.value {
         NodeValue::Mapping(entries, _) => entries,
-        NodeValue::Sequence(..) => return Err(super::unexpected_shape(node, go_type)),
+        NodeValue::Sequence(..) => return Err(super::unexpected_shape(node, go_type, release)),
         NodeValue::Scalar(_) => return Ok(None),
     };
     let mut found = Vec::new();

@@ -131,10 +131,10 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
     }
 
     /// [`Value::unknown_keys`] as `release` checks them: fields it does not have are unknown.
-    fn unknown_keys_for(node: &Node, _release: crate::Release) -> Result<Option<Node>, String> {
+    fn unknown_keys_for(node: &Node, release: crate::Release) -> Result<Option<Node>, String> {
         match &node.value {
             crate::yaml::NodeValue::Scalar(_) => Ok(None),
-            _ => Err(unexpected_shape(node, &Self::go_type())),
+            _ => Err(unexpected_shape(node, &Self::go_type(), release)),
         }
     }
 
@@ -196,17 +196,36 @@ pub trait Value: Clone + Default + std::fmt::Debug + PartialEq {
 }
 
 /// `xyaml.CheckUnknownKeys`'s error for a mapping or sequence where the Go type (`go_type`,
-/// pointers followed) cannot hold one.
-pub fn unexpected_shape(node: &Node, go_type: &str) -> String {
+/// pointers followed) cannot hold one, naming the type as `release`'s code does.
+pub fn unexpected_shape(node: &Node, go_type: &str, release: crate::Release) -> String {
     let shape = match &node.value {
         crate::yaml::NodeValue::Sequence(..) => "sequence",
         _ => "mapping",
     };
-    format!("unexpected type for yaml {shape}: {go_type}")
+    format!("unexpected type for yaml {shape}: {}", release.go_type_name(go_type))
 }
 
 /// Convenience: merge where both sides are fresh (top-level call flags).
 #[cfg_attr(not(feature = "testing"), allow(dead_code))]
 pub fn merge_values<T: Value>(left: &mut T, right: &T) -> Result<(), String> {
     left.merge(right, MergeFlags::top(crate::Release::DEFAULT))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The types v1.14 moved to package `meta` are named there from v1.14 on.
+    #[test]
+    fn an_unexpected_shape_names_the_release_s_go_type() {
+        let seq = Node::sequence(Vec::new());
+        assert_eq!(
+            unexpected_shape(&seq, "v1alpha1.Unstructured", crate::Release::V1_14_0_RC1),
+            "unexpected type for yaml sequence: meta.Unstructured"
+        );
+        assert_eq!(
+            unexpected_shape(&seq, "v1alpha1.Unstructured", crate::Release::V1_13_9),
+            "unexpected type for yaml sequence: v1alpha1.Unstructured"
+        );
+    }
 }

@@ -93,7 +93,7 @@ fn struct_unknown_keys_with(
 ) -> Result<Option<Node>, String> {
     let entries = match &node.value {
         NodeValue::Mapping(entries, _) => entries,
-        NodeValue::Sequence(..) => return Err(super::unexpected_shape(node, &go_type())),
+        NodeValue::Sequence(..) => return Err(super::unexpected_shape(node, &go_type(), release)),
         NodeValue::Scalar(_) => return Ok(None),
     };
     let mut found = Vec::new();

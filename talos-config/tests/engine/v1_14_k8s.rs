@@ -121,6 +121,20 @@ fn redaction_edges_of_k8s_kinds() {
     );
 }
 
+/// An etcd `secret` is replaced whatever it holds (upstream assigns the replacement to the
+/// map's key): empty, null, a map or a list.
+#[test]
+fn an_etcd_secret_of_any_shape_is_redacted() {
+    let yaml = "apiVersion: v1alpha1\nkind: KubeEtcdEncryptionConfig\nconfig:\n    a:\n        secret: \"\"\n    \
+                b:\n        secret: null\n    c:\n        secret:\n            key: v\n    d:\n        secret: [x]\n";
+    let config = Config::from_bytes_for(yaml.as_bytes(), V1_14).unwrap();
+    assert_eq!(
+        config.encode_redacted(),
+        "apiVersion: v1alpha1\nkind: KubeEtcdEncryptionConfig\nconfig:\n    a:\n        secret: REDACTED\n    b:\n        \
+         secret: REDACTED\n    c:\n        secret: REDACTED\n    d:\n        secret: REDACTED\n"
+    );
+}
+
 fn validate(yaml: &str) -> (Vec<String>, String) {
     let report = Config::from_bytes_for(yaml.as_bytes(), V1_14).unwrap().validate(Mode::Metal, Options::default());
     (report.warnings, report.error.map(|e| e.to_string()).unwrap_or_default())
