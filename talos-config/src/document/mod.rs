@@ -22,6 +22,9 @@ pub trait Kind: Value + Validate + Send + Sync + 'static {
     const NAMED: bool;
     /// The first release that registers the kind: older releases refuse it as not registered.
     const SINCE: crate::Release = crate::Release::OLDEST;
+    /// Whether Talos refuses the kind on a worker (upstream's `ControlplaneOnlyConfig`, checked
+    /// from v1.14 on).
+    const CONTROL_PLANE_ONLY: bool = false;
     /// The document's name (`""` for unnamed kinds); users read it through [`Document::name`].
     #[doc(hidden)]
     fn document_name(&self) -> &str {
@@ -29,11 +32,14 @@ pub trait Kind: Value + Validate + Send + Sync + 'static {
     }
 }
 
-/// Implements [`Kind`] for named kinds (identity includes the `name` field).
+/// Implements [`Kind`] for named kinds (identity includes the `name` field):
+/// `Type => "Kind"`, then `since RELEASE` for a kind newer than the oldest release and
+/// `only control_planes` for a kind Talos refuses on workers.
 macro_rules! named_kind {
-    ($($ty:ty => $kind:literal $(since $since:ident)?),* $(,)?) => {$(
+    ($($ty:ty => $kind:literal $(since $since:ident)? $(only $control_planes:ident)?),* $(,)?) => {$(
         impl $crate::document::Kind for $ty {
             const KIND: &'static str = $kind;
+            $(const CONTROL_PLANE_ONLY: bool = $crate::document::only!($control_planes);)?
             const NAMED: bool = true;
             $(const SINCE: $crate::Release = $crate::Release::$since;)?
 
@@ -46,16 +52,24 @@ macro_rules! named_kind {
 
 /// Implements [`Kind`] for unnamed kinds (at most one per config).
 macro_rules! unnamed_kind {
-    ($($ty:ty => $kind:literal $(since $since:ident)?),* $(,)?) => {$(
+    ($($ty:ty => $kind:literal $(since $since:ident)? $(only $control_planes:ident)?),* $(,)?) => {$(
         impl $crate::document::Kind for $ty {
             const KIND: &'static str = $kind;
+            $(const CONTROL_PLANE_ONLY: bool = $crate::document::only!($control_planes);)?
             const NAMED: bool = false;
             $(const SINCE: $crate::Release = $crate::Release::$since;)?
         }
     )*};
 }
 
-pub(crate) use {named_kind, unnamed_kind};
+/// The `only` of the kind macros: `control_planes` is the one word it takes.
+macro_rules! only {
+    (control_planes) => {
+        true
+    };
+}
+
+pub(crate) use {named_kind, only, unnamed_kind};
 
 /// Any loaded document, as `Config::docs` yields it: its kind, name,
 /// identity and text. Sealed: the document kinds are the model's.
@@ -81,6 +95,20 @@ pub trait Document: Hooks + Debug + Send + Sync {
     fn to_yaml(&self) -> String {
         crate::yaml::emit_v4::emit_v4(&self.encode())
     }
+    /// Whether Talos refuses this kind of document on a worker (from v1.14 on: the Kubernetes
+    /// control plane's documents).
+    ///
+    /// ```
+    /// use talos_config::{Config, Release};
+    /// let yaml = b"apiVersion: v1alpha1\nkind: KubeSchedulerConfig\n---\napiVersion: v1alpha1\nkind: KubeletConfig\n";
+    /// let config = Config::from_bytes_for(yaml, Release::V1_14_0_RC1)?;
+    /// let only: Vec<bool> = config.docs().map(|d| d.control_plane_only()).collect();
+    /// assert_eq!(only, [true, false]);
+    /// # Ok::<(), talos_config::Error>(())
+    /// ```
+    fn control_plane_only(&self) -> bool {
+        self.kind_control_plane_only()
+    }
 }
 
 /// What the engine asks of every document, out of users' reach (the sealed half of
@@ -89,6 +117,8 @@ pub trait Document: Hooks + Debug + Send + Sync {
 pub trait Hooks {
     /// Whether the kind is named.
     fn named(&self) -> bool;
+    /// [`Kind::CONTROL_PLANE_ONLY`] of the document's kind.
+    fn kind_control_plane_only(&self) -> bool;
     /// The Talos encoder's node tree for the document.
     fn encode(&self) -> Node;
     /// The node tree as `release`'s encoder builds it.
@@ -133,6 +163,10 @@ impl<T: Kind> Document for T {
 impl<T: Kind> Hooks for T {
     fn named(&self) -> bool {
         T::NAMED
+    }
+
+    fn kind_control_plane_only(&self) -> bool {
+        T::CONTROL_PLANE_ONLY
     }
 
     fn encode(&self) -> Node {

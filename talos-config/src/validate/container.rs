@@ -15,24 +15,6 @@ use crate::model::network::{KubeSpanConfig, ResolverConfig};
 use crate::model::v1alpha1::Config as Legacy;
 use crate::value::url::GoUrl;
 
-/// The kinds only control plane machines may carry (`ControlplaneOnlyDocument`), sorted.
-const CONTROL_PLANE_ONLY: &[&str] = &[
-    "KubeAPIServerConfig",
-    "KubeAdmissionControlConfig",
-    "KubeAggregatorCAConfig",
-    "KubeAuditPolicyConfig",
-    "KubeAuthenticationConfig",
-    "KubeAuthorizerConfig",
-    "KubeControllerManagerConfig",
-    "KubeCoreDNSConfig",
-    "KubeEtcdEncryptionConfig",
-    "KubeFlannelCNIConfig",
-    "KubeProxyConfig",
-    "KubeSchedulerConfig",
-    "KubeServiceAccountConfig",
-    "KubeTalosAPIAccessConfig",
-];
-
 /// Where the default discovery service is when `.cluster.discovery` names none.
 const DEFAULT_DISCOVERY_ENDPOINT: &str = "https://discovery.talos.dev/";
 
@@ -185,13 +167,13 @@ fn has_etcd_encryption(cx: &Context<'_>) -> bool {
             .is_some_and(|c| !c.secretbox_encryption_secret.is_empty() || !c.aescbc_encryption_secret.is_empty())
 }
 
-/// The control-plane-only kinds present, sorted and without repeats.
+/// The control-plane-only kinds present, sorted (as Go sorts strings: by bytes) and without
+/// repeats.
 fn control_plane_only_kinds(cx: &Context<'_>) -> Vec<&'static str> {
-    CONTROL_PLANE_ONLY.iter().copied().filter(|kind| has_kind(cx, kind)).collect()
-}
-
-fn has_kind(cx: &Context<'_>, kind: &str) -> bool {
-    cx.docs.iter().any(|d| d.kind() == kind)
+    let mut kinds: Vec<&'static str> = cx.docs.iter().filter(|d| d.control_plane_only()).map(|d| d.kind()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
 }
 
 fn legacy<'a>(cx: &Context<'a>) -> Option<&'a Legacy> {
@@ -313,12 +295,5 @@ mod tests {
             names.iter().map(String::as_str).zip(deps.iter().map(Vec::as_slice)).collect();
         let want = format!("{} -> c000000", names.join(" -> "));
         assert_eq!(super::dependency_cycles(&set, &edges), [want]);
-    }
-
-    #[test]
-    fn control_plane_only_kinds_are_sorted_as_go_sorts_them() {
-        let mut sorted = super::CONTROL_PLANE_ONLY.to_vec();
-        sorted.sort_unstable();
-        assert_eq!(sorted, super::CONTROL_PLANE_ONLY);
     }
 }

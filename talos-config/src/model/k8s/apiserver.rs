@@ -42,7 +42,7 @@ pub struct KubeApiServerConfig {
     pub startup_probes: Option<bool>,
 }
 
-crate::document::unnamed_kind!(KubeApiServerConfig => "KubeAPIServerConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeApiServerConfig => "KubeAPIServerConfig" since V1_14_0_RC1 only control_planes);
 
 /// `KubeAggregatorCAConfig` (unnamed, control planes only, secret): the front-proxy CA.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -59,7 +59,7 @@ pub struct KubeAggregatorCaConfig {
     pub accepted_cas: Vec<String>,
 }
 
-crate::document::unnamed_kind!(KubeAggregatorCaConfig => "KubeAggregatorCAConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeAggregatorCaConfig => "KubeAggregatorCAConfig" since V1_14_0_RC1 only control_planes);
 
 /// `KubeAPIServerCAConfig` (unnamed, secret): the Kubernetes CA. Workers carry only
 /// `acceptedCAs`.
@@ -95,7 +95,7 @@ pub struct KubeServiceAccountConfig {
     pub accepted: ServiceAccountAccepted,
 }
 
-crate::document::unnamed_kind!(KubeServiceAccountConfig => "KubeServiceAccountConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeServiceAccountConfig => "KubeServiceAccountConfig" since V1_14_0_RC1 only control_planes);
 
 /// `k8s.IssuerServiceAccountConfig`.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -137,7 +137,7 @@ pub struct KubeEtcdEncryptionConfig {
     pub config: Unstructured,
 }
 
-crate::document::unnamed_kind!(KubeEtcdEncryptionConfig => "KubeEtcdEncryptionConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeEtcdEncryptionConfig => "KubeEtcdEncryptionConfig" since V1_14_0_RC1 only control_planes);
 
 /// `KubeAdmissionControlConfig` (named by the plugin, control planes only): one admission
 /// plugin's configuration.
@@ -155,7 +155,7 @@ pub struct KubeAdmissionControlConfig {
     pub configuration: Unstructured,
 }
 
-crate::document::named_kind!(KubeAdmissionControlConfig => "KubeAdmissionControlConfig" since V1_14_0_RC1);
+crate::document::named_kind!(KubeAdmissionControlConfig => "KubeAdmissionControlConfig" since V1_14_0_RC1 only control_planes);
 
 /// `KubeAuditPolicyConfig` (unnamed, control planes only): the audit policy; a patch replaces it
 /// whole.
@@ -170,7 +170,7 @@ pub struct KubeAuditPolicyConfig {
     pub configuration: Replaced<Unstructured>,
 }
 
-crate::document::unnamed_kind!(KubeAuditPolicyConfig => "KubeAuditPolicyConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeAuditPolicyConfig => "KubeAuditPolicyConfig" since V1_14_0_RC1 only control_planes);
 
 /// `KubeAuthenticationConfig` (unnamed, control planes only): the API server's
 /// `AuthenticationConfiguration`; a patch replaces it whole.
@@ -185,7 +185,7 @@ pub struct KubeAuthenticationConfig {
     pub configuration: Replaced<Unstructured>,
 }
 
-crate::document::unnamed_kind!(KubeAuthenticationConfig => "KubeAuthenticationConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeAuthenticationConfig => "KubeAuthenticationConfig" since V1_14_0_RC1 only control_planes);
 
 /// `KubeAuthorizerConfig` (named, control planes only): one authorizer of the API server's
 /// chain.
@@ -206,4 +206,4 @@ pub struct KubeAuthorizerConfig {
     pub webhook: Unstructured,
 }
 
-crate::document::named_kind!(KubeAuthorizerConfig => "KubeAuthorizerConfig" since V1_14_0_RC1);
+crate::document::named_kind!(KubeAuthorizerConfig => "KubeAuthorizerConfig" since V1_14_0_RC1 only control_planes);

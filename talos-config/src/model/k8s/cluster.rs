@@ -123,4 +123,4 @@ pub struct KubeTalosApiAccessConfig {
     pub allowed_kubernetes_namespaces: Vec<String>,
 }
 
-crate::document::unnamed_kind!(KubeTalosApiAccessConfig => "KubeTalosAPIAccessConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeTalosApiAccessConfig => "KubeTalosAPIAccessConfig" since V1_14_0_RC1 only control_planes);

@@ -35,7 +35,7 @@ pub struct KubeControllerManagerConfig {
     pub resources: ResourcesConfig,
 }
 
-crate::document::unnamed_kind!(KubeControllerManagerConfig => "KubeControllerManagerConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeControllerManagerConfig => "KubeControllerManagerConfig" since V1_14_0_RC1 only control_planes);
 
 /// `KubeSchedulerConfig` (unnamed, control planes only): the kube-scheduler pod.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -64,7 +64,7 @@ pub struct KubeSchedulerConfig {
     pub resources: ResourcesConfig,
 }
 
-crate::document::unnamed_kind!(KubeSchedulerConfig => "KubeSchedulerConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeSchedulerConfig => "KubeSchedulerConfig" since V1_14_0_RC1 only control_planes);
 
 /// `KubeProxyConfig` (unnamed, control planes only): kube-proxy.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -93,7 +93,7 @@ pub struct KubeProxyConfig {
     pub resources: ResourcesConfig,
 }
 
-crate::document::unnamed_kind!(KubeProxyConfig => "KubeProxyConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeProxyConfig => "KubeProxyConfig" since V1_14_0_RC1 only control_planes);
 
 /// `KubeCoreDNSConfig` (unnamed, control planes only): the CoreDNS deployment.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -110,7 +110,7 @@ pub struct KubeCoreDnsConfig {
     pub image: String,
 }
 
-crate::document::unnamed_kind!(KubeCoreDnsConfig => "KubeCoreDNSConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeCoreDnsConfig => "KubeCoreDNSConfig" since V1_14_0_RC1 only control_planes);
 
 /// `KubeFlannelCNIConfig` (unnamed, control planes only): the Flannel CNI Talos deploys.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
@@ -142,7 +142,7 @@ pub struct KubeFlannelCniConfig {
     pub kube_network_policies_enabled: Option<bool>,
 }
 
-crate::document::unnamed_kind!(KubeFlannelCniConfig => "KubeFlannelCNIConfig" since V1_14_0_RC1);
+crate::document::unnamed_kind!(KubeFlannelCniConfig => "KubeFlannelCNIConfig" since V1_14_0_RC1 only control_planes);
 
 /// `KubeletConfig` (unnamed): the kubelet.
 #[derive(Talos, Clone, Debug, Default, PartialEq)]
