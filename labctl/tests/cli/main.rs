@@ -6,6 +6,7 @@
 
 mod cluster_cli;
 mod diff_cli;
+mod gen_cases;
 mod gen_cli;
 mod gen_v1_12_cli;
 mod gen_v1_14_cli;
