@@ -15,9 +15,9 @@ and compares stdout, stderr and exit codes after a fixed normalisation (calibrat
   * stderr: the oracle prints Go's `err.Error()` and a newline with no `Error: ` prefix (talosctl
     silences cobra's own printing), the same text labctl prints. labctl may add one hint line
     after it, `labctl: in <input> at line L[, column C]`; such trailing lines are dropped from
-    labctl's stderr before comparing. For a preview release (v1.14.0-rc.1) labctl first prints one
-    warning line, `labctl: warning: Talos v1.14.0-rc.1 is a preview: ...` (PREVIEW_WARNING); exactly
-    that line is dropped too. Nothing else is rewritten.
+    labctl's stderr before comparing. A labctl build from before 2026-12-07 printed a first warning
+    line for v1.14.0-rc.1 (`labctl: warning: Talos v1.14.0-rc.1 is a preview: ...`,
+    PREVIEW_WARNING); exactly that line is dropped too. Nothing else is rewritten.
   * exit codes: compared as they are (0 success, 1 error). An oracle exit 2 whose stderr holds
     `panic:` is a Go panic: the case is counted as an oracle panic and not compared.
 
@@ -27,7 +27,7 @@ same file (`merged.yaml`: the oracle's stdout without talosctl's added newline) 
 
 Every case is generated from (seed, case index) alone, so `--case 123` replays case 123 of any
 run with the same seed, whatever -n or the number of workers. v1.12.11 and v1.13.9 share one case
-stream. v1.14.0-rc.1 (a preview; only with --release) has its own: the same seed and index give
+stream. v1.14.0-rc.1 (only with --release) has its own: the same seed and index give
 other cases, built mostly (about 75% of patches) from the generators for what v1.14 adds
 (docs/versions.md section 2b: the 24 `types/k8s` kinds and 21 other new kinds, with their conflicts
 with v1alpha1 settings and `$patch: delete` of those settings; new fields of existing kinds; the
@@ -69,13 +69,14 @@ import time
 from collections import Counter, defaultdict
 
 RELEASES = ("v1.12.11", "v1.13.9", "v1.14.0-rc.1")
-DEFAULT_RELEASES = ("v1.12.11", "v1.13.9")  # without --release; the preview v1.14.0-rc.1 only when asked for
+DEFAULT_RELEASES = ("v1.12.11", "v1.13.9")  # without --release; v1.14.0-rc.1 only when asked for
 DEFAULT_ORACLES = {
     "v1.12.11": "/tmp/oracle-1.12/bin/oracle",
     "v1.13.9": "/tmp/oracle-1.13/bin/oracle",
     "v1.14.0-rc.1": "/tmp/oracle-1.14/bin/oracle",
 }
-# labctl's first stderr line for a preview release, dropped before comparing (exactly this line).
+# The first stderr line older labctl builds printed for v1.14.0-rc.1, dropped before comparing
+# (exactly this line), so that earlier builds can still be replayed.
 PREVIEW_WARNING = {
     "v1.14.0-rc.1": b"labctl: warning: Talos v1.14.0-rc.1 is a preview: some of its document kinds, rules and texts are not reproduced yet, "
     b"so answers may differ from talosctl v1.14.0-rc.1 (KNOWN_GAPS.md lists what is missing)\n",

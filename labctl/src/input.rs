@@ -14,33 +14,14 @@ use crate::CliError;
 #[derive(Clone, Copy, Debug, clap::Args)]
 pub struct ReleaseArg {
     /// The Talos release to answer as: its document kinds, fields, error texts and rules
-    /// (v1.12.11, v1.13.9 or the preview v1.14.0-rc.1; v1.12 or 1.12 name the newest release of
-    /// a line).
+    /// (v1.12.11, v1.13.9 or v1.14.0-rc.1; v1.12 or 1.12 name the newest release of a line).
     #[arg(long = "talos-release", value_name = "RELEASE", default_value_t = Release::DEFAULT, value_parser = parse_release)]
     pub release: Release,
 }
 
 /// Parses a `--talos-release` value; the error lists the supported releases.
 pub(crate) fn parse_release(text: &str) -> Result<Release, String> {
-    let release = text.parse::<Release>().map_err(|e| e.to_string())?;
-    warn_if_preview(release);
-    Ok(release)
-}
-
-/// Says on stderr, once per process, that a release's support is incomplete, so that no user
-/// takes a preview's answer for talosctl's.
-pub(crate) fn warn_if_preview(release: Release) {
-    static SAID: std::sync::Once = std::sync::Once::new();
-    if release.is_preview() {
-        SAID.call_once(|| eprintln!("{}", preview_warning(release)));
-    }
-}
-
-/// The text of [`warn_if_preview`].
-pub(crate) fn preview_warning(release: Release) -> String {
-    format!(
-        "labctl: warning: Talos {release} is a preview: some of its document kinds, rules and texts are not reproduced yet, so answers may differ from talosctl {release} (KNOWN_GAPS.md lists what is missing)"
-    )
+    text.parse::<Release>().map_err(|e| e.to_string())
 }
 
 /// A patch argument as `talosctl` reads `-p`: `@file`, a bare file name, or inline text.

@@ -31,8 +31,7 @@ pub enum Release {
     /// Talos v1.13.9, the default.
     #[default]
     V1_13_9,
-    /// Talos v1.14.0-rc.1, the first release candidate of v1.14 (a preview: see
-    /// [`Release::is_preview`]).
+    /// Talos v1.14.0-rc.1, the first release candidate of v1.14.
     #[allow(non_camel_case_types)] // named as Talos tags it, like the others
     V1_14_0_RC1,
 }
@@ -68,19 +67,6 @@ impl Release {
             Release::V1_13_9 => "v1.13",
             Release::V1_14_0_RC1 => "v1.14",
         }
-    }
-
-    /// Whether the engine's support of the release is still incomplete: some of its kinds,
-    /// rules or texts are not reproduced yet (KNOWN_GAPS.md lists them), so answers may differ
-    /// from that release's talosctl. Callers should say so to their users.
-    ///
-    /// ```
-    /// use talos_config::Release;
-    /// assert!(!Release::V1_13_9.is_preview());
-    /// assert!(Release::V1_14_0_RC1.is_preview());
-    /// ```
-    pub const fn is_preview(self) -> bool {
-        matches!(self, Release::V1_14_0_RC1)
     }
 
     /// The supported release of the line a node's version tag belongs to (`v1.12.5` and

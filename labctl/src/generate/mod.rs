@@ -100,7 +100,6 @@ fn parse_for_release(
         Err(_) => scan_release(args),
     };
     let parsed = flags::parse(args, &flags_of(release)).map_err(|e| usage_error(e, &help_of(release)))?;
-    crate::input::warn_if_preview(release);
     Ok((parsed, release))
 }
 

@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, LogMessage, Notification as _,
-    PublishDiagnostics, ShowMessage,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, LogMessage, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{CodeActionRequest, Completion, GotoDefinition, HoverRequest, Request as _};
 use lsp_types::{
@@ -54,9 +53,8 @@ pub fn run(release: talos_config::Release) -> Result<(), CliError> {
     };
     let failed = |e: &dyn std::fmt::Display| CliError::new(format!("labctl lsp: {e}"));
     let capabilities = serde_json::to_value(capabilities).map_err(|e| failed(&e))?;
-    let initialize = connection.initialize(capabilities).map_err(|e| failed(&e))?;
+    connection.initialize(capabilities).map_err(|e| failed(&e))?;
     let mut server = Server { connection: &connection, documents: HashMap::new(), release };
-    server.warn_if_preview(&initialize);
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
@@ -85,31 +83,6 @@ impl Server<'_> {
     fn send(&self, message: Message) {
         // The client is gone when this fails: the loop ends on its own.
         let _ = self.connection.sender.send(message);
-    }
-
-    /// Tells the user once, at initialization, that the server answers as a preview release
-    /// (`--talos-release`, or the `talos_release` of a workspace folder's project file): the
-    /// warning labctl prints on stderr, as a `window/showMessage`.
-    fn warn_if_preview(&self, initialize: &serde_json::Value) {
-        let folders = initialize["workspaceFolders"].as_array().into_iter().flatten().map(|f| &f["uri"]);
-        let roots: Vec<PathBuf> = folders
-            .chain([&initialize["rootUri"]])
-            .filter_map(|uri| uri.as_str()?.parse::<Uri>().ok())
-            .filter_map(|uri| uri_path(&uri))
-            .collect();
-        let mut releases: Vec<talos_config::Release> =
-            roots.iter().map(|root| analysis::release_of(Some(&root.join(project::FILE_NAME)), self.release)).collect();
-        if releases.is_empty() {
-            releases.push(self.release);
-        }
-        let Some(preview) = releases.into_iter().find(|r| r.is_preview()) else { return };
-        let message = lsp_types::ShowMessageParams {
-            typ: lsp_types::MessageType::WARNING,
-            message: crate::input::preview_warning(preview),
-        };
-        if let Ok(params) = serde_json::to_value(message) {
-            self.send(Message::Notification(Notification::new(ShowMessage::METHOD.into(), params)));
-        }
     }
 
     fn request(&mut self, request: Request) {

@@ -104,12 +104,7 @@ impl Suite {
         let out = labctl_gen(&self.with_release(&args, form), dir, None);
         let cwd = dir.canonicalize().unwrap().to_string_lossy().into_owned();
         let text = |b: &[u8]| String::from_utf8_lossy(b).replace(&cwd, "@CWD@");
-        let mut stderr = text(&out.stderr);
-        if self.release.is_preview() {
-            // The preview warning is labctl's own line.
-            let preview = format!("labctl: warning: Talos {} is a preview", self.release);
-            stderr = stderr.lines().filter(|l| !l.starts_with(&preview)).map(|l| format!("{l}\n")).collect();
-        }
+        let stderr = text(&out.stderr);
         let files = snapshot(dir).into_iter().filter(|(path, now)| before.get(path) != Some(now)).collect();
         Run { exit: out.status.code().unwrap_or(-1), stdout: text(&out.stdout), stderr, files }
     }

@@ -7,7 +7,7 @@
 //! unattended install), bundles checked against the contract, `--from-controlplane-config` on a
 //! v1.14 control plane. The differences on purpose are `gen_cli.rs`'s (0600 files, nothing
 //! written when a file exists, no documentation comments, labctl naming itself, our usage block
-//! and help, fresh talosconfig keys, the preview warning), and two where talosctl v1.14 crashes
+//! and help, fresh talosconfig keys), and two where talosctl v1.14 crashes
 //! (a nil dereference): `--skip-k8s-etcd` with a bundle without `secrets` (labctl writes the
 //! configs, with no bootstrap token) and `--from-controlplane-config` on a worker (labctl says
 //! what is missing). The release is named in each of its forms (`--talos-release v1.14.0-rc.1`,

@@ -22,8 +22,6 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-const PREVIEW: &str = "labctl: warning: Talos v1.14.0-rc.1 is a preview: some of its document kinds, rules and texts are not reproduced yet, so answers may differ from talosctl v1.14.0-rc.1 (KNOWN_GAPS.md lists what is missing)\n";
-
 const LAB: [&str; 5] =
     ["fixtures/controlplane.yaml", "-p", "@fixtures/05-labels.yaml", "-p", "@fixtures/08-kubelet.yaml"];
 
@@ -36,10 +34,7 @@ fn the_lab_previewed_on_v1_14() {
     args.extend(LAB);
     let out = labctl(&args);
     insta::assert_snapshot!(text(&out.stdout));
-    assert_eq!(
-        text(&out.stderr),
-        format!("{PREVIEW}labctl upgrade: v1.13.9 -> v1.14.0-rc.1: 0 errors, 0 warnings, 22 infos\n")
-    );
+    assert_eq!(text(&out.stderr), format!("labctl upgrade: v1.13.9 -> v1.14.0-rc.1: 0 errors, 0 warnings, 22 infos\n"));
     assert_eq!(out.status.code(), Some(0));
 }
 
@@ -50,7 +45,7 @@ fn going_back_with_v1_14_documents_exits_1_naming_each() {
     assert_eq!(
         text(&out.stderr),
         format!(
-            "{PREVIEW}labctl upgrade: v1.14.0-rc.1 -> v1.13.9: 13 errors, 0 warnings, 0 infos; Talos v1.13.9 refuses this config\n"
+            "labctl upgrade: v1.14.0-rc.1 -> v1.13.9: 13 errors, 0 warnings, 0 infos; Talos v1.13.9 refuses this config\n"
         )
     );
     assert_eq!(out.status.code(), Some(1));
@@ -66,10 +61,7 @@ fn the_rewrite_is_written_with_mode_0600() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
     let wrote = format!("labctl upgrade: wrote {} (16 of 22 settings moved)\n", out_path.display());
-    assert_eq!(
-        stderr,
-        format!("{PREVIEW}{wrote}labctl upgrade: v1.13.9 -> v1.14.0-rc.1: 0 errors, 0 warnings, 22 infos\n")
-    );
+    assert_eq!(stderr, format!("{wrote}labctl upgrade: v1.13.9 -> v1.14.0-rc.1: 0 errors, 0 warnings, 22 infos\n"));
     let read = |p: &str| PatchSource::new(p, std::fs::read(root().join(p)).unwrap());
     let base = read("fixtures/controlplane.yaml");
     let patches = [read("fixtures/05-labels.yaml"), read("fixtures/08-kubelet.yaml")];
@@ -120,7 +112,7 @@ fn a_refused_rewrite_writes_nothing() {
         })
         .collect();
     let expected = format!(
-        "{PREVIEW}labctl upgrade: Talos v1.13.9 cannot express this config: {}\nnothing was written to {}\n",
+        "labctl upgrade: Talos v1.13.9 cannot express this config: {}\nnothing was written to {}\n",
         lines.join("\n"),
         out_path.display()
     );
