@@ -1,7 +1,8 @@
-//! CEL expressions parsed as cel-go parses them (Talos's disk, link and volume selectors): the
-//! errors `env.Parse` reports, worded and placed as cel-go prints them (`ERROR: <input>:1:6:
-//! Syntax error: ...` with the source line and a caret), so that validation can say what a
-//! node would say about a selector that does not parse.
+//! CEL expressions parsed as cel-go parses them (Talos's disk, link and volume selectors, the OOM
+//! handler's trigger and cgroup scoring): the errors `env.Parse` reports, worded and placed as
+//! cel-go prints them (`ERROR: <input>:1:6: Syntax error: ...` with the source line and a
+//! caret), so that validation can say what a node would say about an expression that does not
+//! parse.
 
 mod lexer;
 mod parser;
@@ -43,8 +44,11 @@ pub(crate) fn check(expr: &str, env: &Declarations<'_>, release: crate::Release)
                 (e.made, Reported { at: Some((e.line, e.column)), message })
             })
             .collect();
-        let ident_escapes = release >= crate::Release::V1_14_0_RC1;
-        let parsed = parser::parse(&chars, &tokens, lexer_errors, ident_escapes);
+        // cel-go v0.28 (Talos v1.14) accepts quoted field names; v0.31 expands the optional
+        // macros' target once.
+        let v1_14 = release >= crate::Release::V1_14_0_RC1;
+        let dialect = parser::Dialect { ident_escapes: v1_14, optional: env.optional_types, macro_target_once: v1_14 };
+        let parsed = parser::parse(&chars, &tokens, lexer_errors, dialect);
         if parsed.errors.is_empty() { undeclared(&parsed.references, env) } else { parsed.errors }
     };
     (!errors.is_empty()).then(|| display(expr, errors))
@@ -88,7 +92,14 @@ pub(crate) struct Declarations<'a> {
     pub functions: &'a [&'a str],
     /// Whether the size constants are declared (Talos's `celUnitMultipliersConstants`).
     pub size_units: bool,
+    /// Whether the environment has optional types (`cel.OptionalTypes()`): the `?` syntax, the
+    /// `optMap`/`optFlatMap` macros and the optional values' functions.
+    pub optional_types: bool,
 }
+
+/// The functions `cel.OptionalTypes()` declares that are called by their own name (the
+/// `optional.` ones are resolved by the parser).
+const OPTIONAL_FUNCTIONS: [&str; 7] = ["first", "hasValue", "last", "or", "orValue", "unwrapOpt", "value"];
 
 /// Talos's size constants (`kB` with a small k; no `B`, no `KB`).
 const SIZE_UNITS: [&str; 12] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "kB", "MB", "GB", "TB", "PB", "EB"];
@@ -105,7 +116,11 @@ fn undeclared(references: &[parser::Reference], env: &Declarations<'_>) -> Vec<R
                     || (env.size_units && SIZE_UNITS.contains(&name))
             }
             RefKind::MessageType => false,
-            RefKind::Function => env.functions.contains(&name) || STANDARD_FUNCTIONS.contains(&name),
+            RefKind::Function => {
+                env.functions.contains(&name)
+                    || STANDARD_FUNCTIONS.contains(&name)
+                    || (env.optional_types && OPTIONAL_FUNCTIONS.contains(&name))
+            }
         }
     };
     references

@@ -107,8 +107,22 @@ struct Parser<'s> {
     visits: Vec<Reported>,
     /// The free names the expression refers to, where they are.
     references: Vec<Reference>,
-    /// Whether a quoted field name (`` disk.`dev_path` ``) is allowed (cel-go v0.28 on).
-    ident_escapes: bool,
+    /// What the cel-go release and the environment allow.
+    dialect: Dialect,
+}
+
+/// What a cel-go release and a CEL environment's options change in parsing.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Dialect {
+    /// A quoted field name (`` disk.`dev_path` ``) is allowed (cel-go v0.28 on).
+    pub ident_escapes: bool,
+    /// The environment has optional types: the `?` syntax, the `optMap` and `optFlatMap` macros
+    /// and the `optional.` functions.
+    pub optional: bool,
+    /// `optMap` and `optFlatMap` evaluate a target that is not a plain name once (cel-go v0.31
+    /// on); before, the target is copied into the expansion twice, and the checker reports what
+    /// it finds there twice (as it does for a plain name in every release).
+    pub macro_target_once: bool,
 }
 
 /// What cel-go's parser makes of an expression: its errors (syntax errors and what its
@@ -125,7 +139,7 @@ pub(crate) fn parse(
     chars: &[char],
     tokens: &[Token],
     lexer_errors: Vec<(usize, Reported)>,
-    ident_escapes: bool,
+    dialect: Dialect,
 ) -> Parsed {
     let on: Vec<usize> = tokens.iter().enumerate().filter(|(_, t)| !t.hidden()).map(|(i, _)| i).collect();
     let mut parser = Parser {
@@ -147,7 +161,7 @@ pub(crate) fn parse(
         depth: [0; RULES],
         visits: Vec::new(),
         references: Vec::new(),
-        ident_escapes,
+        dialect,
     };
     // cel-go's visitor runs once the parser has finished, not after it stopped at a limit.
     if let Ok(root) = parser.start()

@@ -4,7 +4,8 @@
 use super::lexer::{t, tokenize};
 use super::{Declarations, check};
 
-const DISK: Declarations<'static> = Declarations { variables: &["disk"], functions: &["glob"], size_units: true };
+const DISK: Declarations<'static> =
+    Declarations { variables: &["disk"], functions: &["glob"], size_units: true, optional_types: false };
 
 #[test]
 fn a_valid_expression_has_no_errors() {

@@ -1,6 +1,6 @@
-//! CEL selectors (disk, volume and link): validation gives cel-go's own parse and
-//! undeclared-name errors, as Talos v1.12.11, v1.13.9 and v1.14.0-rc.1 printed them
-//! (`data/cel/README.md`).
+//! CEL expressions (disk, volume and link selectors, the OOM handler's trigger and cgroup
+//! scoring): validation gives cel-go's own parse and undeclared-name errors, as Talos v1.12.11,
+//! v1.13.9 and v1.14.0-rc.1 printed them (`data/cel/README.md`).
 
 use std::path::PathBuf;
 
@@ -10,7 +10,8 @@ struct Case {
     selector: String,
     expr: String,
     issues: Option<String>,
-    /// What v1.14.0-rc.1 says where it differs (cel-go v0.31 accepts quoted field names).
+    /// What v1.14.0-rc.1 says where it differs (cel-go v0.31 accepts quoted field names and
+    /// expands `optMap`'s target once).
     issues_v1_14: Option<Option<String>>,
 }
 
@@ -48,6 +49,14 @@ fn document(case: &Case) -> (String, &'static str) {
         "link" => (
             format!("apiVersion: v1alpha1\nkind: LinkAliasConfig\nname: net0\nselector:\n    match: {expr}\n"),
             "LinkAliasConfig/net0: link selector is invalid: ",
+        ),
+        "oom-trigger" => (
+            format!("apiVersion: v1alpha1\nkind: OOMConfig\ntriggerExpression: {expr}\n"),
+            "OOMConfig: OOM trigger expression is invalid: ",
+        ),
+        "oom-scoring" => (
+            format!("apiVersion: v1alpha1\nkind: OOMConfig\ncgroupRankingExpression: {expr}\n"),
+            "OOMConfig: OOM cgroup scoring expression is invalid: ",
         ),
         other => panic!("unknown selector {other}"),
     }

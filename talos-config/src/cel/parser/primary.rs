@@ -211,7 +211,7 @@ impl Parser<'_> {
             let element = |p: &mut Self, depth: &mut usize, state: u16| -> Step {
                 let (shape, optional) = p.call(state, then_or_end(bit(COMMA)), Self::opt_expr)?;
                 *depth = (*depth).max(shape.depth);
-                if let Some(at) = optional {
+                if let Some(at) = optional.filter(|_| !p.dialect.optional) {
                     p.visit_error(at, "unsupported syntax '?'");
                 }
                 Ok(())
@@ -236,10 +236,10 @@ impl Parser<'_> {
                 p.expect(COLON, colon, then(FIRST_EXPR))?;
                 let mark = p.visits.len();
                 let value = p.call(value_state, then_or_end(bit(COMMA)), Self::expr)?;
-                if let Some(at) = optional {
+                if let Some(at) = optional.filter(|_| !p.dialect.optional) {
                     p.visits.truncate(mark);
                     p.visit_error(at, "unsupported syntax '?'");
-                } else if let Some(message) = field_name_error(name.kind, p.ident_escapes) {
+                } else if let Some(message) = field_name_error(name.kind, p.dialect.ident_escapes) {
                     p.visits.truncate(mark);
                     p.visit_error(start, message);
                 } else {
@@ -284,7 +284,7 @@ impl Parser<'_> {
                     return Err(stop);
                 }
                 let value = p.call(value_state, then_or_end(bit(COMMA)), Self::expr)?;
-                if let Some(at) = optional {
+                if let Some(at) = optional.filter(|_| !p.dialect.optional) {
                     p.visits.truncate(mark);
                     p.visit_error(at, "unsupported syntax '?'");
                 } else {

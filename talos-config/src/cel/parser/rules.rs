@@ -164,6 +164,8 @@ impl Parser<'_> {
 
     pub(super) fn member(&mut self) -> Result<Shape, Stop> {
         let out = self.other_here();
+        // Where the references of the chain's target start.
+        let target = self.references.len();
         self.rule(Rule::Member, out, |p, out| {
             *out = p.call(32, then_or_end(MEMBER_OPS), Self::primary)?;
             while MEMBER_OPS & bit(p.la(1)) != 0 {
@@ -181,7 +183,7 @@ impl Parser<'_> {
                     }
                     let index = p.call(37, then(bit(RPRACKET)), Self::expr)?;
                     out.deepen(index.depth + 1);
-                    if optional {
+                    if optional && !p.dialect.optional {
                         p.visit_error(at, "unsupported syntax '[?'");
                     }
                     p.expect(RPRACKET, 38, then_or_end(MEMBER_OPS))?;
@@ -203,7 +205,10 @@ impl Parser<'_> {
                     let field = p.call(42, then_or_end(MEMBER_OPS), Self::escape_ident)?;
                     p.check_field_name(field.kind, field.at);
                     if optional {
-                        p.visit_error(at, "unsupported syntax '.?'");
+                        // An optional selection is an operator call, not a field selection.
+                        if !p.dialect.optional {
+                            p.visit_error(at, "unsupported syntax '.?'");
+                        }
                     } else {
                         *out = Shape { kind: Kind::Select, at, depth: operand.depth + 1 };
                     }
@@ -224,7 +229,8 @@ impl Parser<'_> {
                         match p.receiver_macro(&name, &args) {
                             // The call is replaced by the error, placed at the argument.
                             Some(Some(at)) => *out = Shape::other(at, out.depth),
-                            Some(None) => {}
+                            Some(None) => p.expand_target(&name, operand, target, &args),
+                            None if p.qualified_function(&name, operand, target) => {}
                             None => p.reference(name, open, RefKind::Function),
                         }
                     }

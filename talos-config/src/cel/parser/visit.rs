@@ -49,7 +49,7 @@ impl Parser<'_> {
 
     /// A selected field's name: a quoted one is refused before cel-go v0.28.
     pub(super) fn check_field_name(&mut self, kind: Kind, at: Pos) {
-        if let Some(message) = field_name_error(kind, self.ident_escapes) {
+        if let Some(message) = field_name_error(kind, self.dialect.ident_escapes) {
             self.visit_error(at, message);
         }
     }
@@ -71,20 +71,52 @@ impl Parser<'_> {
         let message = match (name, args.len()) {
             ("all" | "exists" | "exists_one", 2) => "argument must be a simple name",
             ("map", 2 | 3) | ("filter", 2) => "argument is not an identifier",
+            ("optMap", 2) if self.dialect.optional => "optMap() variable name must be a simple identifier",
+            ("optFlatMap", 2) if self.dialect.optional => "optFlatMap() variable name must be a simple identifier",
             _ => return None,
         };
         let (variable, mark) = args[0];
+        let optional_macro = name.starts_with("opt");
         match variable.kind {
-            Kind::Ident { accumulator: false } => {
+            // The optional macros bind their name as an accumulator: any name will do.
+            Kind::Ident { accumulator } if !accumulator || optional_macro => {
                 self.bind(mark, args[1].1);
                 return Some(None);
             }
-            Kind::Ident { accumulator: true } => {
-                self.visit_error(variable.at, "iteration variable overwrites accumulator variable")
-            }
+            Kind::Ident { .. } => self.visit_error(variable.at, "iteration variable overwrites accumulator variable"),
             _ => self.visit_error(variable.at, message),
         }
         Some(Some(variable.at))
+    }
+
+    /// `optMap` and `optFlatMap` copy their target into the expansion: a plain name always,
+    /// anything else before cel-go v0.31. The checker then looks at each copy, so the target's
+    /// references (from `target` to the first argument's) are there twice.
+    pub(super) fn expand_target(&mut self, name: &str, operand: Shape, target: usize, args: &[(Shape, usize)]) {
+        let copied = matches!(operand.kind, Kind::Ident { .. }) || !self.dialect.macro_target_once;
+        if !matches!(name, "optMap" | "optFlatMap") || !copied {
+            return;
+        }
+        let end = args.first().map_or(self.references.len(), |a| a.1);
+        let copies: Vec<Reference> = self.references[target.min(end)..end].to_vec();
+        self.references.extend(copies);
+    }
+
+    /// `optional.of(x)` and the other functions of the `optional` namespace (with optional
+    /// types): the checker resolves the qualified name as a function, so `optional` is no
+    /// variable. Whether the call was one.
+    pub(super) fn qualified_function(&mut self, name: &str, operand: Shape, target: usize) -> bool {
+        const OPTIONAL: [&str; 4] = ["of", "ofNonZeroValue", "none", "unwrap"];
+        if !self.dialect.optional || !matches!(operand.kind, Kind::Ident { .. }) || !OPTIONAL.contains(&name) {
+            return false;
+        }
+        match self.references.get_mut(target) {
+            Some(r) if r.kind == RefKind::Variable && r.at == operand.at && r.name == "optional" => {
+                r.bound = true;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// A comprehension's variable (the reference at `variable`) is a name, not a reference,

@@ -6,13 +6,21 @@ use crate::validate::{Context, Findings, Issue, Validate};
 
 /// Talos's `celenv.DiskLocator` environment (v1.12.11 and v1.13.9): the disk, whether it is
 /// the system disk, the size constants, and `glob`.
-pub(super) const DISK_LOCATOR: crate::cel::Declarations<'static> =
-    crate::cel::Declarations { variables: &["disk", "system_disk"], functions: &["glob"], size_units: true };
+pub(super) const DISK_LOCATOR: crate::cel::Declarations<'static> = crate::cel::Declarations {
+    variables: &["disk", "system_disk"],
+    functions: &["glob"],
+    size_units: true,
+    optional_types: false,
+};
 
 /// Talos's `celenv.VolumeLocator` environment (v1.12.11 and v1.13.9): the volume, its disk and
 /// the size constants.
-pub(super) const VOLUME_LOCATOR: crate::cel::Declarations<'static> =
-    crate::cel::Declarations { variables: &["volume", "disk"], functions: &[], size_units: true };
+pub(super) const VOLUME_LOCATOR: crate::cel::Declarations<'static> = crate::cel::Declarations {
+    variables: &["volume", "disk"],
+    functions: &[],
+    size_units: true,
+    optional_types: false,
+};
 
 /// A byte size's magnitude and sign (`block.ByteSize`).
 pub(super) fn byte_size(b: &ByteSize) -> Option<(f64, bool)> {

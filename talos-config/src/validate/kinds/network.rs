@@ -196,8 +196,12 @@ impl Validate for WireguardConfig {
 }
 
 /// Talos's `celenv.LinkLocator` environment (v1.12.11 and v1.13.9): the link, `glob` and `mac`.
-const LINK_LOCATOR: crate::cel::Declarations<'static> =
-    crate::cel::Declarations { variables: &["link"], functions: &["glob", "mac"], size_units: false };
+const LINK_LOCATOR: crate::cel::Declarations<'static> = crate::cel::Declarations {
+    variables: &["link"],
+    functions: &["glob", "mac"],
+    size_units: false,
+    optional_types: false,
+};
 
 impl Validate for LinkAliasConfig {
     fn validate(&self, cx: &Context<'_>) -> Findings {

@@ -206,10 +206,101 @@ impl Validate for WatchdogTimerConfig {
     }
 }
 
+/// Talos's `celenv.OOMTrigger`: memory pressure (PSI) of the root cgroup and per QoS class,
+/// their changes since the last sample, the time since the handler last acted, and the QoS
+/// classes as constants.
+const OOM_TRIGGER: crate::cel::Declarations<'static> = crate::cel::Declarations {
+    variables: &[
+        "memory_some_avg10",
+        "memory_some_avg60",
+        "memory_some_avg300",
+        "memory_some_total",
+        "memory_full_avg10",
+        "memory_full_avg60",
+        "memory_full_avg300",
+        "memory_full_total",
+        "d_memory_some_avg10",
+        "d_memory_some_avg60",
+        "d_memory_some_avg300",
+        "d_memory_some_total",
+        "d_memory_full_avg10",
+        "d_memory_full_avg60",
+        "d_memory_full_avg300",
+        "d_memory_full_total",
+        "qos_memory_some_avg10",
+        "qos_memory_some_avg60",
+        "qos_memory_some_avg300",
+        "qos_memory_some_total",
+        "qos_memory_full_avg10",
+        "qos_memory_full_avg60",
+        "qos_memory_full_avg300",
+        "qos_memory_full_total",
+        "d_qos_memory_some_avg10",
+        "d_qos_memory_some_avg60",
+        "d_qos_memory_some_avg300",
+        "d_qos_memory_some_total",
+        "d_qos_memory_full_avg10",
+        "d_qos_memory_full_avg60",
+        "d_qos_memory_full_avg300",
+        "d_qos_memory_full_total",
+        "qos_memory_current",
+        "qos_memory_peak",
+        "qos_memory_max",
+        "d_qos_memory_current",
+        "d_qos_memory_peak",
+        "d_qos_memory_max",
+        "time_since_trigger",
+        "Besteffort",
+        "Burstable",
+        "Guaranteed",
+        "Podruntime",
+        "System",
+    ],
+    functions: &["multiply_qos_vectors"],
+    size_units: true,
+    optional_types: true,
+};
+
+/// Talos's `celenv.OOMCgroupScoring`: one cgroup's memory, path and QoS class.
+const OOM_CGROUP_SCORING: crate::cel::Declarations<'static> = crate::cel::Declarations {
+    variables: &[
+        "memory_max",
+        "memory_current",
+        "memory_peak",
+        "path",
+        "class",
+        "Besteffort",
+        "Burstable",
+        "Guaranteed",
+        "Podruntime",
+        "System",
+    ],
+    functions: &[],
+    size_units: true,
+    optional_types: true,
+};
+
 impl Validate for OomConfig {
-    fn validate(&self, _cx: &Context<'_>) -> Findings {
-        // The CEL expressions are not compiled (no CEL environment): only the interval.
+    fn validate(&self, cx: &Context<'_>) -> Findings {
+        // Of compiling the expressions, parsing and undeclared names (no type checks: KNOWN_GAPS).
         let mut out = Vec::new();
+        let expressions = [
+            (&self.trigger_expression, &OOM_TRIGGER, "OOM trigger expression", "triggerExpression"),
+            (
+                &self.cgroup_ranking_expression,
+                &OOM_CGROUP_SCORING,
+                "OOM cgroup scoring expression",
+                "cgroupRankingExpression",
+            ),
+        ];
+        for (expression, env, what, field) in expressions {
+            if expression.0.is_empty() {
+                continue;
+            }
+            if let Some(e) = crate::cel::check(&expression.0, env, cx.release) {
+                out.push(err(format!("{what} is invalid: {e}"), field));
+            }
+        }
         if self.sample_interval.nanos < 0 {
             out.push(err("OOM sample interval must be longer than 0", "sampleInterval"));
         }
