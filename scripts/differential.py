@@ -15,7 +15,9 @@ and compares stdout, stderr and exit codes after a fixed normalisation (calibrat
   * stderr: the oracle prints Go's `err.Error()` and a newline with no `Error: ` prefix (talosctl
     silences cobra's own printing), the same text labctl prints. labctl may add one hint line
     after it, `labctl: in <input> at line L[, column C]`; such trailing lines are dropped from
-    labctl's stderr before comparing. A labctl build from before 2026-12-07 printed a first warning
+    labctl's stderr before comparing, and so is the usage block before them that talosctl's root
+    command prints (and labctl with it) after an error whose text holds `flag`, `command` or
+    `arg(s)` (the reference program runs no root command). A labctl build from before 2026-12-07 printed a first warning
     line for v1.14.0-rc.1 (`labctl: warning: Talos v1.14.0-rc.1 is a preview: ...`,
     PREVIEW_WARNING); exactly that line is dropped too. Nothing else is rewritten.
   * exit codes: compared as they are (0 success, 1 error). An oracle exit 2 whose stderr holds
@@ -2023,6 +2025,9 @@ def v14_coverage(rs) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 
 HINT = re.compile(rb"labctl: in [^\n]* at line [^\n]*\n?\Z")
+# The usage block labctl prints after an error that mentions a flag, a command or arg(s), as
+# talosctl's root command does; the reference program is not that command and prints none.
+USAGE = re.compile(rb"\n\nUsage:\n  labctl (?:merge|validate) [^\n]*\n.*\Z", re.S)
 
 
 def norm_labctl_stderr(err: bytes, release: str = "") -> bytes:
@@ -2034,7 +2039,7 @@ def norm_labctl_stderr(err: bytes, release: str = "") -> bytes:
     while True:
         m = HINT.search(err)
         if not m or (m.start() != 0 and err[m.start() - 1 : m.start()] != b"\n"):
-            return err
+            return USAGE.sub(b"\n", err)
         err = err[: m.start()]
 
 

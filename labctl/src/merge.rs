@@ -134,9 +134,18 @@ fn failure(checked: &Checked, format: Format, anchor: &str) -> CliError {
     CliError::new(format!("labctl merge: {}", summary(checked)))
 }
 
-/// Talos's error text, plus a `labctl:` hint line naming the input and position when known.
+/// The usage block talosctl prints after an error whose text mentions flags, commands or
+/// arguments (its `root.go` looks at the text alone), in labctl's words.
+const USAGE: &str = "Usage:\n  labctl merge CONFIG [flags]\n\nFlags:\n  -o, --output string   where to write the merged config (default: stdout)\n  -p, --patch string    a patch to apply, repeatable; @file reads it from a file";
+
+/// Talos's error text, the usage block where talosctl prints one, then a `labctl:` hint line
+/// naming the input and position when known.
 fn talos_error(err: &Error) -> CliError {
     let mut cli = CliError::new(err.to_string());
+    if ["arg(s)", "flag", "command"].iter().any(|w| cli.message.contains(w)) {
+        cli.notes.push(String::new());
+        cli.notes.push(USAGE.into());
+    }
     if let (Some(input), Some(line)) = (err.input(), err.line()) {
         let mut note = format!("labctl: in {input} at line {line}");
         if let Some(column) = err.column() {

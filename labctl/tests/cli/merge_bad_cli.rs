@@ -142,3 +142,25 @@ fn bad_usage_exits_1() {
         assert!(!out.stderr.is_empty(), "{args:?}: usage error explained on stderr");
     }
 }
+
+/// An error whose text mentions a flag (here a comment the unknown-keys text echoes) is followed
+/// by the usage, as talosctl's root command prints it after such a text; then the hint line.
+#[test]
+fn an_error_mentioning_a_flag_gets_the_usage() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let patch = tmp.path().join("flag.yaml");
+    std::fs::write(&patch, "machine:\n  kubelet:\n    nodeLabels:\n      # the flag\n      - x\n")
+        .expect("write patch");
+    let out = labctl(&["merge", "fixtures/worker.yaml", "-p", &format!("@{}", patch.display())]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "error decoding document /v1alpha1/ (line 1): unknown keys found during decoding:\nmachine:\n    kubelet:\n        \
+             nodeLabels:\n            # the flag\n            - x\n\n\nUsage:\n  labctl merge CONFIG [flags]\n\nFlags:\n  \
+             -o, --output string   where to write the merged config (default: stdout)\n  -p, --patch string    a patch to \
+             apply, repeatable; @file reads it from a file\nlabctl: in {} at line 3, column 5\n",
+            patch.display()
+        )
+    );
+}
