@@ -20,13 +20,13 @@ fn k8s_cases(dir: &Path) -> Vec<std::path::PathBuf> {
 }
 
 /// The recorded `k8s-` cases are there (`releases.rs` replays them with every other recorded
-/// case, as every release): 3 merges and 32 validations, which only v1.14 records (older
+/// case, as every release): 3 merges and 33 validations, which only v1.14 records (older
 /// releases do not register the kinds).
 #[test]
 fn the_recorded_k8s_cases_are_there() {
     assert_eq!(k8s_cases(&data()).len(), 3, "the recorded k8s merge cases are missing");
     let validations = k8s_cases(&data().join("validate"));
-    assert_eq!(validations.len(), 32, "the recorded k8s validation cases are missing");
+    assert_eq!(validations.len(), 33, "the recorded k8s validation cases are missing");
     for case in &validations {
         assert!(read(&case.join(format!("{V1_14}.stderr"))).is_some(), "{}: nothing recorded", case.display());
     }

@@ -360,8 +360,12 @@ fn resolver_and_time_sync_conflicts() {
             ".machine.network.searchDomains is already set in v1alpha1 config",
         ),
         ("  network:\n    nameservers: [1.1.1.1]\n", ".machine.network.nameservers is already set in v1alpha1 config"),
-        // Talos tests `!= nil`: an explicit empty list is set.
-        ("  network:\n    nameservers: []\n", ".machine.network.nameservers is already set in v1alpha1 config"),
+        // Talos reads the nameservers that are addresses (a zone is allowed), and tests the
+        // search domains `!= nil`: an explicit empty list of them is set.
+        (
+            "  network:\n    nameservers: [dns.example.com, \"fe80::1%eth0\"]\n",
+            ".machine.network.nameservers is already set in v1alpha1 config",
+        ),
         ("  network:\n    searchDomains: []\n", ".machine.network.searchDomains is already set in v1alpha1 config"),
         (
             "  network:\n    disableSearchDomain: true\n",
@@ -377,7 +381,6 @@ fn resolver_and_time_sync_conflicts() {
             "  time:\n    servers: [a]\n",
             "time servers cannot be specified in both v1alpha1 and new-style configuration",
         ),
-        ("  time:\n    servers: []\n", "time servers cannot be specified in both v1alpha1 and new-style configuration"),
         (
             "  time:\n    bootTimeout: 1m\n",
             "boot timeout cannot be specified in both v1alpha1 and new-style configuration",
@@ -385,6 +388,23 @@ fn resolver_and_time_sync_conflicts() {
     ] {
         let text = full(&format!("{base}{extra}---\napiVersion: v1alpha1\nkind: TimeSyncConfig\n"));
         assert!(text.ends_with(&format!("\t* {msg}\n\n")), "{text}");
+    }
+    // No conflict, as the reference programs of v1.12.11, v1.13.9 and v1.14.0-rc.1 say: no
+    // nameserver that is an address (an empty list, host names), an empty list of time servers.
+    for (extra, kind) in [
+        ("  network:\n    nameservers: []\n", "ResolverConfig"),
+        ("  network:\n    nameservers: [dns.example.com]\n", "ResolverConfig"),
+        ("  time:\n    servers: []\n", "TimeSyncConfig"),
+    ] {
+        let text = full(&format!("{base}{extra}---\napiVersion: v1alpha1\nkind: {kind}\n"));
+        assert_eq!(
+            text,
+            "1 error occurred:\n\t* v1alpha1.Config: 3 errors occurred:\n\t* cluster instructions are required\n\t* \
+             feature HostDNS should be enabled in container mode (.machine.features.hostDNS.enabled)\n\t* feature \
+             HostDNS should forward kube-dns to host in container mode \
+             (.machine.features.hostDNS.forwardKubeDNSToHost)\n\n\n\n",
+            "{extra}"
+        );
     }
     assert_eq!(
         own(&doc("TimeSyncConfig", "ntp:\n  servers: [pool.ntp.org]\nptp:\n  devices: [/dev/ptp0]\n")),

@@ -547,7 +547,9 @@ impl ResolverConfig {
                 let text = ".machine.network.searchDomains is already set in v1alpha1 config";
                 return Err(err(text, "machine.network.searchDomains"));
             }
-            if !net.nameservers.is_nil() {
+            // Talos's bridge keeps the entries that parse as addresses (`netip.ParseAddr`): a
+            // list of host names, or an empty one, is no conflict.
+            if net.nameservers.items().iter().any(|n| crate::go::parse::parse_addr(n).is_some()) {
                 return Err(err(
                     ".machine.network.nameservers is already set in v1alpha1 config",
                     "machine.network.nameservers",
@@ -619,7 +621,8 @@ impl Validate for TimeSyncConfig {
                 "machine.time.disabled",
             )];
         }
-        if !time.servers.is_nil() {
+        // A present but empty list is no conflict: Talos counts the servers.
+        if !time.servers.items().is_empty() {
             return vec![err(
                 "time servers cannot be specified in both v1alpha1 and new-style configuration",
                 "machine.time.servers",
@@ -647,7 +650,7 @@ impl Validate for KubeSpanConfig {
         if let Some(filters) = &self.filters {
             for (i, cidr) in filters.endpoints.iter().enumerate() {
                 let cidr = cidr.strip_prefix('!').unwrap_or(cidr);
-                if !subnet_or_address(cidr) {
+                if !crate::go::parse::subnet_or_address_ok(cidr) {
                     out.push(err(
                         format!("KubeSpan endpoint filter is not valid: {}", quote(cidr)),
                         &format!("filters.endpoints[{i}]"),
@@ -671,11 +674,6 @@ impl Validate for KubeSpanConfig {
             None => Vec::new(),
         }
     }
-}
-
-/// `siderolabs/net.ParseSubnetOrAddress`: a prefix when the text has a `/`, else an address.
-fn subnet_or_address(s: &str) -> bool {
-    if s.contains('/') { IpPrefix::parse(s).is_ok() } else { IpAddr::parse(s).is_ok() }
 }
 
 impl Validate for KubeSpanEndpointsConfig {}

@@ -168,20 +168,13 @@ impl KmsgLogConfig {
     }
 }
 
-/// Go's `url.URL.Port()` (`portOnly`): after `]:` when the host has one, nothing for any other
-/// bracketed host, else everything after the host's first `:` (Go's parser has already checked
-/// the port's digits).
+/// Go's `url.URL.Port()`: the digits after the host's last `:`, if only digits follow it
+/// (`tcp://::1:` has an empty port, `[::1]` none).
 fn url_port(host: &[u8]) -> &[u8] {
-    let Some(colon) = host.iter().position(|&b| b == b':') else {
-        return &[];
-    };
-    if let Some(i) = host.windows(2).position(|w| w == b"]:") {
-        return &host[i + 2..];
+    match host.iter().rposition(|&b| b == b':') {
+        Some(colon) if host[colon + 1..].iter().all(u8::is_ascii_digit) => &host[colon + 1..],
+        _ => &[],
     }
-    if host.contains(&b']') {
-        return &[];
-    }
-    &host[colon + 1..]
 }
 
 impl Validate for KmsgLogConfig {
@@ -453,9 +446,11 @@ mod url_port_tests {
             (b"h:", b""),
             (b"[::1]:80", b"80"),
             (b"[::1]", b""),
-            // An unbracketed IPv6 host: Go's `portOnly` takes all after the first colon.
-            (b"::", b":"),
-            (b"::1:80", b":1:80"),
+            // An unbracketed IPv6 host: what follows the last colon, when it is digits.
+            (b"::", b""),
+            (b"::1:", b""),
+            (b"::1:80", b"80"),
+            (b"fe80::1", b"1"),
         ] {
             assert_eq!(url_port(host), port, "{}", String::from_utf8_lossy(host));
         }
