@@ -49,6 +49,11 @@ Usage:
   python3 scripts/differential.py --dump -n 5          # print generated cases without running them
   python3 scripts/differential.py --release v1.14.0-rc.1 -n 500 --oracle-only   # v1.14 coverage, no labctl
 
+The reference programs are built with Go 1.27, whose `encoding/json` runs on the v2
+implementation and words some type errors differently from Go 1.25 and 1.26, which Talos's own
+binaries are built with (`Patch.0` against `Go value`); a reference program rebuilt with
+GOEXPERIMENT=nojsonv2 (`--oracle-1.13 .../oracle-v1json`) prints Talos's texts there.
+
 Python 3.11 standard library only.
 """
 

@@ -7,7 +7,7 @@
 
 mod apply;
 mod convert;
-mod json;
+pub(crate) mod json;
 
 pub use convert::YamlListError;
 
@@ -25,8 +25,9 @@ pub struct JsonPatch {
 
 impl JsonPatch {
     /// Decodes the JSON form (`jsonpatch.DecodePatch`: `encoding/json` into
-    /// `[]map[string]*json.RawMessage`). The error is Go's text, e.g.
-    /// `json: cannot unmarshal number into Patch.0 of type jsonpatch.Operation`.
+    /// `[]map[string]*json.RawMessage`). The error is Go's text as Talos's binaries (Go 1.25 and
+    /// 1.26) print it, e.g. `json: cannot unmarshal number into Go value of type
+    /// jsonpatch.Operation` (Go 1.27's `encoding/json` names the item, `Patch.0`).
     pub fn from_json(bytes: &[u8]) -> Result<JsonPatch, String> {
         let items = match &mut json::parse(bytes)? {
             Json::Null => return Ok(JsonPatch::default()),
@@ -40,7 +41,7 @@ impl JsonPatch {
         };
         let mut first_err = None;
         let mut ops = Vec::with_capacity(items.len());
-        for (i, mut item) in items.into_iter().enumerate() {
+        for mut item in items {
             match &mut item {
                 Json::Object(fields) => ops.push(Op {
                     // A JSON `null` field is a nil `*json.RawMessage`.
@@ -53,7 +54,7 @@ impl JsonPatch {
                 other => {
                     if first_err.is_none() {
                         first_err = Some(format!(
-                            "json: cannot unmarshal {} into Patch.{i} of type jsonpatch.Operation",
+                            "json: cannot unmarshal {} into Go value of type jsonpatch.Operation",
                             other.go_kind()
                         ));
                     }
@@ -185,10 +186,10 @@ mod tests {
     #[test]
     fn from_json_errors_are_go_texts() {
         let e = |s: &str| JsonPatch::from_json(s.as_bytes()).err().unwrap_or_default();
-        assert_eq!(e("[1, 2]"), "json: cannot unmarshal number into Patch.0 of type jsonpatch.Operation");
-        assert_eq!(e(r#"[{}, "x"]"#), "json: cannot unmarshal string into Patch.1 of type jsonpatch.Operation");
-        assert_eq!(e("[[]]"), "json: cannot unmarshal array into Patch.0 of type jsonpatch.Operation");
-        assert_eq!(e("[true]"), "json: cannot unmarshal bool into Patch.0 of type jsonpatch.Operation");
+        assert_eq!(e("[1, 2]"), "json: cannot unmarshal number into Go value of type jsonpatch.Operation");
+        assert_eq!(e(r#"[{}, "x"]"#), "json: cannot unmarshal string into Go value of type jsonpatch.Operation");
+        assert_eq!(e("[[]]"), "json: cannot unmarshal array into Go value of type jsonpatch.Operation");
+        assert_eq!(e("[true]"), "json: cannot unmarshal bool into Go value of type jsonpatch.Operation");
         assert_eq!(e(r#"{"machine": {}}"#), "json: cannot unmarshal object into Go value of type jsonpatch.Patch");
         assert_eq!(e("it's not even a json"), "invalid character 'i' looking for beginning of value");
         assert_eq!(e(""), "unexpected end of JSON input");

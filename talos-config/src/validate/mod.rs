@@ -7,6 +7,8 @@
 mod container;
 mod kinds;
 pub mod node;
+mod oci_spec;
+mod oci_spec_fields;
 pub mod v1alpha1;
 
 pub use crate::document::validation::{Context, Findings, Issue, Mode, Options, Validate, render_list};

@@ -96,7 +96,7 @@ fn w11_yaml11_rereading_changes_words() {
 fn load_rows_of_section_1_2() {
     assert_eq!(
         JsonPatch::from_json(b"[1, 2]").err().as_deref(),
-        Some("json: cannot unmarshal number into Patch.0 of type jsonpatch.Operation")
+        Some("json: cannot unmarshal number into Go value of type jsonpatch.Operation")
     );
     // `[1, 2]` is not a list of mappings for go-yaml either.
     assert!(matches!(

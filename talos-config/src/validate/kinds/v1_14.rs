@@ -123,9 +123,9 @@ impl Validate for DiscoveryIdentityConfig {
 }
 
 impl Validate for CriBaseRuntimeSpecConfig {
-    fn validate(&self, _cx: &Context<'_>) -> Findings {
+    fn validate(&self, cx: &Context<'_>) -> Findings {
         let object = self.overrides.0.as_ref().and_then(|u| u.object.as_ref());
-        let problem = object.and_then(crate::validate::v1alpha1::base_runtime_spec_error);
+        let problem = object.and_then(|o| crate::validate::oci_spec::first_error(o, cx.release));
         errors(problem.map(|(text, key)| err(text, &format!("overrides.{key}"))).into_iter().collect())
     }
 

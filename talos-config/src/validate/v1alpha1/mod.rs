@@ -137,7 +137,7 @@ impl Validate for Config {
         if self.persist == Some(false) {
             out.err(".persist should be enabled", "persist");
         }
-        validate_base_runtime_spec(machine, &mut out);
+        validate_base_runtime_spec(machine, cx.release, &mut out);
         validate_registries_not_null(machine, &mut out);
         // v1.14: a node checks the images' Kubernetes versions here (`ValidateKubernetesVersions`).
         if v1_14 && cx.options.node {
@@ -530,66 +530,15 @@ fn validate_features(machine: &MachineConfig, mtype: MachineType, release: crate
     }
 }
 
-/// `baseRuntimeSpecOverrides` must decode (through JSON) into an OCI runtime `Spec`. Only the
-/// top-level field types are checked here (the nested OCI schema is not reproduced), with
-/// Go's `encoding/json` type-error text.
-fn validate_base_runtime_spec(machine: &MachineConfig, out: &mut Out) {
+/// `baseRuntimeSpecOverrides` must decode (through JSON) into an OCI runtime `Spec`, with Go's
+/// `encoding/json` type-error text.
+fn validate_base_runtime_spec(machine: &MachineConfig, release: crate::Release, out: &mut Out) {
     let Some(obj) = machine.base_runtime_spec_overrides.object.as_ref() else {
         return;
     };
-    if let Some((text, key)) = base_runtime_spec_error(obj) {
+    if let Some((text, key)) = crate::validate::oci_spec::first_error(obj, release) {
         out.err(text, &format!("machine.baseRuntimeSpecOverrides.{key}"));
     }
-}
-
-/// The first top-level type error of base runtime spec overrides decoded into an OCI `Spec`
-/// (Go's `encoding/json` text), with the key it is about.
-pub(crate) fn base_runtime_spec_error(
-    obj: &std::collections::BTreeMap<String, crate::value::Any>,
-) -> Option<(String, String)> {
-    use crate::value::Any;
-    fn json_kind(v: &Any) -> Option<&'static str> {
-        Some(match v {
-            Any::Null => return None,
-            Any::Bool(_) => "bool",
-            Any::Int(_) | Any::Float(_) => "number",
-            Any::String(_) | Any::Time(_) => "string",
-            Any::List(_) => "array",
-            Any::Map(_) => "object",
-        })
-    }
-    // (json key, Go field path, Go type, expected JSON kind)
-    const FIELDS: &[(&str, &str, &str)] = &[
-        ("ociVersion", "string", "string"),
-        ("process", "specs.Process", "object"),
-        ("root", "specs.Root", "object"),
-        ("hostname", "string", "string"),
-        ("domainname", "string", "string"),
-        ("mounts", "[]specs.Mount", "array"),
-        ("hooks", "specs.Hooks", "object"),
-        ("annotations", "map[string]string", "object"),
-        ("linux", "specs.Linux", "object"),
-        ("solaris", "specs.Solaris", "object"),
-        ("windows", "specs.Windows", "object"),
-        ("vm", "specs.VM", "object"),
-        ("zos", "specs.ZOS", "object"),
-    ];
-    // encoding/json matches keys case-insensitively and reports the first type error.
-    for (key, value) in obj {
-        let Some((field, gotype, want)) = FIELDS.iter().find(|(f, _, _)| f.eq_ignore_ascii_case(key)) else {
-            continue;
-        };
-        let Some(kind) = json_kind(value) else { continue };
-        if kind != *want {
-            return Some((
-                format!(
-                    "failed to unmarshal base runtime spec overrides: json: cannot unmarshal {kind} into Go struct field Spec.{field} of type {gotype}"
-                ),
-                key.clone(),
-            ));
-        }
-    }
-    None
 }
 
 /// The v1alpha1 part of the node-only `RuntimeValidate` (docs/validation.md §4.12): the install disk
