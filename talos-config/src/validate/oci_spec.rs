@@ -204,7 +204,8 @@ impl Types {
             "bool" => (!matches!(value, Any::Bool(_))).then(refused).flatten(),
             _ if go == "string" || self.strings.contains(&go) => (!is_text).then(refused).flatten(),
             _ => {
-                let Some(holder) = self.structs.iter().map(|(n, _)| *n).find(|n| *n == go) else { return None };
+                // Any other name is a type this table does not hold: nothing to check.
+                let holder = self.structs.iter().map(|(n, _)| *n).find(|n| *n == go)?;
                 let Any::Map(entries) = value else { return refused() };
                 entries.iter().find_map(|(k, v)| self.field(v, holder, k, at))
             }
