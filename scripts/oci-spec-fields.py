@@ -4,7 +4,8 @@ runtime spec's `specs.Spec` (github.com/opencontainers/runtime-spec, specs-go/co
 versions Talos pins (v1.2.1 for Talos v1.12, v1.3.0 for v1.13 and v1.14), as tables of facts for
 the check of `baseRuntimeSpecOverrides` (Go's `encoding/json` decoding into `specs.Spec`).
 
-Usage: python3 scripts/oci-spec-fields.py GIT_DIR   (a mirror of opencontainers/runtime-spec)
+Usage: python3 scripts/oci-spec-fields.py GIT_DIR > talos-config/src/validate/oci_spec_fields.rs && cargo fmt
+(GIT_DIR: a mirror of opencontainers/runtime-spec)
 """
 
 import re
