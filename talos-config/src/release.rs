@@ -179,6 +179,14 @@ pub(crate) struct Rules {
     /// kinds), no longer requires `.machine.install` or `.cluster.controlPlane`, and warns about
     /// `.machine.files` and `.machine.baseRuntimeSpecOverrides`.
     pub container_validation: bool,
+    /// The OCI runtime spec base runtime spec overrides are decoded into (runtime-spec v1.2.1
+    /// for v1.12, v1.3.0 from v1.13).
+    pub runtime_spec: &'static crate::validate::oci_spec::Types,
+    /// cel-go v0.28 on (Talos v1.14): a quoted field name (`` disk.`dev_path` ``) is accepted.
+    pub cel_ident_escapes: bool,
+    /// cel-go v0.31 on (Talos v1.14): `optMap`/`optFlatMap` take a target that is not a plain
+    /// name once (before, the checker saw it twice).
+    pub cel_macro_target_once: bool,
 }
 
 const V1_12_RULES: Rules = Rules {
@@ -195,6 +203,9 @@ const V1_12_RULES: Rules = Rules {
     gen_contract: (1, 12),
     unvalidated_patches: false,
     container_validation: false,
+    runtime_spec: &crate::validate::oci_spec::RUNTIME_SPEC_1_2_1,
+    cel_ident_escapes: false,
+    cel_macro_target_once: false,
 };
 
 pub(crate) const V1_13_RULES: Rules = Rules {
@@ -219,6 +230,9 @@ pub(crate) const V1_13_RULES: Rules = Rules {
     gen_contract: (1, 13),
     unvalidated_patches: false,
     container_validation: false,
+    runtime_spec: &crate::validate::oci_spec::RUNTIME_SPEC_1_3_0,
+    cel_ident_escapes: false,
+    cel_macro_target_once: false,
 };
 
 const V1_14_RULES: Rules = Rules {
@@ -228,6 +242,8 @@ const V1_14_RULES: Rules = Rules {
     gen_contract: (1, 14),
     unvalidated_patches: true,
     container_validation: true,
+    cel_ident_escapes: true,
+    cel_macro_target_once: true,
     ..V1_13_RULES
 };
 

@@ -44,10 +44,12 @@ pub(crate) fn check(expr: &str, env: &Declarations<'_>, release: crate::Release)
                 (e.made, Reported { at: Some((e.line, e.column)), message })
             })
             .collect();
-        // cel-go v0.28 (Talos v1.14) accepts quoted field names; v0.31 expands the optional
-        // macros' target once.
-        let v1_14 = release >= crate::Release::V1_14_0_RC1;
-        let dialect = parser::Dialect { ident_escapes: v1_14, optional: env.optional_types, macro_target_once: v1_14 };
+        let rules = release.rules();
+        let dialect = parser::Dialect {
+            ident_escapes: rules.cel_ident_escapes,
+            optional: env.optional_types,
+            macro_target_once: rules.cel_macro_target_once,
+        };
         let parsed = parser::parse(&chars, &tokens, lexer_errors, dialect);
         if parsed.errors.is_empty() { undeclared(&parsed.references, env) } else { parsed.errors }
     };

@@ -7,20 +7,17 @@ use std::collections::BTreeMap;
 use super::oci_spec_fields::{STRINGS_1_2_1, STRINGS_1_3_0, STRUCTS_1_2_1, STRUCTS_1_3_0};
 use crate::value::Any;
 
-/// A runtime-spec version's types.
-struct Types {
+/// A runtime-spec version's types (a release's is in its rules row).
+#[derive(Debug)]
+pub(crate) struct Types {
     structs: &'static [(&'static str, &'static [(&'static str, &'static str)])],
     strings: &'static [&'static str],
 }
 
-/// The runtime-spec version `release` pins (v1.2.1 for Talos v1.12, v1.3.0 from v1.13 on).
-fn types(release: crate::Release) -> Types {
-    if release < crate::Release::V1_13_9 {
-        Types { structs: STRUCTS_1_2_1, strings: STRINGS_1_2_1 }
-    } else {
-        Types { structs: STRUCTS_1_3_0, strings: STRINGS_1_3_0 }
-    }
-}
+/// runtime-spec v1.2.1 (Talos v1.12).
+pub(crate) const RUNTIME_SPEC_1_2_1: Types = Types { structs: STRUCTS_1_2_1, strings: STRINGS_1_2_1 };
+/// runtime-spec v1.3.0 (Talos v1.13 and v1.14).
+pub(crate) const RUNTIME_SPEC_1_3_0: Types = Types { structs: STRUCTS_1_3_0, strings: STRINGS_1_3_0 };
 
 /// The first type error of `obj` decoded into `specs.Spec`, with the top-level key it is under.
 ///
@@ -28,7 +25,7 @@ fn types(release: crate::Release) -> Types {
 /// the struct named is the innermost one holding the field, and the path is its JSON field
 /// names from the top (no list indexes, no map keys; an embedded struct by its Go name).
 pub(crate) fn first_error(obj: &BTreeMap<String, Any>, release: crate::Release) -> Option<(String, String)> {
-    let types = types(release);
+    let types = release.rules().runtime_spec;
     obj.iter().find_map(|(key, value)| {
         let mut at = At { path: Vec::new(), holder: "Spec" };
         let (value_kind, go_type) = types.field(value, "Spec", key, &mut at)?;
