@@ -179,14 +179,22 @@ pub(crate) struct Rules {
     /// kinds), no longer requires `.machine.install` or `.cluster.controlPlane`, and warns about
     /// `.machine.files` and `.machine.baseRuntimeSpecOverrides`.
     pub container_validation: bool,
-    /// The OCI runtime spec base runtime spec overrides are decoded into (runtime-spec v1.2.1
-    /// for v1.12, v1.3.0 from v1.13).
-    pub runtime_spec: &'static crate::validate::oci_spec::Types,
+    /// The OCI runtime spec base runtime spec overrides are decoded into.
+    pub runtime_spec: RuntimeSpec,
     /// cel-go v0.28 on (Talos v1.14): a quoted field name (`` disk.`dev_path` ``) is accepted.
     pub cel_ident_escapes: bool,
     /// cel-go v0.31 on (Talos v1.14): `optMap`/`optFlatMap` take a target that is not a plain
     /// name once (before, the checker saw it twice).
     pub cel_macro_target_once: bool,
+}
+
+/// The version of github.com/opencontainers/runtime-spec a release pins.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum RuntimeSpec {
+    /// Talos v1.12.
+    V1_2_1,
+    /// Talos v1.13 and v1.14.
+    V1_3_0,
 }
 
 const V1_12_RULES: Rules = Rules {
@@ -203,7 +211,7 @@ const V1_12_RULES: Rules = Rules {
     gen_contract: (1, 12),
     unvalidated_patches: false,
     container_validation: false,
-    runtime_spec: &crate::validate::oci_spec::RUNTIME_SPEC_1_2_1,
+    runtime_spec: RuntimeSpec::V1_2_1,
     cel_ident_escapes: false,
     cel_macro_target_once: false,
 };
@@ -230,7 +238,7 @@ pub(crate) const V1_13_RULES: Rules = Rules {
     gen_contract: (1, 13),
     unvalidated_patches: false,
     container_validation: false,
-    runtime_spec: &crate::validate::oci_spec::RUNTIME_SPEC_1_3_0,
+    runtime_spec: RuntimeSpec::V1_3_0,
     cel_ident_escapes: false,
     cel_macro_target_once: false,
 };

@@ -7,7 +7,7 @@
 mod container;
 mod kinds;
 pub mod node;
-pub(crate) mod oci_spec;
+mod oci_spec;
 mod oci_spec_fields;
 pub mod v1alpha1;
 

@@ -5,19 +5,22 @@
 use std::collections::BTreeMap;
 
 use super::oci_spec_fields::{STRINGS_1_2_1, STRINGS_1_3_0, STRUCTS_1_2_1, STRUCTS_1_3_0};
+use crate::release::RuntimeSpec;
 use crate::value::Any;
 
-/// A runtime-spec version's types (a release's is in its rules row).
-#[derive(Debug)]
-pub(crate) struct Types {
+/// A runtime-spec version's types.
+struct Types {
     structs: &'static [(&'static str, &'static [(&'static str, &'static str)])],
     strings: &'static [&'static str],
 }
 
-/// runtime-spec v1.2.1 (Talos v1.12).
-pub(crate) const RUNTIME_SPEC_1_2_1: Types = Types { structs: STRUCTS_1_2_1, strings: STRINGS_1_2_1 };
-/// runtime-spec v1.3.0 (Talos v1.13 and v1.14).
-pub(crate) const RUNTIME_SPEC_1_3_0: Types = Types { structs: STRUCTS_1_3_0, strings: STRINGS_1_3_0 };
+/// The types of the runtime-spec version a release pins (its rules row says which).
+fn types(release: crate::Release) -> Types {
+    match release.rules().runtime_spec {
+        RuntimeSpec::V1_2_1 => Types { structs: STRUCTS_1_2_1, strings: STRINGS_1_2_1 },
+        RuntimeSpec::V1_3_0 => Types { structs: STRUCTS_1_3_0, strings: STRINGS_1_3_0 },
+    }
+}
 
 /// The first type error of `obj` decoded into `specs.Spec`, with the top-level key it is under.
 ///
@@ -25,7 +28,7 @@ pub(crate) const RUNTIME_SPEC_1_3_0: Types = Types { structs: STRUCTS_1_3_0, str
 /// the struct named is the innermost one holding the field, and the path is its JSON field
 /// names from the top (no list indexes, no map keys; an embedded struct by its Go name).
 pub(crate) fn first_error(obj: &BTreeMap<String, Any>, release: crate::Release) -> Option<(String, String)> {
-    let types = release.rules().runtime_spec;
+    let types = types(release);
     obj.iter().find_map(|(key, value)| {
         let mut at = At { path: Vec::new(), holder: "Spec" };
         let (value_kind, go_type) = types.field(value, "Spec", key, &mut at)?;
