@@ -152,6 +152,17 @@ impl CliError {
     pub fn new(message: impl Into<String>) -> CliError {
         CliError { message: message.into(), notes: Vec::new(), exit_code: None }
     }
+
+    /// Adds a command's usage block after a message that mentions `arg(s)`, `flag` or
+    /// `command`, as talosctl's root command does (`cmd/talosctl/cmd/root.go` looks at the text
+    /// alone).
+    pub fn with_talosctl_usage(mut self, usage: &str) -> CliError {
+        if ["arg(s)", "flag", "command"].iter().any(|w| self.message.contains(w)) {
+            self.notes.push(String::new());
+            self.notes.push(usage.into());
+        }
+        self
+    }
 }
 
 /// `labctl`'s command line with subcommands `C`, as clap builds it (`--version` says which Talos

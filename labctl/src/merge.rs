@@ -141,11 +141,7 @@ const USAGE: &str = "Usage:\n  labctl merge CONFIG [flags]\n\nFlags:\n  -o, --ou
 /// Talos's error text, the usage block where talosctl prints one, then a `labctl:` hint line
 /// naming the input and position when known.
 fn talos_error(err: &Error) -> CliError {
-    let mut cli = CliError::new(err.to_string());
-    if ["arg(s)", "flag", "command"].iter().any(|w| cli.message.contains(w)) {
-        cli.notes.push(String::new());
-        cli.notes.push(USAGE.into());
-    }
+    let mut cli = CliError::new(err.to_string()).with_talosctl_usage(USAGE);
     if let (Some(input), Some(line)) = (err.input(), err.line()) {
         let mut note = format!("labctl: in {input} at line {line}");
         if let Some(column) = err.column() {

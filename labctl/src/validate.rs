@@ -128,11 +128,7 @@ fn ci_output(args: &ValidateArgs, mode_arg: &str, bytes: Vec<u8>) -> Result<(), 
     Ok(())
 }
 
-/// Adds talosctl's usage block when the text contains `arg(s)`, `flag` or `command`.
-fn with_usage(mut err: CliError) -> CliError {
-    if ["arg(s)", "flag", "command"].iter().any(|w| err.message.contains(w)) {
-        err.notes.push(String::new());
-        err.notes.push(USAGE.into());
-    }
-    err
+/// Adds talosctl's usage block when the text calls for it.
+fn with_usage(err: CliError) -> CliError {
+    err.with_talosctl_usage(USAGE)
 }
